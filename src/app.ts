@@ -1,0 +1,39 @@
+/**
+ * The route table of the whole Worker: every path the server answers is mounted here, and every
+ * error leaves through `onError` in the one error shape.
+ */
+import { Hono } from "hono";
+import type { Config } from "./config";
+import { ApiError, GrpcCode, errorResponse, notFound } from "./errors";
+import { requestContext } from "./middleware/request-context";
+import { pageSettings } from "./page-settings";
+import { sessionRoutes } from "./sessions/routes";
+
+/** Hono environment of this app: the Worker's bindings and per-request values. */
+export type AppEnv = {
+  Bindings: Env;
+  Variables: { config: Config; requestId: string };
+};
+
+/** Builds the app for one configuration; the wallet path is part of the routes. */
+export function buildApp(config: Config): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(requestContext(config));
+
+  app.route(`/api/${config.walletPath}/sessions`, sessionRoutes());
+  app.get("/api/config", (c) => c.json(pageSettings(config), 200, { "cache-control": "public, max-age=60" }));
+
+  app.notFound((c) => {
+    throw notFound("ROUTE_NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
+  });
+  app.onError((err, c) => {
+    const requestId = c.get("requestId");
+    if (err instanceof ApiError) return errorResponse(err, { ...err.headers, "x-request-id": requestId });
+    console.error(JSON.stringify({ level: "error", requestId, error: String(err), stack: err.stack }));
+    return errorResponse(
+      { status: 500, code: GrpcCode.INTERNAL, reason: "INTERNAL", message: "Internal error; the request id names it in the logs" },
+      { "x-request-id": requestId },
+    );
+  });
+  return app;
+}

@@ -1,0 +1,29 @@
+/**
+ * Account addresses of the network: bech32 (BIP-173) with the configured prefix and a 20-byte
+ * payload, lowercase as the chain prints them.
+ */
+import { fromBech32 } from "@cosmjs/encoding";
+
+/** BIP-173's upper bound on the length of a bech32 string. */
+export const BECH32_MAX_LENGTH = 90;
+
+/** Why an address was refused, as a sentence; `null` when it is a valid account address. */
+export function accountAddressProblem(value: string, prefix: string): string | null {
+  if (value.length > BECH32_MAX_LENGTH) return `is longer than ${BECH32_MAX_LENGTH} characters`;
+  if (value !== value.toLowerCase()) return "must be lowercase bech32";
+  let decoded: { prefix: string; data: Uint8Array };
+  try {
+    // The explicit limit matters: without it @scure/base refuses every input.
+    decoded = fromBech32(value, BECH32_MAX_LENGTH);
+  } catch {
+    return "is not valid bech32 (bad characters or checksum)";
+  }
+  if (decoded.prefix !== prefix) return `must start with "${prefix}1"`;
+  if (decoded.data.length !== 20) return `must carry a 20-byte account payload, not ${decoded.data.length} bytes`;
+  return null;
+}
+
+/** True when `value` is an account address of the network with `prefix`. */
+export function isAccountAddress(value: string, prefix: string): boolean {
+  return accountAddressProblem(value, prefix) === null;
+}

@@ -1,0 +1,86 @@
+/**
+ * The one error shape of everything this server refuses or fails at: the gRPC status body that
+ * Cosmos LCD nodes answer with, so existing LCD clients show our errors as they show theirs.
+ *
+ *   {"code": 3, "message": "…", "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+ *    "reason": "INVALID_ADDRESS", "domain": "edge", "metadata": {…}}]}
+ */
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** gRPC status code numbers (google.rpc.Code). */
+export const GrpcCode = {
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+} as const;
+export type GrpcCode = (typeof GrpcCode)[keyof typeof GrpcCode];
+
+/** A refusal as a value: HTTP status, gRPC code, a machine-readable reason and a sentence for people. */
+export interface ErrorSpec {
+  status: ContentfulStatusCode;
+  code: GrpcCode;
+  /** UPPER_SNAKE reason a client can branch on, e.g. `SESSION_EXPIRED`. */
+  reason: string;
+  message: string;
+  metadata?: Record<string, string>;
+}
+
+/** Thrown anywhere in a request; `app.onError` turns it into the one error response. */
+export class ApiError extends Error implements ErrorSpec {
+  readonly status: ContentfulStatusCode;
+  readonly code: GrpcCode;
+  readonly reason: string;
+  readonly metadata?: Record<string, string>;
+  readonly headers?: Record<string, string>;
+
+  constructor(spec: ErrorSpec, headers?: Record<string, string>) {
+    super(spec.message);
+    this.name = "ApiError";
+    this.status = spec.status;
+    this.code = spec.code;
+    this.reason = spec.reason;
+    this.metadata = spec.metadata;
+    this.headers = headers;
+  }
+}
+
+/** The JSON body of an error response. */
+export function errorBody(spec: ErrorSpec) {
+  return {
+    code: spec.code,
+    message: spec.message,
+    details: [
+      {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        reason: spec.reason,
+        domain: "edge",
+        metadata: spec.metadata ?? {},
+      },
+    ],
+  };
+}
+
+/** The response for a refusal; the only place an error response is made. */
+export function errorResponse(spec: ErrorSpec, headers?: HeadersInit): Response {
+  const response = Response.json(errorBody(spec), { status: spec.status, headers });
+  response.headers.set("cache-control", "no-store");
+  return response;
+}
+
+/** Shorthands for the refusals that recur; each returns the error to throw. */
+export const invalidArgument = (reason: string, message: string, metadata?: Record<string, string>) =>
+  new ApiError({ status: 400, code: GrpcCode.INVALID_ARGUMENT, reason, message, metadata });
+
+export const notFound = (reason: string, message: string, metadata?: Record<string, string>) =>
+  new ApiError({ status: 404, code: GrpcCode.NOT_FOUND, reason, message, metadata });
+
+export const permissionDenied = (reason: string, message: string, metadata?: Record<string, string>) =>
+  new ApiError({ status: 403, code: GrpcCode.PERMISSION_DENIED, reason, message, metadata });

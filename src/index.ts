@@ -1,0 +1,30 @@
+/** Worker entry: the Hono app for this deployment's configuration, and the Durable Object classes. */
+import type { Hono } from "hono";
+import { buildApp, type AppEnv } from "./app";
+import { ConfigError, readConfig } from "./config";
+import { GrpcCode, errorResponse } from "./errors";
+
+export { PairingSession } from "../durable-objects/PairingSession";
+
+const apps = new WeakMap<object, Hono<AppEnv>>();
+
+function appFor(env: Env): Hono<AppEnv> {
+  let app = apps.get(env);
+  if (!app) {
+    app = buildApp(readConfig(env));
+    apps.set(env, app);
+  }
+  return app;
+}
+
+export default {
+  fetch(request, env, ctx) {
+    try {
+      return appFor(env).fetch(request, env, ctx);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      // A misconfigured deployment says which variable is wrong instead of failing opaquely.
+      return errorResponse({ status: 500, code: GrpcCode.INTERNAL, reason: "CONFIGURATION", message: err.message });
+    }
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,15 @@
+import type { Config } from "./config";
+
+/** The public settings the onboarding page needs, so the page holds no brand word of its own. */
+export function pageSettings(config: Config) {
+  return {
+    chain_id: config.chainId,
+    bech32_prefix: config.bech32Prefix,
+    namespace: config.namespace,
+    wallet_path: config.walletPath,
+    wallet_scheme: config.walletScheme,
+    native_denom: config.nativeDenom,
+    node_binary: config.nodeBinary,
+    session_ttl_max_seconds: config.sessionTtlMaxSeconds,
+  };
+}

@@ -1,0 +1,117 @@
+/** Handlers of the session endpoints: validate, ask the session's Durable Object, answer. */
+import type { Context } from "hono";
+import type { AppEnv } from "../app";
+import { ApiError, GrpcCode, invalidArgument } from "../errors";
+import { readJsonObject } from "../http/json-body";
+import { parseOrRefuse } from "../http/validate";
+import { checkRelayUrl, checkSessionOrigin, requireSameOriginBrowser, requireSecureTransport } from "./origin-rules";
+import type { SessionOutcome, SessionRow } from "./row";
+import { CONFIRM_BODY_LIMIT, CREATE_BODY_LIMIT, createSessionSchema, parseSessionId, parseWalletProof } from "./schemas";
+
+type SessionContext = Context<AppEnv>;
+
+/** The SDK's own expiry when a create names none: five minutes. */
+const DEFAULT_TTL_MS = 5 * 60 * 1000;
+
+/** `POST /sessions`: stores a pending row for a client-minted or freshly minted id. */
+export async function createSession(c: SessionContext): Promise<Response> {
+  const config = c.get("config");
+  const requestUrl = new URL(c.req.url);
+  requireSecureTransport(requestUrl);
+  requireSameOriginBrowser(c.req.raw.headers, requestUrl.origin);
+  await enforceCreateRateLimit(c);
+
+  const body = parseOrRefuse(createSessionSchema, await readJsonObject(c.req.raw, CREATE_BODY_LIMIT));
+  if (body.chain_id !== config.chainId) {
+    throw invalidArgument("CHAIN_ID_MISMATCH", `chain_id must be ${config.chainId}`, { field: "chain_id" });
+  }
+  const origin = checkSessionOrigin(body.origin.url, requestUrl.origin);
+  if (body.relay_url !== undefined && body.session_id === undefined) {
+    throw invalidArgument("INVALID_RELAY_URL", "relay_url names a session; send its session_id too", { field: "relay_url" });
+  }
+  const sessionId = body.session_id ?? `cs_${crypto.randomUUID().replaceAll("-", "")}`;
+  if (body.relay_url !== undefined) {
+    checkRelayUrl(body.relay_url, `${requestUrl.origin}/api/${config.walletPath}/sessions/${sessionId}/confirm`);
+  }
+
+  const now = Date.now();
+  const latest = now + config.sessionTtlMaxSeconds * 1000;
+  let expiresAt = Math.min(now + DEFAULT_TTL_MS, latest);
+  if (body.expires_at !== undefined) {
+    const requested = Date.parse(body.expires_at);
+    if (requested <= now) throw invalidArgument("EXPIRES_AT_IN_PAST", "expires_at must be in the future", { field: "expires_at" });
+    expiresAt = Math.min(requested, latest);
+  }
+
+  const row: SessionRow = {
+    session_id: sessionId,
+    status: "pending",
+    chain_id: body.chain_id,
+    origin: { name: body.origin.name, url: origin },
+    created_at: new Date(now).toISOString(),
+    expires_at: new Date(expiresAt).toISOString(),
+    address: null,
+    pubkey_base64: null,
+    account_label: null,
+    connected_at: null,
+  };
+  return answer(await stubFor(c, sessionId).create(row), {
+    location: `/api/${config.walletPath}/sessions/${sessionId}`,
+  });
+}
+
+/** `GET /sessions/:id`: the current row, or a WebSocket subscription to it. */
+export async function readSession(c: SessionContext): Promise<Response> {
+  const sessionId = parseSessionId(c.req.param("id")!);
+  if (c.req.header("upgrade")?.toLowerCase() === "websocket") {
+    // Browsers send Origin on every WebSocket; a page of another origin must not read the row.
+    requireSameOriginBrowser(c.req.raw.headers, new URL(c.req.url).origin);
+    return stubFor(c, sessionId).fetch(c.req.raw);
+  }
+  return answer(await stubFor(c, sessionId).read());
+}
+
+/** `DELETE /sessions/:id`: cancels a pending session. */
+export async function cancelSession(c: SessionContext): Promise<Response> {
+  const sessionId = parseSessionId(c.req.param("id")!);
+  requireSameOriginBrowser(c.req.raw.headers, new URL(c.req.url).origin);
+  return answer(await stubFor(c, sessionId).cancel());
+}
+
+/** `POST /sessions/:id/confirm`: the wallet's relayed proof. */
+export async function confirmSession(c: SessionContext): Promise<Response> {
+  const config = c.get("config");
+  requireSecureTransport(new URL(c.req.url));
+  const sessionId = parseSessionId(c.req.param("id")!);
+  const proof = parseWalletProof(await readJsonObject(c.req.raw, CONFIRM_BODY_LIMIT), {
+    pathSessionId: sessionId,
+    bech32Prefix: config.bech32Prefix,
+    keyLengths: config.walletKeyLengths,
+  });
+  return answer(await stubFor(c, sessionId).confirm(proof));
+}
+
+function stubFor(c: SessionContext, sessionId: string) {
+  const namespace = c.env.PAIRING_SESSIONS;
+  return namespace.get(namespace.idFromName(sessionId));
+}
+
+function answer(outcome: SessionOutcome, headers: Record<string, string> = {}): Response {
+  if (!outcome.ok) throw new ApiError(outcome.error);
+  return Response.json(outcome.row, {
+    status: outcome.status,
+    headers: { "cache-control": "no-store", ...(outcome.status === 201 ? headers : {}) },
+  });
+}
+
+async function enforceCreateRateLimit(c: SessionContext): Promise<void> {
+  if (!c.get("config").rateLimits) return;
+  const client = c.req.header("cf-connecting-ip") ?? "unknown";
+  const { success } = await c.env.SESSION_CREATE_LIMITER.limit({ key: client });
+  if (!success) {
+    throw new ApiError(
+      { status: 429, code: GrpcCode.RESOURCE_EXHAUSTED, reason: "RATE_LIMITED", message: "Too many sessions created from this client; retry in a minute" },
+      { "retry-after": "60" },
+    );
+  }
+}

@@ -12,6 +12,23 @@ export function requestContext(config: Config): MiddlewareHandler<AppEnv> {
     c.set("config", config);
     c.set("requestId", requestId);
     await next();
-    c.res.headers.set("x-request-id", requestId);
+    c.res = withHeader(c.res, "x-request-id", requestId);
   };
+}
+
+/** Sets a header, copying the response first when its headers are immutable (a Durable Object's answer). */
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+      webSocket: response.webSocket,
+    });
+    copy.headers.set(name, value);
+    return copy;
+  }
 }

@@ -1,0 +1,161 @@
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ORIGIN, WALLET, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor } from "./helpers/sessions";
+
+function stubOf(sessionId: string) {
+  return env.PAIRING_SESSIONS.get(env.PAIRING_SESSIONS.idFromName(sessionId));
+}
+
+/** Opens the push channel and collects every row it sends until it closes. */
+async function subscribe(sessionId: string, origin: string | null = ORIGIN) {
+  const headers: Record<string, string> = { upgrade: "websocket" };
+  if (origin) headers.origin = origin;
+  const response = await api(`${WALLET}/${sessionId}`, { headers });
+  const socket = response.webSocket;
+  if (!socket) return { response, rows: [] as Record<string, unknown>[], closed: Promise.resolve(0), next: () => Promise.reject(new Error("no socket")) };
+  const rows: Record<string, unknown>[] = [];
+  const waiters: ((row: Record<string, unknown>) => void)[] = [];
+  socket.accept();
+  socket.addEventListener("message", (event) => {
+    const row = JSON.parse(event.data as string) as Record<string, unknown>;
+    rows.push(row);
+    waiters.shift()?.(row);
+  });
+  const closed = new Promise<number>((resolve) => socket.addEventListener("close", (event) => resolve(event.code)));
+  let read = 0;
+  const next = () =>
+    read < rows.length ? Promise.resolve(rows[read++]!) : new Promise<Record<string, unknown>>((resolve) => waiters.push((row) => { read++; resolve(row); }));
+  return { response, socket, rows, closed, next };
+}
+
+describe("single writer", () => {
+  it("gives exactly one 200 among 50 simultaneous confirms with different addresses", async () => {
+    const sessionId = await createSession();
+    const proofs = Array.from({ length: 50 }, () => proofFor(sessionId));
+    const responses = await Promise.all(proofs.map((proof) => confirm(sessionId, proof)));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(49);
+    const winner = proofs[statuses.indexOf(200)]!;
+    expect(await (await api(`${WALLET}/${sessionId}`)).json()).toMatchObject({ status: "connected", address: winner.address });
+  });
+
+  it("answers 200 to every one of 20 simultaneous repeats of the same proof", async () => {
+    const sessionId = await createSession();
+    const proof = proofFor(sessionId);
+    const responses = await Promise.all(Array.from({ length: 20 }, () => confirm(sessionId, proof)));
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+  });
+});
+
+describe("expiry and retention by alarm", () => {
+  it("expires a pending session at expires_at and refuses a later confirm", async () => {
+    const sessionId = mintSessionId();
+    const created = await postJson(WALLET, createPayload(sessionId, { expires_at: new Date(Date.now() + 60_000).toISOString() }));
+    expect(created.status).toBe(201);
+    const stub = stubOf(sessionId);
+    const alarmAt = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
+    expect(alarmAt).toBe(Date.parse((await created.json<{ expires_at: string }>()).expires_at));
+
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await (await api(`${WALLET}/${sessionId}`)).json()).toMatchObject({ status: "expired", address: null });
+    const late = await confirm(sessionId, proofFor(sessionId));
+    expect(late.status).toBe(410);
+    expect(await errorReason(late)).toBe("SESSION_EXPIRED");
+  });
+
+  it("treats a session past expires_at as expired even before its alarm runs", async () => {
+    const sessionId = mintSessionId();
+    await postJson(WALLET, createPayload(sessionId, { expires_at: new Date(Date.now() + 1_000).toISOString() }));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const late = await confirm(sessionId, proofFor(sessionId));
+    expect(late.status).toBe(410);
+  });
+
+  it("deletes a settled row, and its alarm, when the retention period ends", async () => {
+    const sessionId = await createSession();
+    await confirm(sessionId, proofFor(sessionId));
+    const stub = stubOf(sessionId);
+    const alarmAt = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
+    expect(alarmAt).toBeGreaterThan(Date.now() + 3_500_000);
+
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await api(`${WALLET}/${sessionId}`)).status).toBe(404);
+    const left = await runInDurableObject(stub, async (_i, state) => ({ keys: (await state.storage.list()).size, alarm: await state.storage.getAlarm() }));
+    expect(left).toEqual({ keys: 0, alarm: null });
+  });
+});
+
+describe("persistence", () => {
+  it("keeps the row across Durable Object eviction", async () => {
+    const sessionId = await createSession();
+    const proof = proofFor(sessionId);
+    await confirm(sessionId, proof);
+    await evictDurableObject(stubOf(sessionId));
+    expect(await (await api(`${WALLET}/${sessionId}`)).json()).toMatchObject({ status: "connected", address: proof.address });
+    expect((await confirm(sessionId, proofFor(sessionId))).status).toBe(409);
+  });
+});
+
+describe("push over WebSocket", () => {
+  it("sends the row at once, again on confirm, then closes", async () => {
+    const sessionId = await createSession();
+    const channel = await subscribe(sessionId);
+    expect(channel.response.status).toBe(101);
+    expect(await channel.next()).toMatchObject({ session_id: sessionId, status: "pending" });
+    const proof = proofFor(sessionId);
+    await confirm(sessionId, proof);
+    expect(await channel.next()).toMatchObject({ status: "connected", address: proof.address });
+    expect(await channel.closed).toBe(1000);
+    expect((await api(`${WALLET}/${sessionId}`)).status).toBe(200); // polling keeps working
+  });
+
+  it("pushes cancel and expiry to every waiting socket", async () => {
+    const cancelled = await createSession();
+    const a = await subscribe(cancelled);
+    const b = await subscribe(cancelled);
+    await a.next();
+    await b.next();
+    await api(`${WALLET}/${cancelled}`, { method: "DELETE" });
+    expect((await a.next()).status).toBe("cancelled");
+    expect((await b.next()).status).toBe("cancelled");
+
+    const expiring = await createSession();
+    const c = await subscribe(expiring);
+    await c.next();
+    await runDurableObjectAlarm(stubOf(expiring));
+    expect((await c.next()).status).toBe("expired");
+    expect(await c.closed).toBe(1000);
+  });
+
+  it("sends a settled row and closes straight away", async () => {
+    const sessionId = await createSession();
+    await confirm(sessionId, proofFor(sessionId));
+    const channel = await subscribe(sessionId);
+    expect((await channel.next()).status).toBe("connected");
+    expect(await channel.closed).toBe(1000);
+  });
+
+  it("keeps the socket through eviction (hibernation) and still delivers the confirm", async () => {
+    const sessionId = await createSession();
+    const channel = await subscribe(sessionId);
+    await channel.next();
+    await evictDurableObject(stubOf(sessionId), { webSockets: "hibernate" });
+    const proof = proofFor(sessionId);
+    expect((await confirm(sessionId, proof)).status).toBe(200);
+    expect(await channel.next()).toMatchObject({ status: "connected", address: proof.address });
+  });
+
+  it("refuses an upgrade from a page of another origin (cross-site WebSocket hijacking)", async () => {
+    const sessionId = await createSession();
+    const channel = await subscribe(sessionId, "https://evil.test");
+    expect(channel.response.status).toBe(403);
+    expect(channel.response.webSocket).toBeNull();
+  });
+
+  it("answers 404 to an upgrade for an unknown session", async () => {
+    const channel = await subscribe(mintSessionId());
+    expect(channel.response.status).toBe(404);
+  });
+});

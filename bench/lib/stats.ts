@@ -1,0 +1,17 @@
+/** Percentiles and a machine line for benchmark reports. */
+import { cpus } from "node:os";
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)]!;
+}
+
+export function summarize(samples: readonly number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
+}
+
+export function machine(): string {
+  return `${cpus().length} cores (${cpus()[0]?.model.trim() ?? "unknown"}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
+}

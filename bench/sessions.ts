@@ -47,18 +47,17 @@ try {
         headers: json,
         setupRequest: (request, context) => {
           const id = mintId();
-          context.id = id;
+          (context as { id?: string }).id = id;
           return { ...request, body: body(id) };
         },
       },
       {
         method: "POST",
         headers: json,
-        setupRequest: (request, context) => ({
-          ...request,
-          path: `/api/${walletPath}/sessions/${context.id}/confirm`,
-          body: JSON.stringify({ session_id: context.id, ...proof }),
-        }),
+        setupRequest: (request, context) => {
+          const { id } = context as { id: string };
+          return { ...request, path: `/api/${walletPath}/sessions/${id}/confirm`, body: JSON.stringify({ session_id: id, ...proof }) };
+        },
       },
     ],
   });

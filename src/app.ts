@@ -12,7 +12,8 @@ import { sessionRoutes } from "./sessions/routes";
 /** Hono environment of this app: the Worker's bindings and per-request values. */
 export type AppEnv = {
   Bindings: Env;
-  Variables: { config: Config; requestId: string };
+  /** `route` names the matched route pattern for the access log when the path alone does not. */
+  Variables: { config: Config; requestId: string; route?: string };
 };
 
 /** Builds the app for one configuration; the wallet path is part of the routes. */

@@ -1,18 +1,38 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app";
 import type { Config } from "../config";
 
 /**
  * Gives every request its configuration and a request id (Cloudflare's ray id when there is one),
- * and returns the id in `x-request-id` so a user's report can be found in the logs.
+ * returns the id in `x-request-id` so a user's report can be found in the logs, and prints one
+ * structured JSON access-log line per request (Workers Logs indexes its fields).
  */
 export function requestContext(config: Config): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    const started = Date.now();
     const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
     c.set("config", config);
     c.set("requestId", requestId);
     await next();
     c.res = withHeader(c.res, "x-request-id", requestId);
+    console.log(JSON.stringify(accessLogLine(c, requestId, Date.now() - started)));
+  };
+}
+
+/** The access-log record: who asked what, the answer, the cache state and the upstream's time. */
+export function accessLogLine(c: Context<AppEnv>, requestId: string, durationMs: number) {
+  const upstream = /(?:^|,)\s*upstream;dur=([\d.]+)/.exec(c.res.headers.get("server-timing") ?? "");
+  return {
+    level: c.res.status >= 500 ? "error" : "info",
+    request_id: requestId,
+    method: c.req.method,
+    route: c.get("route") ?? c.req.routePath,
+    path: new URL(c.req.url).pathname,
+    status: c.res.status,
+    cache: c.res.headers.get("x-cache"),
+    upstream_ms: upstream ? Number(upstream[1]) : null,
+    duration_ms: durationMs,
+    colo: (c.req.raw.cf as { colo?: string } | undefined)?.colo ?? null,
   };
 }
 

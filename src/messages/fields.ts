@@ -1,0 +1,57 @@
+/**
+ * The field schemas every message shares: account and validator addresses (bech32 with the
+ * network's prefix), amounts (integer strings in the smallest unit) and labels.
+ */
+import * as z from "zod/mini";
+import { accountAddressProblem } from "../chain/address.ts";
+import { MessageError } from "./errors.ts";
+
+/** Largest amount a Cosmos `sdk.Int` holds: 256 bits, 78 decimal digits at most. */
+const MAX_AMOUNT = 2n ** 256n - 1n;
+const INTEGER_STRING = /^(0|[1-9][0-9]*)$/;
+const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+
+/** A bech32 address with exactly `prefix` and a 20-byte payload. */
+export function addressSchema(prefix: string) {
+  return z.string().check(
+    z.superRefine((value, ctx) => {
+      const problem = accountAddressProblem(value, prefix);
+      if (problem) ctx.addIssue({ code: "custom", message: `address ${problem}`, input: value });
+    }),
+  );
+}
+
+/** An amount in the smallest unit: a decimal integer string, no sign, no leading zeros, above zero. */
+export const amountSchema = z.string().check(
+  z.superRefine((value, ctx) => {
+    const problem = !INTEGER_STRING.test(value)
+      ? "must be a whole number of the smallest unit, written as digits only"
+      : value === "0"
+        ? "must be greater than zero"
+        : value.length > 78 || BigInt(value) > MAX_AMOUNT
+          ? "is larger than a 256-bit integer"
+          : null;
+    if (problem) ctx.addIssue({ code: "custom", message: problem, input: value });
+  }),
+);
+
+/** A free label: up to 64 characters, no control characters. */
+export const labelSchema = z.string().check(
+  z.maxLength(64, "must be at most 64 characters"),
+  z.regex(NO_CONTROL_CHARS, "must not contain control characters"),
+);
+
+/** Parses `value` with `schema`, or throws a MessageError naming the first offending field. */
+export function parseFields<S extends z.ZodMiniType>(schema: S, value: unknown, reason = "INVALID_MESSAGE"): z.output<S> {
+  const result = z.safeParse(schema, value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.map(String).join(".");
+  const message =
+    issue.code === "unrecognized_keys"
+      ? `Unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`
+      : issue.code === "invalid_type"
+        ? `${field || "input"} is required and must be ${issue.expected}`
+        : `${field || "input"} ${issue.message}`;
+  throw new MessageError(reason, message, field || undefined);
+}

@@ -1,0 +1,56 @@
+/**
+ * Deep links of the wallet app: `<scheme>://connect?p=…` and `<scheme>://sign?p=…`, where `p` is
+ * the URL-encoded base64 of the UTF-8 JSON payload. Pages show them as a QR code and an
+ * "Open wallet" link; nothing opens them automatically.
+ */
+import type { ConnectPayload } from "./connect-payload.ts";
+import type { SignRequest } from "./sign-request.ts";
+
+/** What a wallet link asks for. */
+export type DeepLinkAction = "connect" | "sign";
+
+/** `<scheme>://connect?p=…` for a connect payload. */
+export function connectDeepLink(scheme: string, payload: ConnectPayload): string {
+  return deepLink(scheme, "connect", payload);
+}
+
+/** `<scheme>://sign?p=…` for a sign request. */
+export function signDeepLink(scheme: string, request: SignRequest): string {
+  return deepLink(scheme, "sign", request);
+}
+
+function deepLink(scheme: string, action: DeepLinkAction, payload: object): string {
+  return `${scheme}://${action}?p=${encodeURIComponent(toBase64(new TextEncoder().encode(JSON.stringify(payload))))}`;
+}
+
+/**
+ * Reads a wallet link back: its scheme, action and JSON payload. Throws an Error that says what is
+ * wrong for anything else (another action, no `p`, bad base64 or JSON). The payload is not
+ * validated here; check it with the schema of its action.
+ */
+export function parseDeepLink(link: string): { scheme: string; action: DeepLinkAction; payload: unknown } {
+  const match = /^([a-z][a-z0-9+.-]*):\/\/(connect|sign)\?p=([A-Za-z0-9%._~-]+)$/.exec(link.trim());
+  if (!match) throw new Error("Not a wallet link: expected <scheme>://connect?p=… or <scheme>://sign?p=…");
+  let json: string;
+  try {
+    json = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(fromBase64(decodeURIComponent(match[3]!)));
+  } catch {
+    throw new Error("The link's p parameter is not URL-encoded base64 of UTF-8 text");
+  }
+  try {
+    return { scheme: match[1]!, action: match[2] as DeepLinkAction, payload: JSON.parse(json) };
+  } catch {
+    throw new Error("The link's payload is not JSON");
+  }
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function fromBase64(text: string): Uint8Array {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) throw new Error("not base64");
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}

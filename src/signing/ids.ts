@@ -1,0 +1,20 @@
+/** Random identifiers of the wallet protocol: `cs_` sessions and `pl_` sign requests. */
+
+/** 32 lowercase hex characters from the platform's CSPRNG (a dashless UUID's length). */
+function randomHex32(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A fresh session id: `cs_` + 32 lowercase hex characters, minted by the page as the SDK does. */
+export function mintSessionId(): string {
+  return `cs_${randomHex32()}`;
+}
+
+/** A fresh sign-request id: `pl_` + 32 lowercase hex characters. */
+export function mintSignRequestId(): string {
+  return `pl_${randomHex32()}`;
+}
+
+export const SESSION_ID_PATTERN = /^cs_[0-9a-f]{32}$/;
+export const SIGN_REQUEST_ID_PATTERN = /^pl_[0-9a-f]{32}$/;

@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { listsOperator, operatorAuthorizationsPath } from "../../src/messages/authorizations";
+import { buildSend } from "../../src/messages/bank";
+import { isAuthorizationExists } from "../../src/messages/errors";
+import { buildAuthorizeOperator } from "../../src/messages/incentives";
+import { planOperatorAuthorization } from "../../src/signing/authorize-request";
+import { buildConnectPayload } from "../../src/signing/connect-payload";
+import { connectDeepLink, parseDeepLink, signDeepLink } from "../../src/signing/deep-links";
+import { mintSessionId } from "../../src/signing/ids";
+import { buildSignRequest, signRequestSchema } from "../../src/signing/sign-request";
+import * as z from "zod/mini";
+import { OTHER, address, refusal, workerContext } from "./helpers";
+
+const ctx = workerContext();
+const payout = address(ctx.bech32Prefix, 1);
+const operator = address(ctx.bech32Prefix, 2);
+const origin = { name: "Node host", url: "https://onboard.example" };
+const NOW = Date.parse("2030-01-02T03:04:05.000Z");
+
+describe("connect payload and its deep link", () => {
+  it("carries the session, chain id, origin, expiry and this origin's relay URL", () => {
+    const sessionId = mintSessionId();
+    expect(sessionId).toMatch(/^cs_[0-9a-f]{32}$/);
+    const payload = buildConnectPayload(ctx, { sessionId, origin: { name: "Node host", url: "https://onboard.example/some/page?x=1" }, now: NOW });
+    expect(payload).toEqual({
+      v: 1,
+      session_id: sessionId,
+      chain_id: ctx.chainId,
+      origin,
+      expires_at: "2030-01-02T03:09:05.000Z",
+      relay_url: `https://onboard.example/api/${ctx.walletPath}/sessions/${sessionId}/confirm`,
+    });
+  });
+
+  it("links as <scheme>://connect?p=<URL-encoded base64 of the UTF-8 JSON>", () => {
+    const payload = buildConnectPayload(ctx, { sessionId: mintSessionId(), origin: { name: "Nödé ✓", url: origin.url }, now: NOW });
+    const link = connectDeepLink(ctx.walletScheme, payload);
+    const p = link.slice(`${ctx.walletScheme}://connect?p=`.length);
+    expect(link.startsWith(`${ctx.walletScheme}://connect?p=`)).toBe(true);
+    expect(p).not.toMatch(/[+/=]/);
+    const bytes = Uint8Array.from(atob(decodeURIComponent(p)), (c) => c.charCodeAt(0));
+    expect(JSON.parse(new TextDecoder().decode(bytes))).toEqual(payload);
+    expect(parseDeepLink(link)).toEqual({ scheme: ctx.walletScheme, action: "connect", payload });
+  });
+
+  it("uses the context's scheme", () => {
+    const payload = buildConnectPayload(OTHER, { sessionId: mintSessionId(), origin, now: NOW });
+    expect(connectDeepLink(OTHER.walletScheme, payload)).toMatch(/^acmewallet:\/\/connect\?p=/);
+    expect(payload.relay_url).toContain("/api/pair/sessions/");
+  });
+
+  it.each([
+    ["another action", "chainwallet://pay?p=e30%3D"],
+    ["no payload", "chainwallet://connect"],
+    ["bad base64", "chainwallet://connect?p=%%%"],
+    ["base64 of non-JSON", `chainwallet://connect?p=${encodeURIComponent(btoa("hello"))}`],
+    ["an https URL", "https://example.com/connect?p=e30%3D"],
+  ])("parseDeepLink refuses %s", (_name, link) => {
+    expect(() => parseDeepLink(link)).toThrow(/./);
+  });
+});
+
+describe("sign request", () => {
+  const message = buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "Node 1" });
+
+  it("has the wallet-protocol shape: pl_ id, chain id, expiry, origin, account hint, preview, transaction", () => {
+    const request = buildSignRequest(ctx, { origin, signer: payout, messages: [message], title: "Authorize", now: NOW });
+    expect(request.id).toMatch(/^pl_[0-9a-f]{32}$/);
+    expect(request).toEqual({
+      id: request.id,
+      chain_id: ctx.chainId,
+      expires_at: "2030-01-02T03:09:05.000Z",
+      origin,
+      account_hint: payout,
+      preview: {
+        title: "Authorize",
+        summary: `Allow node operator ${operator} to pay its rewards to ${payout} (label "Node 1")`,
+        messages: [`Allow node operator ${operator} to pay its rewards to ${payout} (label "Node 1")`],
+      },
+      transaction: { memo: "", messages: [message] },
+    });
+    expect(z.safeParse(signRequestSchema, request).success).toBe(true);
+  });
+
+  it("round-trips through its sign deep link", () => {
+    const request = buildSignRequest(ctx, { origin, signer: payout, messages: [message], now: NOW });
+    const link = signDeepLink(ctx.walletScheme, request);
+    expect(link.startsWith(`${ctx.walletScheme}://sign?p=`)).toBe(true);
+    expect(parseDeepLink(link)).toEqual({ scheme: ctx.walletScheme, action: "sign", payload: request });
+  });
+
+  it("refuses a signer other than the message's signer rule", () => {
+    expect(refusal(() => buildSignRequest(ctx, { origin, signer: operator, messages: [message] })).reason).toBe("WRONG_SIGNER");
+  });
+
+  it("refuses an empty transaction and a malformed id", () => {
+    expect(refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [] })).reason).toBe("EMPTY_TRANSACTION");
+    expect(refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [message], id: "pl_x" })).reason).toBe("INVALID_ID");
+  });
+
+  it("previews a MsgSend with its amount and denom", () => {
+    const send = buildSend(ctx, { fromAddress: operator, toAddress: payout, amount: "990000" });
+    const request = buildSignRequest(ctx, { origin, signer: operator, messages: [send] });
+    expect(request.preview.summary).toBe(`Send 990000 ${ctx.nativeDenom} from ${operator} to ${payout}`);
+  });
+});
+
+describe("planOperatorAuthorization", () => {
+  it("skips the step when payout equals operator (ErrSelfAuthorization never reaches a wallet)", () => {
+    const step = planOperatorAuthorization(ctx, { payoutRecipient: operator, operator, origin });
+    expect(step.kind).toBe("skip");
+    if (step.kind === "skip") expect(step.reason).toMatch(/no authorization is needed/);
+  });
+
+  it("otherwise asks the payout key to sign MsgAuthorizeOperator", () => {
+    const step = planOperatorAuthorization(ctx, { payoutRecipient: payout, operator, label: "n", origin });
+    if (step.kind !== "sign") throw new Error("expected a sign step");
+    expect(step.request.account_hint).toBe(payout);
+    expect(step.request.transaction.messages).toEqual([buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "n" })]);
+    expect(parseDeepLink(step.link).payload).toEqual(step.request);
+  });
+
+  it("still validates equal addresses before skipping", () => {
+    expect(refusal(() => planOperatorAuthorization(ctx, { payoutRecipient: "x", operator: "x", origin })).field).toBe("payoutRecipient");
+  });
+});
+
+describe("an existing authorization counts as success", () => {
+  it("recognises ErrAuthorizationExists in the error shape, a tx log, or a string", () => {
+    expect(isAuthorizationExists({ code: 6, message: "operator authorization already exists", details: [] })).toBe(true);
+    expect(isAuthorizationExists({ code: 18, raw_log: "failed to execute message; authorization already exists" })).toBe(true);
+    expect(isAuthorizationExists({ code: 2, message: "x", details: [{ reason: "ErrAuthorizationExists" }] })).toBe(true);
+    expect(isAuthorizationExists("Authorization already exists")).toBe(true);
+  });
+
+  it("does not mistake other failures for success", () => {
+    expect(isAuthorizationExists({ code: 3, message: "self authorization is not allowed" })).toBe(false);
+    expect(isAuthorizationExists(null)).toBe(false);
+    expect(isAuthorizationExists({ code: 13, details: [{ reason: "INTERNAL" }] })).toBe(false);
+  });
+
+  it("finds the operator in an operator_authorizations answer", () => {
+    const other = address(ctx.bech32Prefix, 3);
+    expect(operatorAuthorizationsPath(ctx, payout)).toBe(`/${ctx.namespace}/incentives/v1/operator_authorizations/${payout}`);
+    expect(listsOperator({ authorizations: [{ payout_recipient: payout, operator, label: "" }] }, operator)).toBe(true);
+    expect(listsOperator({ operators: [operator] }, operator)).toBe(true);
+    expect(listsOperator({ authorizations: [{ payout_recipient: payout, operator: other }] }, operator)).toBe(false);
+    expect(listsOperator({ authorizations: [] }, operator)).toBe(false);
+    expect(listsOperator("nope", operator)).toBe(false);
+  });
+});

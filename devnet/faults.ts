@@ -1,0 +1,80 @@
+/**
+ * The devnet's test surface: per-path request counters and injected faults, so tests and fault
+ * runs can make one virtual upstream slow, failing, lagging or wrong and count what reached it.
+ *
+ * A request path may start with a mount tag, `/~<tag>/...`: the devnet strips it before routing,
+ * so one devnet can play several upstreams (`http://127.0.0.1:1317/~a`, `.../~b`) that are
+ * counted and faulted separately.
+ */
+
+/** A fault applied to matching requests. All fields optional; unset ones change nothing. */
+export interface Fault {
+  id: number;
+  /** Only requests under this mount tag ("" = untagged); any tag when absent. */
+  tag?: string;
+  /** Only requests whose `path?query` starts with this. */
+  prefix?: string;
+  /** Answer with this status; ≥ 400 with a Cosmos error body unless `body` is set. */
+  status?: number;
+  /** Wait this long before answering. */
+  delay_ms?: number;
+  /** Answer with this raw body (text/html unless `content_type`). */
+  body?: string;
+  content_type?: string;
+  /** Report heights this many blocks off (negative = a lagging node). */
+  height_offset?: number;
+  /** Close the connection without an answer (a network error). */
+  drop?: boolean;
+  /** Apply to this many requests, then disappear; forever when absent. */
+  times?: number;
+}
+
+/** Counters and faults of one devnet. */
+export class FaultBoard {
+  private counts = new Map<string, number>();
+  private faults: Fault[] = [];
+  private nextId = 1;
+
+  /** Counts one request, keyed `~tag/path?query` (or `/path?query` untagged). */
+  count(key: string): void {
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  /** Requests whose key starts with `prefix` (all when empty). */
+  requests(prefix = ""): { count: number; by_path: Record<string, number> } {
+    const by_path: Record<string, number> = {};
+    let count = 0;
+    for (const [key, n] of this.counts) {
+      if (!key.startsWith(prefix)) continue;
+      by_path[key] = n;
+      count += n;
+    }
+    return { count, by_path };
+  }
+
+  add(input: Omit<Fault, "id">): Fault {
+    const fault = { ...input, id: this.nextId++ };
+    this.faults.push(fault);
+    return fault;
+  }
+
+  list(): readonly Fault[] {
+    return this.faults;
+  }
+
+  remove(id?: number): void {
+    this.faults = id === undefined ? [] : this.faults.filter((f) => f.id !== id);
+  }
+
+  reset(): void {
+    this.counts.clear();
+    this.faults = [];
+  }
+
+  /** The fault for a request, consuming one use of it. */
+  take(tag: string, pathAndQuery: string): Fault | undefined {
+    const fault = this.faults.find((f) => (f.tag === undefined || f.tag === tag) && (!f.prefix || pathAndQuery.startsWith(f.prefix)));
+    if (fault?.times !== undefined && --fault.times <= 0) this.remove(fault.id);
+    return fault;
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * CI gate: the deployed Worker must stay at or under 64 KiB gzipped, so it starts instantly
+ * everywhere. `npm run check:bundle`.
+ */
+import { buildWorker } from "./build-worker.ts";
+
+const LIMIT_BYTES = 64 * 1024;
+const bundle = buildWorker();
+const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+console.log(`Worker bundle: ${kib(bundle.bytes)}, ${kib(bundle.gzipBytes)} gzipped (limit ${kib(LIMIT_BYTES)} gzipped)`);
+if (bundle.gzipBytes > LIMIT_BYTES) {
+  console.error("The Worker is over the size limit: look for a dependency that came in whole (classic zod, a CommonJS package).");
+  process.exit(1);
+}

@@ -13,8 +13,12 @@ export interface LocalWorker {
   stop(): Promise<void>;
 }
 
-export async function startWranglerDev(options: { port: number; vars?: Record<string, string> }): Promise<LocalWorker> {
-  const persistTo = mkdtempSync(join(tmpdir(), "chain-edge-"));
+/**
+ * `persistTo` keeps Durable Object and cache state in a directory the caller owns (and can hand
+ * to a second start, to restart the server mid-session); without it a temporary one is used.
+ */
+export async function startWranglerDev(options: { port: number; vars?: Record<string, string>; persistTo?: string }): Promise<LocalWorker> {
+  const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "chain-edge-"));
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(options.port), "--persist-to", persistTo, "--show-interactive-dev-session=false"];
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
   const child = spawn("wrangler", args, { env: { ...process.env, ...WRANGLER_OFFLINE_ENV }, stdio: ["ignore", "pipe", "pipe"] });
@@ -43,7 +47,7 @@ export async function startWranglerDev(options: { port: number; vars?: Record<st
       child.kill("SIGTERM");
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
       if (child.exitCode === null) child.kill("SIGKILL");
-      rmSync(persistTo, { recursive: true, force: true });
+      if (!options.persistTo) rmSync(persistTo, { recursive: true, force: true });
     },
   };
 }

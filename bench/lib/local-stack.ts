@@ -1,0 +1,53 @@
+/**
+ * The whole service on this machine for the proof runs: the devnet on a free port and
+ * `wrangler dev` pointed at it. `upstreamTags` turns one devnet into several upstreams
+ * (`<devnet>/~a`, `<devnet>/~b`, …) whose faults can be set one by one.
+ */
+import { startDevnet, type Devnet } from "../../devnet/server.ts";
+import { startWranglerDev, type LocalWorker } from "./wrangler-dev.ts";
+
+export interface LocalStack {
+  worker: LocalWorker;
+  devnet: Devnet;
+  /** The upstream base URLs the Worker was given. */
+  upstreams: string[];
+  /** Sends a control request to the devnet (`/__devnet/...`). */
+  control(method: string, path: string, body?: unknown): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function startLocalStack(options: {
+  port: number;
+  upstreamTags?: string[];
+  vars?: Record<string, string>;
+  persistTo?: string;
+}): Promise<LocalStack> {
+  const devnet = await startDevnet({ port: 0, blockMs: 1000 });
+  const upstreams = options.upstreamTags?.map((tag) => `${devnet.url}/~${tag}`) ?? [devnet.url];
+  let worker: LocalWorker;
+  try {
+    worker = await startWranglerDev({
+      port: options.port,
+      persistTo: options.persistTo,
+      vars: { UPSTREAM_URLS: upstreams.join(","), ...options.vars },
+    });
+  } catch (err) {
+    await devnet.close();
+    throw err;
+  }
+  return {
+    worker,
+    devnet,
+    upstreams,
+    control: (method, path, body) =>
+      fetch(`${devnet.url}/__devnet/${path}`, {
+        method,
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    async stop() {
+      await worker.stop();
+      await devnet.close();
+    },
+  };
+}

@@ -1,9 +1,27 @@
 /**
- * `npm run dev`: the Worker under `wrangler dev` on http://127.0.0.1:8787, offline.
+ * `npm run dev`: the local devnet (a stand-in LCD node, http://127.0.0.1:1317) and the Worker
+ * under `wrangler dev` on http://127.0.0.1:8787, offline; Ctrl-C stops both.
  * Extra arguments go to wrangler (for example `npm run dev -- --var CHAIN_ID:other-1`).
+ * DEVNET_PORT moves the devnet; DEVNET=off skips it (for a real upstream in UPSTREAM_URLS).
  */
 import { spawn } from "node:child_process";
+import { startDevnet, type Devnet } from "../devnet/server.ts";
 import { WRANGLER_OFFLINE_ENV } from "./offline-env.ts";
+
+const devnetPort = Number(process.env.DEVNET_PORT ?? 1317);
+let devnet: Devnet | null = null;
+if (process.env.DEVNET !== "off") {
+  try {
+    devnet = await startDevnet({ port: devnetPort });
+    console.log(`devnet: local LCD stand-in on ${devnet.url} (development only)`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
+    console.warn(
+      `devnet: port ${devnetPort} is already in use, so no devnet was started; the gateway will ask whatever answers there ` +
+        `(another devnet?). Free the port, or set DEVNET_PORT and --var UPSTREAM_URLS:http://127.0.0.1:<port>.`,
+    );
+  }
+}
 
 const wrangler = spawn(
   "wrangler",
@@ -14,4 +32,6 @@ const wrangler = spawn(
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => wrangler.kill(signal));
 }
-wrangler.on("exit", (code) => process.exit(code ?? 0));
+wrangler.on("exit", (code) => {
+  void (devnet?.close() ?? Promise.resolve()).then(() => process.exit(code ?? 0));
+});

@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import type { Config } from "./config";
 import { ApiError, GrpcCode, errorResponse, notFound } from "./errors";
+import { gatewayRoutes } from "./gateway";
 import { requestContext } from "./middleware/request-context";
 import { pageSettings } from "./page-settings";
 import { sessionRoutes } from "./sessions/routes";
@@ -23,6 +24,7 @@ export function buildApp(config: Config): Hono<AppEnv> {
 
   app.route(`/api/${config.walletPath}/sessions`, sessionRoutes());
   app.get("/api/config", (c) => c.json(pageSettings(config), 200, { "cache-control": "public, max-age=60" }));
+  app.route("/api", gatewayRoutes(config));
 
   app.notFound((c) => {
     throw notFound("ROUTE_NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);

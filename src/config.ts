@@ -34,6 +34,12 @@ export interface Config {
   upstreamBudgetMs: number;
   /** Optional `Name: value` header sent to every upstream (a private node provider's key). */
   upstreamAuthHeader: readonly [string, string] | null;
+  /** How long an upstream that failed is skipped (UPSTREAM_COOLDOWN_MS, default 10000). */
+  upstreamCooldownMs: number;
+  /** Seconds past its TTL an entry is served while one background refresh runs (CACHE_SWR_SECONDS, default 60). */
+  cacheSwrSeconds: number;
+  /** Seconds past its TTL an entry may be served when every upstream fails (CACHE_STALE_IF_ERROR_SECONDS, default 86400). */
+  cacheStaleIfErrorSeconds: number;
 }
 
 /** A configuration value that cannot work; the message names the variable. */
@@ -88,6 +94,9 @@ function parseConfig(env: RawEnv): Config {
     upstreamTimeoutMs: integer(env, "UPSTREAM_TIMEOUT_MS", 4000, 50, 60_000),
     upstreamBudgetMs: integer(env, "UPSTREAM_BUDGET_MS", 9000, 50, 120_000),
     upstreamAuthHeader: authHeader(env.UPSTREAM_AUTH_HEADER),
+    upstreamCooldownMs: integer(env, "UPSTREAM_COOLDOWN_MS", 10_000, 0, 600_000),
+    cacheSwrSeconds: integer(env, "CACHE_SWR_SECONDS", 60, 0, 86_400),
+    cacheStaleIfErrorSeconds: integer(env, "CACHE_STALE_IF_ERROR_SECONDS", 86_400, 0, 7 * 86_400),
   };
 }
 

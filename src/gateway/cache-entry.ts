@@ -1,0 +1,76 @@
+/**
+ * One cached gateway answer and how it is kept in the Workers Cache API: the upstream's status,
+ * JSON body and block height, when it was stored and for how long it is fresh.
+ */
+import type { Config } from "../config";
+
+/** A gateway answer, as plain data so that concurrent requests can share it. */
+export interface CachedAnswer {
+  status: number;
+  body: string;
+  /** The upstream's `x-cosmos-block-height`, when it sent one. */
+  height: number | null;
+  /** Epoch ms when the answer was stored. */
+  storedAt: number;
+  /** Seconds the answer is fresh. */
+  ttl: number;
+  /** Strong validator of status and body. */
+  etag: string;
+}
+
+const STATUS = "x-gateway-status";
+const STORED_AT = "x-gateway-stored-at";
+const TTL = "x-gateway-ttl";
+const HEIGHT = "x-cosmos-block-height";
+
+/**
+ * The Cache API key of a query: on the request's own origin (the cache is per zone), carrying
+ * the chain id so a new network never sees an old one's answers.
+ */
+export function cacheKey(origin: string, config: Config, upstreamPath: string): Request {
+  return new Request(`${origin}/__gateway-cache/${encodeURIComponent(config.chainId)}${upstreamPath}`);
+}
+
+/** Seconds since the answer was stored. */
+export function ageSeconds(entry: CachedAnswer, now: number): number {
+  return Math.max(0, Math.floor((now - entry.storedAt) / 1000));
+}
+
+export async function etagOf(status: number, body: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${status}\n${body}`));
+  const hex = [...new Uint8Array(digest).subarray(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `"${hex}"`;
+}
+
+/** Reads the entry for `key`, or null. */
+export async function readEntry(key: Request): Promise<CachedAnswer | null> {
+  const stored = await caches.default.match(key);
+  if (!stored) return null;
+  const height = stored.headers.get(HEIGHT);
+  return {
+    status: Number(stored.headers.get(STATUS)),
+    body: await stored.text(),
+    height: height === null ? null : Number(height),
+    storedAt: Number(stored.headers.get(STORED_AT)),
+    ttl: Number(stored.headers.get(TTL)),
+    etag: stored.headers.get("etag") ?? "",
+  };
+}
+
+/**
+ * Stores `entry` for its TTL plus the longer of the SWR and stale-if-error windows, after which
+ * the Cache API drops it. Stored as a 200 whatever the upstream status, which rides in a header.
+ */
+export async function writeEntry(key: Request, entry: CachedAnswer, config: Config): Promise<void> {
+  const keep = entry.ttl + Math.max(config.cacheSwrSeconds, config.cacheStaleIfErrorSeconds);
+  const headers = new Headers({
+    "content-type": "application/json",
+    "cache-control": `public, max-age=${keep}`,
+    etag: entry.etag,
+    [STATUS]: String(entry.status),
+    [STORED_AT]: String(entry.storedAt),
+    [TTL]: String(entry.ttl),
+  });
+  if (entry.height !== null) headers.set(HEIGHT, String(entry.height));
+  await caches.default.put(key, new Response(entry.body, { status: 200, headers }));
+}

@@ -1,0 +1,40 @@
+/**
+ * The cached gateway for the network's module queries, mounted under `/api`: the routes of
+ * `route-table.ts` under `/<CHAIN_NAMESPACE>/…` and `/cosmos/…`, GET/HEAD answered from the edge
+ * cache and the upstream LCD nodes, OPTIONS as CORS preflight, anything else 405.
+ */
+import { Hono } from "hono";
+import type { AppEnv } from "../app";
+import type { Config } from "../config";
+import { methodNotAllowed } from "../http/method-not-allowed";
+import { compileRoutes, matchQuery } from "./match";
+import { ALLOWED_METHODS, CORS_HEADERS, preflight } from "./respond";
+import { serveQuery } from "./serve";
+
+export { upstreamHealth, type UpstreamState } from "./upstreams";
+
+/** Path prefix the gateway is mounted at (`app.route("/api", gatewayRoutes(config))`). */
+const MOUNT = "/api";
+
+/** The gateway's routes for one configuration. */
+export function gatewayRoutes(config: Config): Hono<AppEnv> {
+  const routes = compileRoutes(config);
+  const refuseMethod = methodNotAllowed(ALLOWED_METHODS);
+  const app = new Hono<AppEnv>();
+  for (const prefix of [`/${config.namespace}`, "/cosmos"]) {
+    // Errors included: browsers must be able to read a refusal of public data too.
+    app.use(`${prefix}/*`, async (c, next) => {
+      await next();
+      for (const [name, value] of Object.entries(CORS_HEADERS)) c.res.headers.set(name, value);
+    });
+    app.all(`${prefix}/*`, (c) => {
+      const url = new URL(c.req.url);
+      const path = url.pathname.slice(MOUNT.length);
+      const method = c.req.method;
+      if (method === "GET" || method === "HEAD") return serveQuery(config, c.executionCtx as ExecutionContext, c.req.raw, matchQuery(routes, path, url.search));
+      matchQuery(routes, path, "");
+      return method === "OPTIONS" ? preflight(c.req.raw) : refuseMethod(c);
+    });
+  }
+  return app;
+}

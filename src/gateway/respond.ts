@@ -1,0 +1,73 @@
+/** The client's view of a cached answer: status, body and the gateway's headers, or a 304. */
+import type { Config } from "../config";
+import { ageSeconds, type CachedAnswer } from "./cache-entry";
+
+/**
+ * How an answer was served: HIT (fresh), MISS (fetched for this request, possibly shared with
+ * concurrent ones), STALE (past TTL, served while one background refresh runs), STALE-IF-ERROR
+ * (every upstream failed), REVALIDATED (an upstream answered at a lower block height, so the
+ * higher-height entry was kept).
+ */
+export type CacheStatus = "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR" | "REVALIDATED";
+
+/** CORS for public chain data: any origin may read, with the gateway's headers exposed. */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "age, etag, x-cache, x-cosmos-block-height, server-timing, x-request-id",
+  "timing-allow-origin": "*",
+};
+
+/** Methods the gateway answers. */
+export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
+
+/** The answer to a CORS preflight: any origin, our methods, the headers it asks for. */
+export function preflight(request: Request): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS_HEADERS,
+      "access-control-allow-methods": ALLOWED_METHODS,
+      "access-control-allow-headers": request.headers.get("access-control-request-headers") ?? "if-none-match",
+      "access-control-max-age": "86400",
+    },
+  });
+}
+
+function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t.replace(/^W\//, "") === etag;
+  });
+}
+
+/** Builds the response for `entry` as seen now, honouring If-None-Match. */
+export function answerResponse(
+  request: Request,
+  entry: CachedAnswer,
+  status: CacheStatus,
+  config: Config,
+  timing: { startedAt: number; upstreamMs?: number },
+): Response {
+  const now = Date.now();
+  const age = ageSeconds(entry, now);
+  const headers = new Headers({
+    ...CORS_HEADERS,
+    "content-type": "application/json",
+    "cache-control": `public, max-age=${Math.max(0, entry.ttl - age)}, stale-while-revalidate=${config.cacheSwrSeconds}, stale-if-error=${config.cacheStaleIfErrorSeconds}`,
+    age: String(age),
+    etag: entry.etag,
+    "x-cache": status,
+    "server-timing": [
+      `cache;desc="${status}"`,
+      ...(timing.upstreamMs === undefined ? [] : [`upstream;dur=${timing.upstreamMs}`]),
+      `gateway;dur=${now - timing.startedAt}`,
+    ].join(", "),
+  });
+  if (entry.height !== null) headers.set("x-cosmos-block-height", String(entry.height));
+  if (entry.status < 300 && matchesEtag(request.headers.get("if-none-match"), entry.etag)) {
+    headers.delete("content-type");
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(entry.body, { status: entry.status, headers });
+}

@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import type { Config } from "./config";
 import { ApiError, GrpcCode, errorResponse, notFound } from "./errors";
 import { gatewayRoutes } from "./gateway";
+import { healthReport } from "./health";
 import { requestContext } from "./middleware/request-context";
 import { pageSettings } from "./page-settings";
 import { sessionRoutes } from "./sessions/routes";
@@ -24,6 +25,10 @@ export function buildApp(config: Config): Hono<AppEnv> {
 
   app.route(`/api/${config.walletPath}/sessions`, sessionRoutes());
   app.get("/api/config", (c) => c.json(pageSettings(config), 200, { "cache-control": "public, max-age=60" }));
+  app.get("/api/health", (c) => {
+    const report = healthReport(config, c.env.CF_VERSION_METADATA);
+    return c.json(report, report.status === "ok" ? 200 : 503, { "cache-control": "no-store" });
+  });
   app.route("/api", gatewayRoutes(config));
 
   app.notFound((c) => {

@@ -1,26 +1,30 @@
 /** The session row of the wallet-pairing wire contract, and what a session answer carries. */
+import * as z from "zod/mini";
 import type { ErrorSpec } from "../errors";
 
-export type SessionStatus = "pending" | "connected" | "cancelled" | "expired";
+/** The states of a session; every state but `pending` is settled. */
+export const sessionStatusSchema = z.enum(["pending", "connected", "cancelled", "expired"]);
+export type SessionStatus = z.output<typeof sessionStatusSchema>;
 
-export interface SessionOrigin {
-  name: string;
-  /** A bare origin, e.g. `https://app.example`. */
-  url: string;
-}
+const isoTime = z.iso.datetime();
+const nullableText = z.nullable(z.string());
 
-export interface SessionRow {
-  session_id: string;
-  status: SessionStatus;
-  chain_id: string;
-  origin: SessionOrigin;
-  created_at: string;
-  expires_at: string;
-  address: string | null;
-  pubkey_base64: string | null;
-  account_label: string | null;
-  connected_at: string | null;
-}
+/** The row every session endpoint answers with, and the push channel sends. */
+export const sessionRowSchema = z.object({
+  session_id: z.string().check(z.regex(/^cs_[0-9a-f]{32}$/)),
+  status: sessionStatusSchema,
+  chain_id: z.string(),
+  /** `url` is a bare origin, e.g. `https://app.example`. */
+  origin: z.object({ name: z.string(), url: z.string() }),
+  created_at: isoTime,
+  expires_at: isoTime,
+  address: nullableText,
+  pubkey_base64: nullableText,
+  account_label: nullableText,
+  connected_at: z.nullable(isoTime),
+});
+export type SessionRow = z.output<typeof sessionRowSchema>;
+export type SessionOrigin = SessionRow["origin"];
 
 /** What the wallet proves by its confirm: the address it holds and that address's key. */
 export interface WalletProof {

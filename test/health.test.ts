@@ -1,0 +1,35 @@
+import { exports } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { version } from "../package.json";
+
+afterEach(() => vi.restoreAllMocks());
+
+const get = (path: string) => exports.default.fetch(new Request(`https://edge.test${path}`));
+
+describe("GET /api/health", () => {
+  it("reports version, configuration without secrets, and each upstream", async () => {
+    const response = await get("/api/health");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const report = await response.json<Record<string, any>>();
+    expect(report).toMatchObject({
+      status: "ok",
+      version,
+      config: { chain_id: "chain-devnet-1", namespace: "chain", wallet_path: "wallet", upstream_auth_header: "not set" },
+    });
+    expect(report.upstreams).toHaveLength(1);
+    expect(report.upstreams[0]).toMatchObject({ upstream: "1: http://127.0.0.1:1317", healthy: true, consecutive_failures: 0 });
+  });
+
+  it("turns to down (503) once every upstream is being skipped after failures", async () => {
+    vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("connect ECONNREFUSED"));
+    for (let i = 0; i < 5; i++) await get(`/api/cosmos/bank/v1beta1/supply?pagination.limit=${i + 1}`);
+    vi.restoreAllMocks();
+    const response = await get("/api/health");
+    expect(response.status).toBe(503);
+    const report = await response.json<{ status: string; upstreams: { healthy: boolean; last_error: string | null }[] }>();
+    expect(report.status).toBe("down");
+    expect(report.upstreams[0]!.healthy).toBe(false);
+    expect(report.upstreams[0]!.last_error).toBeTruthy();
+  });
+});

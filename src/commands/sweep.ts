@@ -10,6 +10,9 @@ import type { TxMessage } from "../messages/tx-message.ts";
 import { nodeInvocation, type NodeTarget } from "./node-commands.ts";
 import { checkKeyName, commandLine } from "./shell.ts";
 
+/** A fee reserve that covers one bank send at devnet gas prices; the page lets the user change it. */
+export const DEFAULT_FEE_RESERVE = "20000";
+
 /** The sweep as a message (for an application to sign) and as a node command (to paste). */
 export interface Sweep {
   /** What is sent: balance minus the fee reserve, in the smallest unit. */

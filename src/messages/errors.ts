@@ -6,12 +6,12 @@
 /** A builder refused its input; `reason` is machine-readable, `field` names the offending input. */
 export class MessageError extends Error {
   override name = "MessageError";
-  constructor(
-    readonly reason: string,
-    message: string,
-    readonly field?: string,
-  ) {
+  readonly reason: string;
+  readonly field?: string;
+  constructor(reason: string, message: string, field?: string) {
     super(message);
+    this.reason = reason;
+    this.field = field;
   }
 }
 

@@ -1,0 +1,34 @@
+/**
+ * Step 3: apply the payout on the node. A new node gets the `PAYOUT_RECIPIENT` line in its
+ * container's environment; an existing node runs `tx incentives update-node`, signed there by its
+ * operator key. Each comes with a copy button.
+ */
+import { buildPayoutRecipientLine, buildUpdateNodeCommand } from "../../src/commands/node-commands.ts";
+import type { ChainContext } from "../../src/messages/context.ts";
+import { copyable, el, show, type Step } from "../dom.ts";
+import type { NodeTargetFields } from "./node-target.ts";
+
+/** Renders step 3 for the paired payout address; the key and container fields update it live. */
+export function runApplyStep(step: Step, ctx: ChainContext, input: { operator: string; payoutRecipient: string }, target: NodeTargetFields): void {
+  step.setState("active");
+  const line = buildPayoutRecipientLine(ctx, input);
+  const commandSlot = el("div", {});
+  const render = () => {
+    const values = target.values();
+    if (!values) return show(commandSlot, el("p", { class: "error" }, "Fix the field above to see the command."));
+    show(commandSlot, copyable("update-node command", buildUpdateNodeCommand(ctx, { ...input, ...values }), "update-node-command"));
+  };
+  target.onChange(render);
+  render();
+  show(
+    step.body,
+    el("h3", {}, "Starting a new node?"),
+    el("p", {}, "Put this line in the node container's environment before its first start:"),
+    copyable("environment line", line, "payout-line"),
+    el("h3", {}, "Changing a node that already runs?"),
+    el("p", {}, "Run this on the node machine. The node's operator key signs it; nothing here touches your wallet."),
+    target.elements,
+    commandSlot,
+  );
+  step.setState("done");
+}

@@ -32,24 +32,28 @@ export interface Fault {
 /** Counters and faults of one devnet. */
 export class FaultBoard {
   private counts = new Map<string, number>();
+  private headers = new Map<string, Record<string, string>>();
   private faults: Fault[] = [];
   private nextId = 1;
 
-  /** Counts one request, keyed `~tag/path?query` (or `/path?query` untagged). */
-  count(key: string): void {
+  /** Counts one request, keyed `~tag/path?query` (or `/path?query` untagged), keeping its headers. */
+  count(key: string, headers: Record<string, string> = {}): void {
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    this.headers.set(key, headers);
   }
 
-  /** Requests whose key starts with `prefix` (all when empty). */
-  requests(prefix = ""): { count: number; by_path: Record<string, number> } {
+  /** Requests whose key starts with `prefix` (all when empty), with the headers of the last one per key. */
+  requests(prefix = ""): { count: number; by_path: Record<string, number>; last_headers: Record<string, Record<string, string>> } {
     const by_path: Record<string, number> = {};
+    const last_headers: Record<string, Record<string, string>> = {};
     let count = 0;
     for (const [key, n] of this.counts) {
       if (!key.startsWith(prefix)) continue;
       by_path[key] = n;
+      last_headers[key] = this.headers.get(key) ?? {};
       count += n;
     }
-    return { count, by_path };
+    return { count, by_path, last_headers };
   }
 
   add(input: Omit<Fault, "id">): Fault {
@@ -68,6 +72,7 @@ export class FaultBoard {
 
   reset(): void {
     this.counts.clear();
+    this.headers.clear();
     this.faults = [];
   }
 

@@ -6,7 +6,7 @@
  * Control surface:
  *   POST   /__devnet/authorizations  {payout_recipient, operator, label} → 201 entry | 409 exists | 400 self
  *   GET    /__devnet/authorizations  → every recorded authorization
- *   GET    /__devnet/requests?prefix=~tag/path  → {count, by_path} (keys are `~tag/path?query`, untagged `/path?query`)
+ *   GET    /__devnet/requests?prefix=~tag/path  → {count, by_path, last_headers} (keys are `~tag/path?query`, untagged `/path?query`)
  *   POST   /__devnet/faults  {tag?, prefix?, status?, delay_ms?, body?, content_type?, height_offset?, drop?, times?} → 201 {id,…}
  *   GET    /__devnet/faults  → active faults;  DELETE /__devnet/faults[/<id>] → 204
  *   POST   /__devnet/reset   → clears counters and faults (authorizations stay) → 204
@@ -72,6 +72,12 @@ function send(res: ServerResponse, status: number, body: unknown, height: number
   res.end(typeof body === "string" ? body : JSON.stringify(body));
 }
 
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = String(value);
+  return headers;
+}
+
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -91,7 +97,7 @@ async function handle(ledger: Ledger, board: FaultBoard, req: IncomingMessage, r
   const tagged = /^\/~([A-Za-z0-9_-]+)(\/.*)$/.exec(url.pathname);
   const tag = tagged ? tagged[1]! : "";
   const pathname = tagged ? tagged[2]! : url.pathname;
-  board.count(`${tag ? `~${tag}` : ""}${pathname}${url.search}`);
+  board.count(`${tag ? `~${tag}` : ""}${pathname}${url.search}`, headersOf(req));
 
   const fault = board.take(tag, `${pathname}${url.search}`);
   if (fault?.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms));

@@ -1,0 +1,18 @@
+/**
+ * vitest globalSetup: one devnet on a free loopback port for the runtime tests, its URL handed
+ * to the Workers pool through `provide("devnetUrl")` (read in vitest.config.ts with `inject`).
+ */
+import type { TestProject } from "vitest/node";
+import { startDevnet } from "./server.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    devnetUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const devnet = await startDevnet({ port: 0 });
+  project.provide("devnetUrl", devnet.url);
+  return () => devnet.close();
+}

@@ -1,0 +1,75 @@
+/**
+ * Gateway test harness: the app built for an upstream set on the real devnet (each upstream a
+ * mount tag of it, so requests are counted and faulted per test), and the devnet's control API.
+ */
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { buildApp } from "../../src/app";
+import { readConfig } from "../../src/config";
+import { accountAddress, randomBytes } from "../helpers/sessions";
+
+export const ORIGIN = "https://edge.test";
+/** Base URL of the devnet that vitest's globalSetup started. */
+export const DEVNET = (env as unknown as { DEVNET_URL: string }).DEVNET_URL;
+
+/** A fresh mount tag: a virtual upstream nobody else in the run uses. */
+export function tag(): string {
+  return `t${crypto.randomUUID().slice(0, 8)}`;
+}
+
+/** A valid account address no other test uses: a cache key of its own. */
+export const freshAddress = () => accountAddress("chain");
+
+/** A base64 pagination key no other test uses (no `=`, so the forwarded query is predictable). */
+export function freshPageKey(): string {
+  let binary = "";
+  for (const byte of randomBytes(9)) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll("+", "A").replaceAll("/", "B");
+}
+
+export interface Gateway {
+  /** Sends a request through the full Worker app (every `/api` route) with this upstream set. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** Waits for every background task (`waitUntil`) of the requests so far. */
+  settle(): Promise<void>;
+  tags: string[];
+}
+
+/** The Worker app with `UPSTREAM_URLS` = one devnet mount per tag, plus any other variable overrides. */
+export function gateway(tags: string[] = [tag()], vars: Record<string, string> = {}): Gateway {
+  const config = readConfig({ ...env, UPSTREAM_URLS: tags.map((t) => `${DEVNET}/~${t}`).join(","), ...vars });
+  const app = buildApp(config);
+  const contexts: ExecutionContext[] = [];
+  return {
+    tags,
+    async fetch(path, init) {
+      const ctx = createExecutionContext();
+      contexts.push(ctx);
+      return app.fetch(new Request(`${ORIGIN}${path}`, init), env, ctx);
+    },
+    async settle() {
+      await Promise.all(contexts.splice(0).map((ctx) => waitOnExecutionContext(ctx)));
+    },
+  };
+}
+
+/** Requests the devnet saw whose `~tag/path?query` key starts with `prefix`. */
+export async function upstreamRequests(prefix: string): Promise<number> {
+  const response = await fetch(`${DEVNET}/__devnet/requests?prefix=${encodeURIComponent(prefix)}`);
+  return ((await response.json()) as { count: number }).count;
+}
+
+/** The headers of the last request the devnet saw at exactly `key`. */
+export async function lastUpstreamHeaders(key: string): Promise<Record<string, string>> {
+  const response = await fetch(`${DEVNET}/__devnet/requests?prefix=${encodeURIComponent(key)}`);
+  return ((await response.json()) as { last_headers: Record<string, Record<string, string>> }).last_headers[key] ?? {};
+}
+
+/** Injects a devnet fault (see devnet/faults.ts). */
+export async function fault(spec: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${DEVNET}/__devnet/faults`, { method: "POST", body: JSON.stringify(spec) });
+  if (response.status !== 201) throw new Error(`fault refused: ${response.status}`);
+}
+
+export async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}

@@ -1,0 +1,138 @@
+/** The 19 routes through the deployed Worker's own route table, and every refusal before an upstream. */
+import { toBech32 } from "@cosmjs/encoding";
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { errorReason, randomBytes } from "../helpers/sessions";
+import { DEVNET, freshAddress, gateway, json, tag, upstreamRequests } from "./helpers";
+
+// The devnet's known accounts: hosted node 1's operator and the seeded payout recipient.
+const devnetAccounts = async () => {
+  const nodes = await json<{ nodes: { operator: string; payout_recipient: string }[] }>(await fetch(`${DEVNET}/chain/incentives/v1/nodes`));
+  return { operator: nodes.nodes[0]!.operator, payout: nodes.nodes[0]!.payout_recipient };
+};
+
+/** Each route with the top-level keys of its answer (the devnet speaks real Cosmos shapes). */
+const routes = (operator: string, payout: string): [string, string[]][] => [
+  ["/chain/incentives/v1/params", ["params"]],
+  [`/chain/incentives/v1/node/${operator}`, ["node"]],
+  ["/chain/incentives/v1/nodes?pagination.limit=2", ["nodes", "pagination"]],
+  [`/chain/incentives/v1/operator_authorizations/${payout}`, ["operator_authorizations", "pagination"]],
+  ["/chain/incentives/v1/estimated_daily_payout", ["estimated_daily_payout", "active_nodes", "epoch"]],
+  ["/chain/incentives/v1/network_summary", ["summary"]],
+  [`/cosmos/bank/v1beta1/balances/${operator}`, ["balances", "pagination"]],
+  ["/cosmos/bank/v1beta1/supply", ["supply", "pagination"]],
+  ["/cosmos/bank/v1beta1/denoms_metadata", ["metadatas", "pagination"]],
+  ["/cosmos/staking/v1beta1/validators?status=BOND_STATUS_BONDED", ["validators", "pagination"]],
+  [`/cosmos/staking/v1beta1/delegations/${operator}`, ["delegation_responses", "pagination"]],
+  ["/cosmos/staking/v1beta1/pool", ["pool"]],
+  ["/chain/trustscore/v1/params", ["params"]],
+  ["/chain/trustscore/v1/epoch", ["epoch"]],
+  ["/chain/trustscore/v1/global_trusts", ["global_trusts", "pagination"]],
+  [`/chain/trustscore/v1/participant/${operator}`, ["participant"]],
+  ["/chain/campaign/v1/campaigns", ["campaigns", "pagination"]],
+  ["/chain/campaign/v1/campaign/2", ["campaign"]],
+  ["/chain/campaign/v1/treasury/2", ["treasury"]],
+];
+
+describe("the 19 query routes, mounted in the Worker at /api", () => {
+  it("answers every route with the upstream's JSON, status and block height", async () => {
+    const { operator, payout } = await devnetAccounts();
+    const table = routes(operator, payout);
+    expect(table).toHaveLength(19);
+    for (const [path, keys] of table) {
+      const response = await exports.default.fetch(new Request(`https://edge.test/api${path}`));
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("content-type")).toContain("application/json");
+      expect(Number(response.headers.get("x-cosmos-block-height")), path).toBeGreaterThan(1);
+      expect(response.headers.get("access-control-allow-origin")).toBe("*");
+      const body = await json(response);
+      expect(Object.keys(body).sort(), path).toEqual([...keys].sort());
+      const direct = await json(await fetch(`${DEVNET}${path}`));
+      expect(Object.keys(direct).sort(), path).toEqual(Object.keys(body).sort());
+    }
+  });
+
+  it("passes the upstream's query parameters in canonical order (one cache entry per meaning)", async () => {
+    const gw = gateway();
+    const [t] = gw.tags;
+    const a = await gw.fetch("/api/cosmos/staking/v1beta1/validators?status=BOND_STATUS_BONDED&pagination.limit=1");
+    const b = await gw.fetch("/api/cosmos/staking/v1beta1/validators?pagination.limit=1&status=BOND_STATUS_BONDED");
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(await upstreamRequests(`~${t}/cosmos/staking/v1beta1/validators?pagination.limit=1&status=BOND_STATUS_BONDED`)).toBeLessThanOrEqual(1);
+    expect(await b.text()).toBe(await a.text());
+    expect((await json<{ validators: unknown[] }>(await gw.fetch("/api/cosmos/staking/v1beta1/validators?pagination.limit=1&status=BOND_STATUS_BONDED"))).validators).toHaveLength(1);
+  });
+
+  it("passes an upstream 404 (unknown node) through in the Cosmos error shape", async () => {
+    const response = await exports.default.fetch(new Request(`https://edge.test/api/chain/incentives/v1/node/${freshAddress()}`));
+    expect(response.status).toBe(404);
+    expect(await json(response)).toMatchObject({ code: 5, message: expect.stringContaining("not found") });
+  });
+});
+
+describe("refusals, each with zero upstream requests", () => {
+  const address = freshAddress();
+  const upper = address.toUpperCase();
+  const wrongPrefix = toBech32("cosmos", randomBytes(20));
+  const badChecksum = address.slice(0, -1) + (address.endsWith("q") ? "p" : "q");
+  const longPayload = toBech32("chain", randomBytes(32));
+
+  const cases: [string, number, string][] = [
+    [`/api/chain/incentives/v1/node/${badChecksum}`, 400, "INVALID_PATH_PARAMETER"],
+    [`/api/chain/incentives/v1/node/${wrongPrefix}`, 400, "INVALID_PATH_PARAMETER"],
+    [`/api/chain/incentives/v1/operator_authorizations/${upper}`, 400, "INVALID_PATH_PARAMETER"],
+    [`/api/cosmos/bank/v1beta1/balances/${longPayload}`, 400, "INVALID_PATH_PARAMETER"],
+    ["/api/cosmos/bank/v1beta1/balances/chain1", 400, "INVALID_PATH_PARAMETER"],
+    [`/api/cosmos/staking/v1beta1/delegations/${badChecksum}`, 400, "INVALID_PATH_PARAMETER"],
+    [`/api/chain/trustscore/v1/participant/${wrongPrefix}`, 400, "INVALID_PATH_PARAMETER"],
+    ["/api/chain/campaign/v1/campaign/abc", 400, "INVALID_PATH_PARAMETER"],
+    ["/api/chain/campaign/v1/campaign/-1", 400, "INVALID_PATH_PARAMETER"],
+    ["/api/chain/campaign/v1/campaign/007", 400, "INVALID_PATH_PARAMETER"],
+    ["/api/chain/campaign/v1/campaign/18446744073709551616", 400, "INVALID_PATH_PARAMETER"],
+    ["/api/chain/campaign/v1/treasury/1.5", 400, "INVALID_PATH_PARAMETER"],
+    ["/api/chain/incentives/v1/params?foo=1", 400, "UNKNOWN_QUERY_PARAMETER"],
+    ["/api/cosmos/bank/v1beta1/supply?pagination.limit=10&pagination.limit=20", 400, "DUPLICATE_QUERY_PARAMETER"],
+    ["/api/cosmos/bank/v1beta1/supply?pagination.limit=ten", 400, "INVALID_QUERY_PARAMETER"],
+    ["/api/cosmos/bank/v1beta1/supply?pagination.count_total=yes", 400, "INVALID_QUERY_PARAMETER"],
+    ["/api/cosmos/bank/v1beta1/supply?pagination.key=%25%25", 400, "INVALID_QUERY_PARAMETER"],
+    ["/api/cosmos/staking/v1beta1/validators?status=bonded", 400, "INVALID_QUERY_PARAMETER"],
+    ["/api/cosmos/staking/v1beta1/pool?status=BOND_STATUS_BONDED", 400, "UNKNOWN_QUERY_PARAMETER"],
+    ["/api/chain/incentives%2Fv1/params", 400, "PATH_NOT_CANONICAL"],
+    ["/api/chain/incentives/v1/node/%2e%2e%2Fparams", 400, "PATH_NOT_CANONICAL"],
+    ["/api/chain//incentives/v1/params", 400, "PATH_NOT_CANONICAL"],
+    ["/api/chain/incentives/v1/params/", 400, "PATH_NOT_CANONICAL"],
+    ["/api/chain/incentives/v1/params;x=1", 400, "PATH_NOT_CANONICAL"],
+    ["/api/chain/incentives/v1/%70arams", 400, "PATH_NOT_CANONICAL"],
+    ["/api/chain/incentives/v1/unknown", 404, "ROUTE_NOT_FOUND"],
+    ["/api/chain/incentives/v2/params", 404, "ROUTE_NOT_FOUND"],
+    ["/api/cosmos/gov/v1beta1/proposals", 404, "ROUTE_NOT_FOUND"],
+    ["/api/chain/incentives/v1/node", 404, "ROUTE_NOT_FOUND"],
+    ["/api/chain", 404, "ROUTE_NOT_FOUND"],
+  ];
+
+  it.each(cases)("%s → %i %s", async (path, status, reason) => {
+    const gw = gateway();
+    const response = await gw.fetch(path);
+    expect(response.status).toBe(status);
+    expect(await errorReason(response)).toBe(reason);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    await gw.settle();
+    expect(await upstreamRequests(`~${gw.tags[0]}`)).toBe(0);
+  });
+
+  it("names the allowed parameters when refusing an unknown one", async () => {
+    const response = await gateway().fetch("/api/cosmos/bank/v1beta1/supply?limit=10");
+    const body = await json<{ message: string }>(response);
+    expect(body.message).toContain('"limit"');
+    expect(body.message).toContain("pagination.key, pagination.offset, pagination.limit, pagination.count_total, pagination.reverse");
+    expect((await json<{ message: string }>(await gateway().fetch("/api/chain/incentives/v1/params?x=1"))).message).toContain("takes no query parameters");
+  });
+
+  it("resolves dot segments before matching: ../ cannot smuggle a different upstream path past the table", async () => {
+    const gw = gateway();
+    const response = await gw.fetch("/api/chain/incentives/v1/node/../../../../cosmos/bank/v1beta1/supply");
+    // The URL is resolved before the Worker sees it: this is a plain request for /api/cosmos/bank/v1beta1/supply, never a trick.
+    expect(new URL(`https://edge.test/api/chain/incentives/v1/node/../../../../cosmos/bank/v1beta1/supply`).pathname).toBe("/api/cosmos/bank/v1beta1/supply");
+    expect(response.status).toBe(200);
+  });
+});

@@ -3,6 +3,9 @@
  * `wrangler dev` pointed at it. `upstreamTags` turns one devnet into several upstreams
  * (`<devnet>/~a`, `<devnet>/~b`, …) whose faults can be set one by one.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startDevnet, type Devnet } from "../../devnet/server.ts";
 import { startWranglerDev, type LocalWorker } from "./wrangler-dev.ts";
 
@@ -11,6 +14,8 @@ export interface LocalStack {
   devnet: Devnet;
   /** The upstream base URLs the Worker was given. */
   upstreams: string[];
+  /** Stops `wrangler dev` and starts it again on the same port and state (a server restart). */
+  restartWorker(): Promise<void>;
   /** Sends a control request to the devnet (`/__devnet/...`). */
   control(method: string, path: string, body?: unknown): Promise<Response>;
   stop(): Promise<void>;
@@ -24,19 +29,23 @@ export async function startLocalStack(options: {
 }): Promise<LocalStack> {
   const devnet = await startDevnet({ port: 0, blockMs: 1000 });
   const upstreams = options.upstreamTags?.map((tag) => `${devnet.url}/~${tag}`) ?? [devnet.url];
+  const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "chain-edge-stack-"));
+  const start = () => startWranglerDev({ port: options.port, persistTo, vars: { UPSTREAM_URLS: upstreams.join(","), ...options.vars } });
   let worker: LocalWorker;
   try {
-    worker = await startWranglerDev({
-      port: options.port,
-      persistTo: options.persistTo,
-      vars: { UPSTREAM_URLS: upstreams.join(","), ...options.vars },
-    });
+    worker = await start();
   } catch (err) {
     await devnet.close();
     throw err;
   }
   return {
-    worker,
+    get worker() {
+      return worker;
+    },
+    async restartWorker() {
+      await worker.stop();
+      worker = await start();
+    },
     devnet,
     upstreams,
     control: (method, path, body) =>
@@ -48,6 +57,7 @@ export async function startLocalStack(options: {
     async stop() {
       await worker.stop();
       await devnet.close();
+      if (!options.persistTo) rmSync(persistTo, { recursive: true, force: true });
     },
   };
 }

@@ -52,7 +52,7 @@ describe("matchQuery", () => {
     const filled = fc.tuple(fc.constantFrom(...GATEWAY_ROUTES), address, fc.bigInt({ min: 0n, max: 0xffff_ffff_ffff_ffffn })).map(([route, a, id]) =>
       route.path.replace("{ns}", config.namespace).replace(/:(\w+)/g, (_, name: string) => (route.params?.[name] === "uint64" ? String(id) : a)),
     );
-    fc.assert(fc.property(filled, (p) => expect(matchQuery(routes, p, "").upstreamPath).toBe(p)), { numRuns: 500 });
+    fc.assert(fc.property(filled, (p) => void expect(matchQuery(routes, p, "").upstreamPath).toBe(p)), { numRuns: 500 });
   });
 
   it("gives one cache key per meaning: query order does not matter", () => {

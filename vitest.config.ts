@@ -4,10 +4,10 @@ import { defineConfig } from "vitest/config";
 // Runtime tests: the Worker, its Durable Objects and the Cache API run in workerd.
 export default defineConfig({
   plugins: [
-    // The gateway's upstream in tests is a real devnet started by globalSetup on a free port.
+    // The gateway tests' upstream is a real devnet that globalSetup starts on a free port.
     cloudflareTest(({ inject }) => ({
       wrangler: { configPath: "./wrangler.toml" },
-      miniflare: { bindings: { UPSTREAM_URLS: inject("devnetUrl"), DEVNET_URL: inject("devnetUrl") } },
+      miniflare: { bindings: { DEVNET_URL: inject("devnetUrl") } },
     })),
   ],
   test: {

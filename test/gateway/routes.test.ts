@@ -35,12 +35,22 @@ const routes = (operator: string, payout: string): [string, string[]][] => [
 ];
 
 describe("the 19 query routes, mounted in the Worker at /api", () => {
+  it("is mounted in the deployed Worker's route table, after the session routes", async () => {
+    const refused = await exports.default.fetch(new Request(`https://edge.test/api/chain/incentives/v1/node/not-an-address`));
+    expect(refused.status).toBe(400);
+    expect(await errorReason(refused)).toBe("INVALID_PATH_PARAMETER");
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+    const sessions = await exports.default.fetch(new Request("https://edge.test/api/wallet/sessions/cs_0123456789abcdef0123456789abcdef"));
+    expect(sessions.headers.get("access-control-allow-origin")).not.toBe("*");
+  });
+
   it("answers every route with the upstream's JSON, status and block height", async () => {
     const { operator, payout } = await devnetAccounts();
     const table = routes(operator, payout);
     expect(table).toHaveLength(19);
+    const gw = gateway();
     for (const [path, keys] of table) {
-      const response = await exports.default.fetch(new Request(`https://edge.test/api${path}`));
+      const response = await gw.fetch(`/api${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get("content-type")).toContain("application/json");
       expect(Number(response.headers.get("x-cosmos-block-height")), path).toBeGreaterThan(1);
@@ -64,7 +74,7 @@ describe("the 19 query routes, mounted in the Worker at /api", () => {
   });
 
   it("passes an upstream 404 (unknown node) through in the Cosmos error shape", async () => {
-    const response = await exports.default.fetch(new Request(`https://edge.test/api/chain/incentives/v1/node/${freshAddress()}`));
+    const response = await gateway().fetch(`/api/chain/incentives/v1/node/${freshAddress()}`);
     expect(response.status).toBe(404);
     expect(await json(response)).toMatchObject({ code: 5, message: expect.stringContaining("not found") });
   });

@@ -1,0 +1,103 @@
+/**
+ * Global setup of the e2e suite: the devnet on 127.0.0.1:1327 and the Worker under `wrangler dev`
+ * on 127.0.0.1:8797 (fresh `--persist-to` directory, gateway pointed at the devnet), both stopped
+ * afterwards. Chromium is looked up here: absent outside CI, the browser tests skip loudly;
+ * absent with CI=true, the run fails.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { startDevnet } from "../../devnet/server.ts";
+import { WRANGLER_OFFLINE_ENV } from "../../scripts/offline-env.ts";
+
+export const WORKER_PORT = 8797;
+export const DEVNET_PORT = 1327;
+/** Sessions (and so sign requests) live this long in the e2e server, so expiry tests end soon. */
+export const SESSION_TTL_SECONDS = 25;
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    devnetUrl: string;
+    chromiumPath: string | null;
+    sessionTtlSeconds: number;
+  }
+}
+
+function findChromium(): string | null {
+  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/lib/chromium/chromium", "/usr/bin/chromium-browser"];
+  return candidates.find((path): path is string => Boolean(path) && existsSync(path!)) ?? null;
+}
+
+async function waitForServer(url: string, server: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`wrangler dev exited (${server.exitCode}):\n${output()}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`wrangler dev did not answer ${url} within 90 s:\n${output()}`);
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const chromiumPath = findChromium();
+  if (!chromiumPath) {
+    if (process.env.CI) throw new Error("CI=true but Chromium is missing: install it with `apt-get install -y chromium` (see .ci/run)");
+    const bar = "!".repeat(78);
+    console.warn(`\n${bar}\n!! E2E BROWSER TESTS SKIPPED: Chromium not found (apt-get install -y chromium).\n!! Only the browser-free e2e tests run. With CI=true this is a failure.\n${bar}\n`);
+  }
+
+  const baseUrl = `http://127.0.0.1:${WORKER_PORT}`;
+  // An old server still on the port would answer for ours, with another configuration.
+  const stale = await fetch(`${baseUrl}/api/config`).then(() => true, () => false);
+  if (stale) throw new Error(`port ${WORKER_PORT} is already in use; stop what listens there before the e2e run`);
+  const devnet = await startDevnet({ port: DEVNET_PORT, host: "127.0.0.1" });
+  const persist = mkdtempSync(join(tmpdir(), "e2e-wrangler-"));
+  let log = "";
+  const wrangler = spawn(
+    "wrangler",
+    [
+      "dev", "--ip", "127.0.0.1", "--port", String(WORKER_PORT), "--show-interactive-dev-session=false",
+      "--persist-to", persist,
+      "--var", `UPSTREAM_URLS:${devnet.url}`,
+      "--var", `SESSION_TTL_MAX_SECONDS:${SESSION_TTL_SECONDS}`,
+      // Every test page opens a session; the per-IP create limit is tested in the runtime suite.
+      "--var", "RATE_LIMITS:off",
+    ],
+    { env: { ...process.env, ...WRANGLER_OFFLINE_ENV }, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  wrangler.stdout!.on("data", (chunk) => (log += chunk));
+  wrangler.stderr!.on("data", (chunk) => (log += chunk));
+
+  const stop = async () => {
+    if (wrangler.exitCode === null) {
+      const exited = new Promise((resolve) => wrangler.once("exit", resolve));
+      try {
+        process.kill(-wrangler.pid!, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+      await exited;
+    }
+    await devnet.close();
+    rmSync(persist, { recursive: true, force: true });
+  };
+  try {
+    await waitForServer(`${baseUrl}/api/config`, wrangler, () => log);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  project.provide("baseUrl", baseUrl);
+  project.provide("devnetUrl", devnet.url);
+  project.provide("chromiumPath", chromiumPath);
+  project.provide("sessionTtlSeconds", SESSION_TTL_SECONDS);
+  return stop;
+}

@@ -1,0 +1,96 @@
+/**
+ * Real headless Chromium (Debian's build) through playwright-core, with a guard on every page:
+ * each request is routed and recorded, anything leaving the server's origin is blocked and
+ * reported, and console errors, page errors and CSP violations are collected for the test to
+ * assert on.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { inject } from "vitest";
+
+const ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+export const PHONE = { width: 360, height: 740 };
+export const DESKTOP = { width: 1280, height: 900 };
+
+/** What happened on a page that the tests forbid. */
+export interface Guard {
+  requests: string[];
+  offOrigin: string[];
+  problems: string[];
+  webSockets: string[];
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  guard: Guard;
+  close(): Promise<void>;
+}
+
+/** A fresh Chromium profile with one guarded page. */
+export async function openBrowser(viewport: { width: number; height: number }, init?: (page: Page) => Promise<void>): Promise<Browser> {
+  const executablePath = inject("chromiumPath");
+  if (!executablePath) throw new Error("Chromium is not installed");
+  const origin = new URL(inject("baseUrl")).origin;
+  const profile = mkdtempSync(join(tmpdir(), "e2e-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    args: ARGS,
+    viewport,
+    permissions: ["clipboard-read", "clipboard-write"],
+    locale: "en-US",
+    timezoneId: "UTC",
+  });
+  const guard: Guard = { requests: [], offOrigin: [], problems: [], webSockets: [] };
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    guard.requests.push(`${route.request().method()} ${url}`);
+    if (new URL(url).origin !== origin) {
+      guard.offOrigin.push(url);
+      return route.abort("blockedbyclient");
+    }
+    return route.continue();
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") guard.problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => guard.problems.push(`page error: ${error.message}`));
+  page.on("websocket", (socket) => guard.webSockets.push(socket.url()));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
+  });
+  if (init) await init(page);
+  return {
+    context,
+    page,
+    guard,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Fails unless the page stayed on its origin (requests and WebSockets) and logged no error. */
+export function assertClean(guard: Guard): void {
+  const origin = new URL(inject("baseUrl"));
+  const foreignSockets = guard.webSockets.filter((url) => new URL(url).host !== origin.host);
+  const faults = [
+    ...guard.offOrigin.map((url) => `request left the origin: ${url}`),
+    ...foreignSockets.map((url) => `WebSocket left the origin: ${url}`),
+    ...guard.problems,
+  ];
+  if (faults.length > 0) throw new Error(faults.join("\n"));
+}
+
+/** Saves a full-page screenshot under docs/screenshots/. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
+}

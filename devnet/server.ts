@@ -7,7 +7,7 @@
  *   POST   /__devnet/authorizations  {payout_recipient, operator, label} → 201 entry | 409 exists | 400 self
  *   GET    /__devnet/authorizations  → every recorded authorization
  *   GET    /__devnet/requests?prefix=~tag/path  → {count, by_path, last_headers} (keys are `~tag/path?query`, untagged `/path?query`)
- *   POST   /__devnet/faults  {tag?, prefix?, status?, delay_ms?, body?, content_type?, height_offset?, drop?, times?} → 201 {id,…}
+ *   POST   /__devnet/faults  {tag?, prefix?, status?, delay_ms?, body?, content_type?, height_offset?, omit_height?, drop?, times?} → 201 {id,…}
  *   GET    /__devnet/faults  → active faults;  DELETE /__devnet/faults[/<id>] → 204
  *   POST   /__devnet/reset   → clears counters and faults (authorizations stay) → 204
  *   GET    /__devnet/status  → {height, chain_id, namespace, bech32_prefix, native_denom}
@@ -102,14 +102,14 @@ async function handle(ledger: Ledger, board: FaultBoard, req: IncomingMessage, r
   const fault = board.take(tag, `${pathname}${url.search}`);
   if (fault?.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms));
   if (fault?.drop) return void res.destroy();
-  const height = ledger.height() + (fault?.height_offset ?? 0);
+  const height = fault?.omit_height ? null : ledger.height() + (fault?.height_offset ?? 0);
   if (fault?.body !== undefined) return send(res, fault.status ?? 200, fault.body, height, fault.content_type ?? "text/html");
   if (fault?.status && fault.status >= 400) return send(res, fault.status, { code: 13, message: `injected fault ${fault.status}`, details: [] }, height);
 
   if (req.method !== "GET" && req.method !== "HEAD") throw new DevnetError(405, Code.UNIMPLEMENTED, "Method Not Allowed");
   const matched = matchModuleRoute(ledger.brand.namespace, pathname);
   if (!matched) throw new DevnetError(404, Code.NOT_FOUND, "Not Found");
-  send(res, fault?.status ?? 200, matched.route.answer(ledger, matched.params, url.searchParams, height), height);
+  send(res, fault?.status ?? 200, matched.route.answer(ledger, matched.params, url.searchParams, height ?? ledger.height()), height);
 }
 
 async function control(ledger: Ledger, board: FaultBoard, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

@@ -54,7 +54,8 @@ async function fetchAndStore(config: Config, key: Request, match: MatchedQuery):
   const fresh: CachedAnswer = { status: answer.status, body: answer.body, height: answer.height, storedAt: now, ttl, etag: await etagOf(answer.status, answer.body) };
   // Re-read: another request or a background refresh may have stored a higher height meanwhile.
   const current = await readEntry(key);
-  if (current?.height != null && (fresh.height === null || fresh.height < current.height)) {
+  // Heights compare only when both answers carry one: a node behind a proxy that strips the header still refreshes.
+  if (current?.height != null && fresh.height !== null && fresh.height < current.height) {
     // A lagging node must not take the data back in time; the higher-height entry is confirmed as the newest known.
     const kept = { ...current, storedAt: now };
     await writeEntry(key, kept, config);

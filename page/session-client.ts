@@ -95,6 +95,8 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
       // Settled: the next start() makes a new session.
       current = null;
     });
+    // A caller that cancels and never awaits the result must not see an unhandled rejection.
+    result.catch(() => undefined);
     return {
       sessionId,
       payload,

@@ -1,0 +1,102 @@
+/**
+ * The page's session client against the real server (`wrangler dev`), in Node: one pending
+ * session shared by concurrent connects until it settles, the WebSocket push, the polling
+ * fallback, cancel and the errors a page shows.
+ */
+import { describe, expect, inject, it } from "vitest";
+import { createSessionClient, PairingError } from "../../page/session-client.ts";
+import { serverContext } from "./helpers/chain.ts";
+import { connectedAddress, runWallet } from "./helpers/wallet.ts";
+
+const base = inject("baseUrl");
+const ctx = await serverContext();
+
+/** A WebSocket that counts its instances, so a test can tell push from polling. */
+function countingSocket() {
+  const opened: string[] = [];
+  class Counting extends WebSocket {
+    constructor(url: string | URL) {
+      super(url);
+      opened.push(String(url));
+    }
+  }
+  return { Socket: Counting as typeof WebSocket, opened };
+}
+
+/** Counts the session reads (polls) a client makes. */
+function countingFetch() {
+  const reads: string[] = [];
+  const wrapped: typeof fetch = (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if ((init?.method ?? "GET") === "GET" && /\/sessions\/cs_/.test(url)) reads.push(url);
+    return fetch(input, init);
+  };
+  return { fetch: wrapped, reads };
+}
+
+describe("page session client", () => {
+  it("shares one pending session between concurrent connects, then starts a new one once settled", async () => {
+    const { Socket, opened } = countingSocket();
+    const counted = countingFetch();
+    const client = createSessionClient(ctx, { origin: base, originName: "e2e", WebSocket: Socket, fetch: counted.fetch });
+    const [a, b] = await Promise.all([client.start(), client.start()]);
+    expect(a).toBe(b);
+    const both = Promise.all([client.connect(), client.connect()]);
+    expect(await client.start()).toBe(a);
+
+    const address = connectedAddress(await runWallet(a.sessionId));
+    const [first, second] = await both;
+    expect(first).toEqual({ address, pubkeyBase64: expect.any(String), accountLabel: "Simulator", sessionId: a.sessionId });
+    expect(second).toEqual(first);
+    expect(Buffer.from(first.pubkeyBase64, "base64").length).toBe(1952);
+    // Pushed, not polled: one socket for the session and no session reads.
+    expect(opened).toEqual([`${base.replace("http", "ws")}/api/${ctx.walletPath}/sessions/${a.sessionId}`]);
+    expect(counted.reads).toEqual([]);
+
+    const next = await client.start();
+    expect(next.sessionId).not.toBe(a.sessionId);
+    await next.cancel();
+    await expect(next.result).rejects.toMatchObject({ kind: "cancelled" });
+  });
+
+  it("falls back to polling when the WebSocket cannot connect", async () => {
+    class Failing extends EventTarget {
+      constructor() {
+        super();
+        queueMicrotask(() => this.dispatchEvent(new Event("error")));
+      }
+      close() {}
+    }
+    const counted = countingFetch();
+    const client = createSessionClient(ctx, { origin: base, originName: "e2e", WebSocket: Failing as unknown as typeof WebSocket, fetch: counted.fetch, pollIntervalMs: 200 });
+    const pending = await client.start();
+    // Confirm only once polling has begun, so the result must come from a poll.
+    await expect.poll(() => counted.reads.length).toBeGreaterThan(0);
+    const address = connectedAddress(await runWallet(pending.sessionId));
+    expect((await pending.result).address).toBe(address);
+  });
+
+  it("polls only when push is disabled", async () => {
+    const counted = countingFetch();
+    const client = createSessionClient(ctx, { origin: base, originName: "e2e", WebSocket: null, fetch: counted.fetch, pollIntervalMs: 200 });
+    const pending = await client.start();
+    await runWallet("--refuse", pending.sessionId);
+    const error = await pending.result.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PairingError);
+    expect((error as PairingError).kind).toBe("cancelled");
+    expect(counted.reads.length).toBeGreaterThan(0);
+  });
+
+  it("reports an unreachable server as a network failure, and lets the next start retry", async () => {
+    const client = createSessionClient(ctx, { origin: "http://127.0.0.1:9", originName: "e2e" });
+    await expect(client.start()).rejects.toMatchObject({ kind: "network" });
+    await expect(client.start()).rejects.toMatchObject({ kind: "network" });
+  });
+
+  it("reports a refused create (wrong chain id) as a server failure", async () => {
+    const client = createSessionClient({ ...ctx, chainId: "other-chain-9" }, { origin: base, originName: "e2e" });
+    const error = await client.start().catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "server" });
+    expect((error as Error).message).toMatch(/chain_id/);
+  });
+});

@@ -90,7 +90,11 @@ export function assertClean(guard: Guard): void {
   if (faults.length > 0) throw new Error(faults.join("\n"));
 }
 
-/** Saves a full-page screenshot under docs/screenshots/. */
+/**
+ * Saves a full-page screenshot under test-results/screenshots/ (ignored by git), and under
+ * docs/screenshots/ (the README's pictures) when UPDATE_SCREENSHOTS=1 (`npm run screenshots`).
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `docs/screenshots/${name}.png`, fullPage: true });
+  const dir = process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots";
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
 }

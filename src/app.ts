@@ -7,6 +7,7 @@ import type { Config } from "./config";
 import { ApiError, GrpcCode, errorResponse, notFound } from "./errors";
 import { gatewayRoutes } from "./gateway";
 import { healthReport } from "./health";
+import { openApiDocument } from "./openapi";
 import { requestContext } from "./middleware/request-context";
 import { pageSettings } from "./page-settings";
 import { sessionRoutes } from "./sessions/routes";
@@ -28,6 +29,11 @@ export function buildApp(config: Config): Hono<AppEnv> {
   app.get("/api/health", (c) => {
     const report = healthReport(config, c.env.CF_VERSION_METADATA);
     return c.json(report, report.status === "ok" ? 200 : 503, { "cache-control": "no-store" });
+  });
+  let openApi: string | undefined;
+  app.get("/api/openapi.json", (c) => {
+    openApi ??= JSON.stringify(openApiDocument(config));
+    return c.body(openApi, 200, { "content-type": "application/json", "cache-control": "public, max-age=300" });
   });
   app.route("/api", gatewayRoutes(config));
 

@@ -6,6 +6,7 @@
  *    "reason": "INVALID_ADDRESS", "domain": "edge", "metadata": {…}}]}
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import * as z from "zod/mini";
 
 /** gRPC status code numbers (google.rpc.Code). */
 export const GrpcCode = {
@@ -52,8 +53,22 @@ export class ApiError extends Error implements ErrorSpec {
   }
 }
 
+/** The JSON body of every error response (google.rpc.Status with one ErrorInfo detail). */
+export const errorBodySchema = z.object({
+  code: z.number().check(z.int()),
+  message: z.string(),
+  details: z.array(
+    z.object({
+      "@type": z.literal("type.googleapis.com/google.rpc.ErrorInfo"),
+      reason: z.string(),
+      domain: z.string(),
+      metadata: z.record(z.string(), z.string()),
+    }),
+  ),
+});
+
 /** The JSON body of an error response. */
-export function errorBody(spec: ErrorSpec) {
+export function errorBody(spec: ErrorSpec): z.output<typeof errorBodySchema> {
   return {
     code: spec.code,
     message: spec.message,

@@ -43,8 +43,8 @@ export function parseSessionId(value: string): string {
   return value;
 }
 
-// The SDK's camelCase spellings are accepted beside the snake_case ones, never both at once.
-const proofSchema = z.strictObject({
+/** The confirm body as sent: the SDK's camelCase spellings are accepted beside the snake_case ones, never both at once. */
+export const walletProofBodySchema = z.strictObject({
   session_id: z.optional(z.string()),
   sessionId: z.optional(z.string()),
   address: z.string().check(z.maxLength(90)),
@@ -62,7 +62,7 @@ export function parseWalletProof(
   body: unknown,
   rules: { pathSessionId: string; bech32Prefix: string; keyLengths: ReadonlySet<number> },
 ): WalletProof {
-  const raw = parseOrRefuse(proofSchema, body, "INVALID_PROOF");
+  const raw = parseOrRefuse(walletProofBodySchema, body, "INVALID_PROOF");
   const sessionId = oneOf(raw.session_id, raw.sessionId, "session_id", "sessionId");
   const pubkey = oneOf(raw.pubkey_base64, raw.pubkeyBase64, "pubkey_base64", "pubkeyBase64");
   const accountLabel = raw.account_label !== undefined && raw.accountLabel !== undefined

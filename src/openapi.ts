@@ -1,0 +1,154 @@
+/**
+ * `GET /api/openapi.json`: the OpenAPI 3.1 description of this deployment, generated from the
+ * zod schemas the handlers use and from the gateway's route table, with the brand words of the
+ * configuration filled in. Built once per isolate, on first request.
+ */
+import * as z from "zod/mini";
+import { version } from "../package.json";
+import type { Config } from "./config";
+import { errorBodySchema } from "./errors";
+import type { CacheStatus } from "./gateway/respond";
+import { GATEWAY_ROUTES, type GatewayRoute } from "./gateway/route-table";
+import { QUERY_VALUES, paramSchemas } from "./gateway/validators";
+import { sessionRowSchema } from "./sessions/row";
+import { createSessionSchema, sessionIdSchema, walletProofBodySchema } from "./sessions/schemas";
+
+type Json = Record<string, unknown>;
+
+const schema = (s: z.ZodMiniType, io: "input" | "output" = "output"): Json => {
+  const { $schema: _, ...rest } = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Json;
+  return rest;
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (body: Json) => ({ "application/json": { schema: body } });
+const errorAnswer = (description: string) => ({ description, content: json(ref("Error")) });
+
+/** The document for one configuration. */
+export function openApiDocument(config: Config): Json {
+  const sessions = `/api/${config.walletPath}/sessions`;
+  const idParam = { name: "id", in: "path", required: true, schema: schema(sessionIdSchema), description: "Session id: cs_ and 32 lowercase hex characters" };
+  const row = { description: "The session row", content: json(ref("SessionRow")) };
+  const noStore = { "Cache-Control": { schema: { type: "string", const: "no-store" } } };
+
+  const paths: Record<string, Json> = {
+    [sessions]: {
+      post: {
+        tags: ["sessions"],
+        operationId: "createSession",
+        summary: "Create a pairing session",
+        description: "Stores a pending session for a client-minted id (or mints one). origin.url must be this server's origin and relay_url exactly its confirm URL, over HTTPS (plain http only on loopback hosts). Rate-limited per client.",
+        requestBody: { required: true, content: json(schema(createSessionSchema, "input")) },
+        responses: {
+          "201": { ...row, headers: { Location: { schema: { type: "string" } }, ...noStore } },
+          "400": errorAnswer("Invalid payload, origin or relay_url"),
+          "403": errorAnswer("Another origin, or plain http from a non-loopback host"),
+          "409": errorAnswer("The session id already exists"),
+          "413": errorAnswer("Body over 4 KiB"),
+          "415": errorAnswer("Not application/json"),
+          "429": errorAnswer("Too many sessions created by this client"),
+        },
+      },
+    },
+    [`${sessions}/{id}`]: {
+      get: {
+        tags: ["sessions"],
+        operationId: "readSession",
+        summary: "Read a session (or subscribe to it)",
+        description: "Answers the current row. With `Upgrade: websocket` (from this origin only) the same path is a push channel: the row is sent at once and on every change, and the socket closes once the session is settled.",
+        parameters: [idParam],
+        responses: { "200": { ...row, headers: noStore }, "101": { description: "WebSocket push channel" }, "400": errorAnswer("Malformed id"), "403": errorAnswer("WebSocket from another origin"), "404": errorAnswer("Unknown session (the SDK's 'not yet')") },
+      },
+      delete: {
+        tags: ["sessions"],
+        operationId: "cancelSession",
+        summary: "Cancel a pending session",
+        description: "Marks a pending session cancelled; repeating it is harmless. A connected session cannot be cancelled.",
+        parameters: [idParam],
+        responses: { "200": row, "400": errorAnswer("Malformed id"), "404": errorAnswer("Unknown session"), "409": errorAnswer("Already connected") },
+      },
+    },
+    [`${sessions}/{id}/confirm`]: {
+      post: {
+        tags: ["sessions"],
+        operationId: "confirmSession",
+        summary: "Confirm a session with the wallet's proof",
+        description: `The wallet's relayed proof. address: bech32 with prefix "${config.bech32Prefix}", 20-byte payload; pubkey_base64: canonical base64 of an allowed key length. The first valid confirm wins; the same proof again is 200; another is 409.`,
+        parameters: [idParam],
+        requestBody: { required: true, content: json(schema(walletProofBodySchema, "input")) },
+        responses: {
+          "200": row,
+          "400": errorAnswer("Invalid proof"),
+          "404": errorAnswer("Unknown session"),
+          "409": errorAnswer("Already connected with another proof"),
+          "410": errorAnswer("Cancelled or expired"),
+          "413": errorAnswer("Body over 8 KiB"),
+          "415": errorAnswer("Not application/json"),
+        },
+      },
+    },
+    "/api/config": { get: { tags: ["service"], operationId: "pageSettings", summary: "Public settings for the onboarding page", responses: { "200": { description: "Chain id, prefix, namespace, wallet path, scheme, denom, binary" } } } },
+    "/api/health": { get: { tags: ["service"], operationId: "health", summary: "Version, configuration summary and upstream state", responses: { "200": { description: "Some upstream is usable" }, "503": { description: "Every upstream is being skipped after failures" } } } },
+    "/api/openapi.json": { get: { tags: ["service"], operationId: "openApi", summary: "This document", responses: { "200": { description: "OpenAPI 3.1" } } } },
+  };
+  for (const route of GATEWAY_ROUTES) paths[`/api${openApiPath(route, config)}`] = { get: gatewayOperation(route, config) };
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: `Edge gateway and wallet pairing for ${config.chainId}`,
+      version,
+      description: "Cached read queries of the chain's modules, wallet pairing sessions, and the onboarding page's settings. Every error the server makes has the Error shape.",
+    },
+    servers: [{ url: "/" }],
+    tags: [
+      { name: "sessions", description: "Wallet pairing sessions (one Durable Object each)" },
+      { name: "gateway", description: "Cached module queries, proxied to the chain's LCD nodes" },
+      { name: "service", description: "Settings, health and this description" },
+    ],
+    paths,
+    components: { schemas: { Error: schema(errorBodySchema), SessionRow: schema(sessionRowSchema) } },
+  };
+}
+
+/** `/{ns}/incentives/v1/node/:operator` → `/chain/incentives/v1/node/{operator}`. */
+function openApiPath(route: GatewayRoute, config: Config): string {
+  return route.path.replace("{ns}", config.namespace).replace(/:(\w+)/g, "{$1}");
+}
+
+function gatewayOperation(route: GatewayRoute, config: Config): Json {
+  const kinds = paramSchemas(config.bech32Prefix);
+  const pathParams = Object.entries(route.params ?? {}).map(([name, kind]) => ({
+    name,
+    in: "path",
+    required: true,
+    schema: schema(kinds[kind]),
+    description: kind === "address" ? `Account address: bech32, prefix "${config.bech32Prefix}", lowercase, checksum verified` : "Unsigned 64-bit decimal, no leading zeros",
+  }));
+  const queryParams = (route.query ?? []).map((name) => ({ name, in: "query", required: false, schema: schema(QUERY_VALUES[name]) }));
+  return {
+    tags: ["gateway"],
+    operationId: route.path.replace("{ns}", "ns").replace(/[/:]+(\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\W+/, ""),
+    summary: route.summary,
+    description: `Cached for ${route.ttl} s (${route.why}); served stale while revalidating and when every upstream fails. Unknown query parameters are refused.`,
+    parameters: [...pathParams, ...queryParams, { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } }],
+    responses: {
+      "200": {
+        description: "The upstream node's JSON answer",
+        headers: {
+          "X-Cache": { schema: { type: "string", enum: ["HIT", "MISS", "STALE", "STALE-IF-ERROR", "REVALIDATED"] satisfies CacheStatus[] } },
+          ETag: { schema: { type: "string" } },
+          Age: { schema: { type: "integer" } },
+          "x-cosmos-block-height": { schema: { type: "string" } },
+        },
+        content: json({ type: "object" }),
+      },
+      "304": { description: "Not modified (If-None-Match)" },
+      "400": errorAnswer("Invalid path parameter or query parameter"),
+      "404": errorAnswer("Not found (upstream answer, or no such route)"),
+      "405": errorAnswer("Method not allowed"),
+      "502": errorAnswer("Every upstream failed or answered something that is not JSON"),
+      "504": errorAnswer("Upstreams too slow for the time budget"),
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { buildApp } from "../src/app";
+import { readConfig } from "../src/config";
+import { GATEWAY_ROUTES } from "../src/gateway/route-table";
+
+type Operation = { summary?: string; description?: string; responses?: Record<string, unknown> };
+type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+async function document(): Promise<Doc> {
+  const response = await exports.default.fetch(new Request("https://edge.test/api/openapi.json"));
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toBe("application/json");
+  return response.json<Doc>();
+}
+
+describe("GET /api/openapi.json", () => {
+  it("is OpenAPI 3.1 with the configured wallet path and namespace", async () => {
+    const doc = await document();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths)).toContain("/api/wallet/sessions/{id}/confirm");
+    expect(Object.keys(doc.paths)).toContain("/api/chain/incentives/v1/operator_authorizations/{payout_recipient}");
+    expect(Object.keys(doc.paths).filter((p) => !p.startsWith("/api/wallet/") && !["/api/config", "/api/health", "/api/openapi.json"].includes(p))).toHaveLength(19);
+  });
+
+  it("describes every route the app serves, with a summary and answers", async () => {
+    const doc = await document();
+    const app = buildApp(readConfig(env));
+    const served = app.routes
+      // Middleware, method-refusal fallbacks and the gateway's wildcard (checked row by row below).
+      .filter((r) => r.method !== "ALL" && !r.path.endsWith("*"))
+      .map((r) => ({ path: r.path.replace(/:(\w+)/g, "{$1}").replace(/\/$/, ""), method: r.method.toLowerCase() }));
+    expect(served.length).toBeGreaterThanOrEqual(7);
+    for (const { path, method } of served) {
+      const operation = doc.paths[path]?.[method];
+      expect(operation, `${method.toUpperCase()} ${path} is not in the OpenAPI document`).toBeDefined();
+      expect(operation!.summary, `${method.toUpperCase()} ${path} has no summary`).toBeTruthy();
+      expect(Object.keys(operation!.responses ?? {}).length).toBeGreaterThan(0);
+    }
+    for (const route of GATEWAY_ROUTES) {
+      expect(route.summary, `gateway route ${route.path} has no summary`).toMatch(/\w{3,}/);
+      const path = `/api${route.path.replace("{ns}", "chain").replace(/:(\w+)/g, "{$1}")}`;
+      expect(doc.paths[path]?.get?.summary).toBe(route.summary);
+    }
+  });
+
+  it("takes its request bodies and shapes from the handlers' zod schemas", async () => {
+    const doc = await document();
+    const create = doc.paths["/api/wallet/sessions"]!.post as unknown as { requestBody: { content: { "application/json": { schema: { properties: Record<string, unknown>; additionalProperties: boolean } } } } };
+    const body = create.requestBody.content["application/json"].schema;
+    expect(Object.keys(body.properties).sort()).toEqual(["chain_id", "expires_at", "origin", "relay_url", "session_id", "v"]);
+    expect(body.additionalProperties).toBe(false);
+    expect(doc.components.schemas.Error).toMatchObject({ type: "object", required: ["code", "message", "details"] });
+    const refs = JSON.stringify(doc).match(/"#\/components\/schemas\/(\w+)"/g) ?? [];
+    for (const ref of refs) expect(doc.components.schemas).toHaveProperty(ref.slice(22, -1));
+  });
+});

@@ -7,6 +7,7 @@ import type { Config } from "../config";
 import { ApiError } from "../errors";
 import { ageSeconds, cacheKey, etagOf, readEntry, writeEntry, type CachedAnswer } from "./cache-entry";
 import { coalesce, isInflight } from "./coalesce";
+import { hotFresh, hotPut } from "./hot-cache";
 import type { MatchedQuery } from "./match";
 import { CORS_HEADERS, answerResponse } from "./respond";
 import { ERROR_ANSWER_TTL } from "./route-table";
@@ -24,11 +25,16 @@ interface Refreshed {
 export async function serveQuery(config: Config, ctx: ExecutionContext, request: Request, match: MatchedQuery): Promise<Response> {
   const startedAt = Date.now();
   const key = cacheKey(new URL(request.url).origin, config, match.upstreamPath);
+  const hot = hotFresh(key.url, startedAt);
+  if (hot) return answerResponse(request, hot, "HIT", config, { startedAt });
   const cached = await readEntry(key);
   const age = cached ? ageSeconds(cached, Date.now()) : 0;
   const refresh = () => coalesce(key.url, ctx, () => fetchAndStore(config, key, match));
 
-  if (cached && age < cached.ttl) return answerResponse(request, cached, "HIT", config, { startedAt });
+  if (cached && age < cached.ttl) {
+    hotPut(key.url, cached);
+    return answerResponse(request, cached, "HIT", config, { startedAt });
+  }
   if (cached && age < cached.ttl + config.cacheSwrSeconds) {
     // One background refresh per key: later requests in the window find it in flight.
     if (!isInflight(key.url)) ctx.waitUntil(refresh().catch(() => undefined));
@@ -59,8 +65,10 @@ async function fetchAndStore(config: Config, key: Request, match: MatchedQuery):
     // A lagging node must not take the data back in time; the higher-height entry is confirmed as the newest known.
     const kept = { ...current, storedAt: now };
     await writeEntry(key, kept, config);
+    hotPut(key.url, kept);
     return { entry: kept, kept: true, upstreamMs: answer.upstreamMs };
   }
   await writeEntry(key, fresh, config);
+  hotPut(key.url, fresh);
   return { entry: fresh, kept: false, upstreamMs: answer.upstreamMs };
 }

@@ -104,9 +104,9 @@ upstream, ${CONNECTIONS} connections, ${ROUNDS}×${SECONDS} s per route, alterna
 | \`${hitPath}\` (cache hit) | ${hit.rps.toFixed(0)} | ${ms(hit.p50)} | ${ms(hit.p99)} | ${hit.requests} (${hit.bad}) |
 | cache hit ÷ floor | ${(hit.rps / floor.rps).toFixed(2)}× | | | |
 
-The ${hit.requests} cache hits cost ${upstreamDuringHits} upstream request${upstreamDuringHits === 1 ? "" : "s"} (the warm-up miss). A hit does the
-floor's work plus validation, one Cache API read and the header set; in \`wrangler dev\` the Cache API
-is a local service, so the ratio is a dev-server figure, not an edge one.
+The ${hit.requests} cache hits cost ${upstreamDuringHits} upstream request${upstreamDuringHits === 1 ? "" : "s"} (the warm-up miss). A hit on a hot key
+is answered from the isolate's memory: the floor's work plus path and query validation and the
+gateway's headers, no I/O.
 
 Cold bursts (one key each, all requests sent at once; upstream requests read from the devnet's counters):
 

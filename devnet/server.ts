@@ -66,7 +66,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 }
 
 function send(res: ServerResponse, status: number, body: unknown, height: number | null, contentType = "application/json"): void {
-  const headers: Record<string, string> = { "content-type": contentType };
+  // Like a node run with CORS enabled: pages on another local port may ask it directly.
+  const headers: Record<string, string> = { "content-type": contentType, "access-control-allow-origin": "*" };
   if (height !== null) headers["x-cosmos-block-height"] = String(height);
   res.writeHead(status, headers);
   res.end(typeof body === "string" ? body : JSON.stringify(body));
@@ -92,6 +93,14 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 
 async function handle(ledger: Ledger, board: FaultBoard, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://devnet.invalid");
+  if (req.method === "OPTIONS") {
+    res.writeHead(204, {
+      "access-control-allow-origin": "*",
+      "access-control-allow-methods": "GET, HEAD, POST, DELETE, OPTIONS",
+      "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "content-type",
+    });
+    return void res.end();
+  }
   if (url.pathname.startsWith("/__devnet/")) return control(ledger, board, req, res, url);
 
   const tagged = /^\/~([A-Za-z0-9_-]+)(\/.*)$/.exec(url.pathname);
@@ -127,10 +136,10 @@ async function control(ledger: Ledger, board: FaultBoard, req: IncomingMessage, 
       return send(res, 200, { faults: board.list() }, null);
     case "DELETE /__devnet/faults":
       board.remove();
-      return void res.writeHead(204).end();
+      return void res.writeHead(204, { "access-control-allow-origin": "*" }).end();
     case "POST /__devnet/reset":
       board.reset();
-      return void res.writeHead(204).end();
+      return void res.writeHead(204, { "access-control-allow-origin": "*" }).end();
     case "GET /__devnet/status": {
       const { brand } = ledger;
       return send(res, 200, { height: ledger.height(), chain_id: brand.chainId, namespace: brand.namespace, bech32_prefix: brand.bech32Prefix, native_denom: brand.nativeDenom }, null);
@@ -139,7 +148,7 @@ async function control(ledger: Ledger, board: FaultBoard, req: IncomingMessage, 
   const one = /^DELETE \/__devnet\/faults\/(\d+)$/.exec(route);
   if (one) {
     board.remove(Number(one[1]));
-    return void res.writeHead(204).end();
+    return void res.writeHead(204, { "access-control-allow-origin": "*" }).end();
   }
   throw notFound(`no devnet control route ${route}`);
 }

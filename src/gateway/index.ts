@@ -8,7 +8,7 @@ import type { AppEnv } from "../app";
 import type { Config } from "../config";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { compileRoutes, matchQuery } from "./match";
-import { ALLOWED_METHODS, CORS_HEADERS, preflight } from "./respond";
+import { ALLOWED_METHODS, CORS_HEADERS, preflight, type CacheStatus } from "./respond";
 import { serveQuery } from "./serve";
 
 export { upstreamHealth, type UpstreamState } from "./upstreams";
@@ -24,8 +24,15 @@ export function gatewayRoutes(config: Config): Hono<AppEnv> {
   for (const prefix of [`/${config.namespace}`, "/cosmos"]) {
     // Errors included: browsers must be able to read a refusal of public data too.
     app.use(`${prefix}/*`, async (c, next) => {
+      const startedAt = Date.now();
       await next();
-      for (const [name, value] of Object.entries(CORS_HEADERS)) c.res.headers.set(name, value);
+      const headers = c.res.headers;
+      for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
+      if (!headers.has("x-cache")) {
+        // Refused before the cache (BYPASS), or no upstream could answer and nothing was cached (MISS).
+        headers.set("x-cache", (c.res.status >= 500 ? "MISS" : "BYPASS") satisfies CacheStatus);
+        headers.set("server-timing", `gateway;dur=${Date.now() - startedAt}`);
+      }
     });
     app.all(`${prefix}/*`, (c) => {
       const url = new URL(c.req.url);

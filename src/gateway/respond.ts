@@ -6,9 +6,10 @@ import { ageSeconds, type CachedAnswer } from "./cache-entry";
  * How an answer was served: HIT (fresh), MISS (fetched for this request, possibly shared with
  * concurrent ones), STALE (past TTL, served while one background refresh runs), STALE-IF-ERROR
  * (every upstream failed), REVALIDATED (an upstream answered at a lower block height, so the
- * higher-height entry was kept).
+ * higher-height entry was kept), BYPASS (refused or answered before the cache: 4xx of the
+ * gateway's own, 405, preflight).
  */
-export type CacheStatus = "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR" | "REVALIDATED";
+export type CacheStatus = "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR" | "REVALIDATED" | "BYPASS";
 
 /** CORS for public chain data: any origin may read, with the gateway's headers exposed. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {

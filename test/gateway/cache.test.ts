@@ -186,6 +186,8 @@ describe("stale-while-revalidate and stale-if-error", () => {
     const response = await gw.fetch(`/api${path}`);
     expect(response.status).toBe(502);
     expect(await json(response)).toMatchObject({ code: 14, message: expect.stringContaining("upstream #1 answered 500") });
+    expect(response.headers.get("x-cache")).toBe("MISS");
+    expect(response.headers.get("cache-control")).toBe("no-store");
   });
 });
 

@@ -126,6 +126,8 @@ describe("refusals, each with zero upstream requests", () => {
     expect(response.status).toBe(status);
     expect(await errorReason(response)).toBe(reason);
     expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("x-cache")).toBe("BYPASS");
+    expect(response.headers.get("server-timing")).toMatch(/^gateway;dur=\d+$/);
     await gw.settle();
     expect(await upstreamRequests(`~${gw.tags[0]}`)).toBe(0);
   });

@@ -6,7 +6,7 @@
  * fresh Node process so no code cache helps, beside a module that does nothing, in one run.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildWorker } from "../scripts/build-worker.ts";
 import { writeReportSection } from "./lib/report.ts";
@@ -36,6 +36,7 @@ for (let i = 0; i < RUNS; i++) {
   floorMs.push(importTime(floor));
 }
 
+rmSync(bundle.dir, { recursive: true, force: true });
 const a = summarize(oursMs);
 const b = summarize(floorMs);
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;

@@ -3,6 +3,7 @@
  * payload, lowercase as the chain prints them.
  */
 import { fromBech32 } from "@cosmjs/encoding";
+import * as z from "zod/mini";
 
 /** BIP-173's upper bound on the length of a bech32 string. */
 export const BECH32_MAX_LENGTH = 90;
@@ -26,4 +27,14 @@ export function accountAddressProblem(value: string, prefix: string): string | n
 /** True when `value` is an account address of the network with `prefix`. */
 export function isAccountAddress(value: string, prefix: string): boolean {
   return accountAddressProblem(value, prefix) === null;
+}
+
+/** A zod schema for an account address with `prefix`; its issue says what is wrong. */
+export function accountAddressSchema(prefix: string) {
+  return z.string().check(
+    z.superRefine((value, ctx) => {
+      const problem = accountAddressProblem(value, prefix);
+      if (problem) ctx.addIssue({ code: "custom", message: `address ${problem}`, input: value });
+    }),
+  );
 }

@@ -3,7 +3,7 @@
  * that is not a plain address, id or Cosmos pagination value reaches an upstream.
  */
 import * as z from "zod/mini";
-import { accountAddressProblem } from "../chain/address";
+import { accountAddressSchema } from "../chain/address";
 
 /** Kinds of path parameter a route row may name. */
 export type ParamKind = "address" | "uint64";
@@ -49,12 +49,7 @@ export const QUERY_VALUES: Readonly<Record<QueryName, z.ZodMiniType<string>>> = 
 /** The schema of each path parameter kind for the network's address prefix. */
 export function paramSchemas(bech32Prefix: string): Readonly<Record<ParamKind, z.ZodMiniType<string>>> {
   return {
-    address: z.string().check(
-      z.superRefine((value, ctx) => {
-        const problem = accountAddressProblem(value, bech32Prefix);
-        if (problem) ctx.addIssue({ code: "custom", message: `address ${problem}`, input: value });
-      }),
-    ),
+    address: accountAddressSchema(bech32Prefix),
     uint64,
   };
 }

@@ -3,7 +3,8 @@
  * network's prefix), amounts (integer strings in the smallest unit) and labels.
  */
 import * as z from "zod/mini";
-import { accountAddressProblem } from "../chain/address.ts";
+import { accountAddressSchema } from "../chain/address.ts";
+import { describeFirstIssue } from "../schema-issues.ts";
 import { MessageError } from "./errors.ts";
 
 /** Largest amount a Cosmos `sdk.Int` holds: 256 bits, 78 decimal digits at most. */
@@ -12,14 +13,7 @@ const INTEGER_STRING = /^(0|[1-9][0-9]*)$/;
 const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
 /** A bech32 address with exactly `prefix` and a 20-byte payload. */
-export function addressSchema(prefix: string) {
-  return z.string().check(
-    z.superRefine((value, ctx) => {
-      const problem = accountAddressProblem(value, prefix);
-      if (problem) ctx.addIssue({ code: "custom", message: `address ${problem}`, input: value });
-    }),
-  );
-}
+export const addressSchema = accountAddressSchema;
 
 /** An amount in the smallest unit: a decimal integer string, no sign, no leading zeros, above zero. */
 export const amountSchema = z.string().check(
@@ -45,13 +39,6 @@ export const labelSchema = z.string().check(
 export function parseFields<S extends z.ZodMiniType>(schema: S, value: unknown, reason = "INVALID_MESSAGE"): z.output<S> {
   const result = z.safeParse(schema, value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const field = issue.path.map(String).join(".");
-  const message =
-    issue.code === "unrecognized_keys"
-      ? `Unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`
-      : issue.code === "invalid_type"
-        ? `${field || "input"} is required and must be ${issue.expected}`
-        : `${field || "input"} ${issue.message}`;
+  const { field, message } = describeFirstIssue(result.error);
   throw new MessageError(reason, message, field || undefined);
 }

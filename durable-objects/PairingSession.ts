@@ -9,7 +9,16 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../src/config";
-import { GrpcCode, errorBody, type ErrorSpec } from "../src/errors";
+import { errorBody, type ErrorSpec } from "../src/errors";
+import {
+  ALREADY_CONNECTED,
+  ALREADY_CONNECTED_CANNOT_CANCEL,
+  SESSION_CANCELLED,
+  SESSION_EXISTS,
+  SESSION_EXPIRED,
+  SESSION_NOT_FOUND,
+  UPGRADE_REQUIRED,
+} from "../src/sessions/refusals";
 import { isSettled, type SessionOutcome, type SessionRow, type WalletProof } from "../src/sessions/row";
 
 const ROW_KEY = "row";
@@ -154,46 +163,3 @@ function closeQuietly(socket: WebSocket, code: number, reason: string): void {
 function refuse(error: ErrorSpec): SessionOutcome {
   return { ok: false, error };
 }
-
-const SESSION_NOT_FOUND: ErrorSpec = {
-  status: 404,
-  code: GrpcCode.NOT_FOUND,
-  reason: "SESSION_NOT_FOUND",
-  message: "No such session (never created, or deleted after it settled)",
-};
-const SESSION_EXISTS = (id: string): ErrorSpec => ({
-  status: 409,
-  code: GrpcCode.ALREADY_EXISTS,
-  reason: "SESSION_EXISTS",
-  message: `Session ${id} already exists`,
-});
-const SESSION_EXPIRED: ErrorSpec = {
-  status: 410,
-  code: GrpcCode.FAILED_PRECONDITION,
-  reason: "SESSION_EXPIRED",
-  message: "The session expired before the wallet confirmed it; start a new one",
-};
-const SESSION_CANCELLED: ErrorSpec = {
-  status: 410,
-  code: GrpcCode.FAILED_PRECONDITION,
-  reason: "SESSION_CANCELLED",
-  message: "The session was cancelled; start a new one",
-};
-const ALREADY_CONNECTED: ErrorSpec = {
-  status: 409,
-  code: GrpcCode.ABORTED,
-  reason: "SESSION_ALREADY_CONNECTED",
-  message: "The session is already connected to another wallet proof; the first confirm wins",
-};
-const ALREADY_CONNECTED_CANNOT_CANCEL: ErrorSpec = {
-  status: 409,
-  code: GrpcCode.FAILED_PRECONDITION,
-  reason: "SESSION_ALREADY_CONNECTED",
-  message: "A connected session cannot be cancelled",
-};
-const UPGRADE_REQUIRED: ErrorSpec = {
-  status: 426,
-  code: GrpcCode.INVALID_ARGUMENT,
-  reason: "UPGRADE_REQUIRED",
-  message: "This endpoint expects a WebSocket upgrade",
-};

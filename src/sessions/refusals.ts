@@ -1,0 +1,45 @@
+/** What a PairingSession refuses, as values: each with its HTTP status, gRPC code and reason. */
+import { GrpcCode, type ErrorSpec } from "../errors";
+
+export const SESSION_NOT_FOUND: ErrorSpec = {
+  status: 404,
+  code: GrpcCode.NOT_FOUND,
+  reason: "SESSION_NOT_FOUND",
+  message: "No such session (never created, or deleted after it settled)",
+};
+export const SESSION_EXISTS = (id: string): ErrorSpec => ({
+  status: 409,
+  code: GrpcCode.ALREADY_EXISTS,
+  reason: "SESSION_EXISTS",
+  message: `Session ${id} already exists`,
+});
+export const SESSION_EXPIRED: ErrorSpec = {
+  status: 410,
+  code: GrpcCode.FAILED_PRECONDITION,
+  reason: "SESSION_EXPIRED",
+  message: "The session expired before the wallet confirmed it; start a new one",
+};
+export const SESSION_CANCELLED: ErrorSpec = {
+  status: 410,
+  code: GrpcCode.FAILED_PRECONDITION,
+  reason: "SESSION_CANCELLED",
+  message: "The session was cancelled; start a new one",
+};
+export const ALREADY_CONNECTED: ErrorSpec = {
+  status: 409,
+  code: GrpcCode.ABORTED,
+  reason: "SESSION_ALREADY_CONNECTED",
+  message: "The session is already connected to another wallet proof; the first confirm wins",
+};
+export const ALREADY_CONNECTED_CANNOT_CANCEL: ErrorSpec = {
+  status: 409,
+  code: GrpcCode.FAILED_PRECONDITION,
+  reason: "SESSION_ALREADY_CONNECTED",
+  message: "A connected session cannot be cancelled",
+};
+export const UPGRADE_REQUIRED: ErrorSpec = {
+  status: 426,
+  code: GrpcCode.INVALID_ARGUMENT,
+  reason: "UPGRADE_REQUIRED",
+  message: "This endpoint expects a WebSocket upgrade",
+};

@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import { version } from "../package.json";
 import type { Config } from "./config";
 import { errorBodySchema } from "./errors";
-import type { CacheStatus } from "./gateway/respond";
+import { CACHE_STATUSES } from "./gateway/respond";
 import { GATEWAY_ROUTES, type GatewayRoute } from "./gateway/route-table";
 import { QUERY_VALUES, paramSchemas } from "./gateway/validators";
 import { sessionRowSchema } from "./sessions/row";
@@ -136,7 +136,7 @@ function gatewayOperation(route: GatewayRoute, config: Config): Json {
       "200": {
         description: "The upstream node's JSON answer",
         headers: {
-          "X-Cache": { schema: { type: "string", enum: ["HIT", "MISS", "STALE", "STALE-IF-ERROR", "REVALIDATED"] satisfies CacheStatus[] } },
+          "X-Cache": { schema: { type: "string", enum: CACHE_STATUSES } },
           ETag: { schema: { type: "string" } },
           Age: { schema: { type: "integer" } },
           "x-cosmos-block-height": { schema: { type: "string" } },

@@ -9,7 +9,8 @@ import { ageSeconds, type CachedAnswer } from "./cache-entry";
  * higher-height entry was kept), BYPASS (refused or answered before the cache: 4xx of the
  * gateway's own, 405, preflight).
  */
-export type CacheStatus = "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR" | "REVALIDATED" | "BYPASS";
+export const CACHE_STATUSES = ["HIT", "MISS", "STALE", "STALE-IF-ERROR", "REVALIDATED", "BYPASS"] as const;
+export type CacheStatus = (typeof CACHE_STATUSES)[number];
 
 /** CORS for public chain data: any origin may read, with the gateway's headers exposed. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {

@@ -5,6 +5,7 @@ import { ApiError, GrpcCode, invalidArgument } from "../errors";
 import { readJsonObject } from "../http/json-body";
 import { parseOrRefuse } from "../http/validate";
 import { checkRelayUrl, checkSessionOrigin, requireSameOriginBrowser, requireSecureTransport } from "./origin-rules";
+import { mintSessionId } from "../signing/ids";
 import type { SessionOutcome, SessionRow } from "./row";
 import { CONFIRM_BODY_LIMIT, CREATE_BODY_LIMIT, createSessionSchema, parseSessionId, parseWalletProof } from "./schemas";
 
@@ -29,7 +30,7 @@ export async function createSession(c: SessionContext): Promise<Response> {
   if (body.relay_url !== undefined && body.session_id === undefined) {
     throw invalidArgument("INVALID_RELAY_URL", "relay_url names a session; send its session_id too", { field: "relay_url" });
   }
-  const sessionId = body.session_id ?? `cs_${crypto.randomUUID().replaceAll("-", "")}`;
+  const sessionId = body.session_id ?? mintSessionId();
   if (body.relay_url !== undefined) {
     checkRelayUrl(body.relay_url, `${requestUrl.origin}/api/${config.walletPath}/sessions/${sessionId}/confirm`);
   }

@@ -1,6 +1,7 @@
 /** The session row of the wallet-pairing wire contract, and what a session answer carries. */
 import * as z from "zod/mini";
 import type { ErrorSpec } from "../errors";
+import { SESSION_ID_PATTERN } from "../signing/ids";
 
 /** The states of a session; every state but `pending` is settled. */
 export const sessionStatusSchema = z.enum(["pending", "connected", "cancelled", "expired"]);
@@ -11,7 +12,7 @@ const nullableText = z.nullable(z.string());
 
 /** The row every session endpoint answers with, and the push channel sends. */
 export const sessionRowSchema = z.object({
-  session_id: z.string().check(z.regex(/^cs_[0-9a-f]{32}$/)),
+  session_id: z.string().check(z.regex(SESSION_ID_PATTERN)),
   status: sessionStatusSchema,
   chain_id: z.string(),
   /** `url` is a bare origin, e.g. `https://app.example`. */

@@ -6,10 +6,9 @@ import * as z from "zod/mini";
 import { accountAddressProblem } from "../chain/address";
 import { invalidArgument } from "../errors";
 import { parseOrRefuse } from "../http/validate";
+import { SESSION_ID_PATTERN } from "../signing/ids";
 import type { WalletProof } from "./row";
 
-/** `cs_` and 32 lowercase hex characters: the SDK's dashless UUID. */
-export const SESSION_ID_PATTERN = /^cs_[0-9a-f]{32}$/;
 
 /** Body limits: a create payload is small; a proof carries a public key of up to 1952 bytes. */
 export const CREATE_BODY_LIMIT = 4096;

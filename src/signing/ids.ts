@@ -16,5 +16,6 @@ export function mintSignRequestId(): string {
   return `pl_${randomHex32()}`;
 }
 
+/** `cs_` and 32 lowercase hex characters: the SDK's dashless UUID. */
 export const SESSION_ID_PATTERN = /^cs_[0-9a-f]{32}$/;
 export const SIGN_REQUEST_ID_PATTERN = /^pl_[0-9a-f]{32}$/;

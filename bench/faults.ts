@@ -5,7 +5,8 @@
  * Every request must end within the time budget (no hung request). `npm run prove:faults`.
  */
 import { toBech32 } from "@cosmjs/encoding";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { mintSessionId } from "./lib/pairing-flow.ts";
 import { startLocalStack, type LocalStack } from "./lib/local-stack.ts";
 
 const TIMEOUT_MS = 400;
@@ -129,7 +130,7 @@ export async function runFaults(port: number): Promise<number> {
 async function pairingAcrossRestart(stack: LocalStack, settings: Record<string, string>): Promise<Outcome> {
   const base = stack.worker.url;
   const sessions = `${base}/api/${settings.wallet_path}/sessions`;
-  const sessionId = `cs_${randomUUID().replaceAll("-", "")}`;
+  const sessionId = mintSessionId();
   const address = toBech32(settings.bech32_prefix!, randomBytes(20));
   await fetch(sessions, {
     method: "POST",

@@ -4,8 +4,9 @@
  * refusal that reached an upstream node. `npm run prove:hostile`.
  */
 import { toBech32 } from "@cosmjs/encoding";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { mintSessionId } from "./lib/pairing-flow.ts";
 import { startLocalStack, type LocalStack } from "./lib/local-stack.ts";
 import { rawRequest } from "./lib/raw-http.ts";
 
@@ -29,7 +30,7 @@ export async function runHostileCorpus(stack: LocalStack): Promise<number> {
   const prefix = settings.bech32_prefix!;
   const data = randomBytes(20);
   const address = toBech32(prefix, data);
-  const sessionId = `cs_${randomUUID().replaceAll("-", "")}`;
+  const sessionId = mintSessionId();
   const created = await fetch(`${base}/api/${settings.wallet_path}/sessions`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -6,7 +6,8 @@
  */
 import { toBech32 } from "@cosmjs/encoding";
 import autocannon from "autocannon";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { mintSessionId, pairingFlowRequests } from "./lib/pairing-flow.ts";
 import { startLocalStack } from "./lib/local-stack.ts";
 import { writeReportSection } from "./lib/report.ts";
 import { machine, summarize } from "./lib/stats.ts";
@@ -41,7 +42,6 @@ export async function runLoad(port: number): Promise<number> {
     ];
     const sessions = `/api/${settings.wallet_path}/sessions`;
     const proof = { address: addresses[0], pubkey_base64: randomBytes(1952).toString("base64") };
-    const mint = () => `cs_${randomUUID().replaceAll("-", "")}`;
     const createBody = (id: string) => JSON.stringify({ v: 1, session_id: id, chain_id: settings.chain_id, origin: { name: "load", url: base } });
     const json = { "content-type": "application/json" };
     await stack.control("POST", "reset");
@@ -56,31 +56,12 @@ export async function runLoad(port: number): Promise<number> {
       url: base,
       connections: SESSION_CONNECTIONS,
       duration: DURATION_S,
-      requests: [
-        {
-          method: "POST",
-          path: sessions,
-          headers: json,
-          setupRequest: (request, context) => {
-            const id = mint();
-            (context as { id?: string }).id = id;
-            return { ...request, body: createBody(id) };
-          },
-        },
-        {
-          method: "POST",
-          headers: json,
-          setupRequest: (request, context) => {
-            const { id } = context as { id: string };
-            return { ...request, path: `${sessions}/${id}/confirm`, body: JSON.stringify({ session_id: id, ...proof }) };
-          },
-        },
-      ],
+      requests: pairingFlowRequests(sessions, createBody, proof),
     });
     const waiters = Promise.all(
       Array.from({ length: WAITERS }, async (_, i) => {
         await new Promise((resolve) => setTimeout(resolve, (i / WAITERS) * (DURATION_S - 3) * 1000));
-        const id = mint();
+        const id = mintSessionId();
         const created = await fetch(`${base}${sessions}`, { method: "POST", headers: json, body: createBody(id) });
         if (created.status !== 201) return { ok: false, ms: NaN };
         const socket = new WebSocket(`${base.replace("http", "ws")}${sessions}/${id}`);

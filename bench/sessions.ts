@@ -9,7 +9,8 @@
  */
 import { toBech32 } from "@cosmjs/encoding";
 import autocannon from "autocannon";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { mintSessionId, pairingFlowRequests } from "./lib/pairing-flow.ts";
 import { machine, summarize } from "./lib/stats.ts";
 import { writeReportSection } from "./lib/report.ts";
 import { startWranglerDev } from "./lib/wrangler-dev.ts";
@@ -29,7 +30,6 @@ const sessions = `${base}/api/${walletPath}/sessions`;
 const proof = { address: toBech32(settings.bech32_prefix, randomBytes(20)), pubkey_base64: randomBytes(1952).toString("base64"), account_label: "bench" };
 const json = { "content-type": "application/json" };
 
-const mintId = () => `cs_${randomUUID().replaceAll("-", "")}`;
 const body = (id: string) =>
   JSON.stringify({ v: 1, session_id: id, chain_id: settings.chain_id, origin: { name: "bench", url: base }, relay_url: `${sessions}/${id}/confirm` });
 
@@ -40,26 +40,7 @@ try {
     url: base,
     connections: CONNECTIONS,
     duration: DURATION_S,
-    requests: [
-      {
-        method: "POST",
-        path: `/api/${walletPath}/sessions`,
-        headers: json,
-        setupRequest: (request, context) => {
-          const id = mintId();
-          (context as { id?: string }).id = id;
-          return { ...request, body: body(id) };
-        },
-      },
-      {
-        method: "POST",
-        headers: json,
-        setupRequest: (request, context) => {
-          const { id } = context as { id: string };
-          return { ...request, path: `/api/${walletPath}/sessions/${id}/confirm`, body: JSON.stringify({ session_id: id, ...proof }) };
-        },
-      },
-    ],
+    requests: pairingFlowRequests(`/api/${walletPath}/sessions`, body, proof),
   });
   const requests = flows.requests.total;
   const failures = flows.non2xx + flows.errors + flows.timeouts;
@@ -67,7 +48,7 @@ try {
   // 2a. Push: subscribe, then confirm, and time the row's arrival.
   const push: number[] = [];
   for (let i = 0; i < PUSH_SAMPLES; i++) {
-    const id = mintId();
+    const id = mintSessionId();
     await fetch(sessions, { method: "POST", headers: json, body: body(id) });
     const socket = new WebSocket(`${sessions.replace("http", "ws")}/${id}`);
     let first = true;
@@ -87,7 +68,7 @@ try {
   // 2b. Polling as the SDK does it: every 1.5 s from a random phase; confirms at once.
   const poll = await Promise.all(
     Array.from({ length: POLL_SAMPLES }, async () => {
-      const id = mintId();
+      const id = mintSessionId();
       await fetch(sessions, { method: "POST", headers: json, body: body(id) });
       await new Promise((resolve) => setTimeout(resolve, Math.random() * POLL_INTERVAL_MS));
       const sent = performance.now();

@@ -19,7 +19,8 @@ import {
   SESSION_NOT_FOUND,
   UPGRADE_REQUIRED,
 } from "../src/sessions/refusals";
-import { isSettled, type SessionOutcome, type SessionRow, type WalletProof } from "../src/sessions/row";
+import { isSettled, type SessionRow, type WalletProof } from "../src/protocol/index";
+import type { SessionOutcome } from "../src/sessions/outcome";
 
 const ROW_KEY = "row";
 

@@ -2,8 +2,8 @@
  * The page's reads of the gateway (`/api/...` on this origin): whether the payout recipient lists
  * the operator yet, and the operator's balance for the optional sweep.
  */
-import { listsOperator, operatorAuthorizationsPath } from "../src/messages/authorizations.ts";
-import type { ChainContext } from "../src/messages/context.ts";
+import { listsOperator, operatorAuthorizationsPath } from "../src/protocol/index.ts";
+import type { ChainContext } from "../src/protocol/index.ts";
 
 /** The gateway did not answer usefully (down, or an error status). */
 export class GatewayError extends Error {

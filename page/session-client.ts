@@ -6,10 +6,10 @@
  *
  * DOM-free apart from `fetch` and `WebSocket`, both injectable for tests.
  */
-import type { ChainContext } from "../src/messages/context.ts";
-import { buildConnectPayload, type ConnectPayload } from "../src/signing/connect-payload.ts";
-import { connectDeepLink } from "../src/signing/deep-links.ts";
-import { mintSessionId } from "../src/signing/ids.ts";
+import type { ChainContext } from "../src/protocol/index.ts";
+import { buildConnectPayload, type ConnectPayload } from "../src/protocol/index.ts";
+import { connectDeepLink } from "../src/protocol/index.ts";
+import { mintSessionId } from "../src/protocol/index.ts";
 
 /** Why pairing stopped without a wallet identity. */
 export type PairingFailure = "cancelled" | "expired" | "network" | "server";

@@ -1,5 +1,5 @@
 /** The page's settings: the brand words from `GET /api/config`, never literals in the page. */
-import { chainContextFromSettings, type ChainContext } from "../src/messages/context.ts";
+import { chainContextFromSettings, type ChainContext } from "../src/protocol/index.ts";
 
 /** Chain context plus the server's session limit (the longest a request may stay valid). */
 export interface PageSettings {

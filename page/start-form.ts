@@ -3,8 +3,8 @@
  * here), optionally `key` and `container` for the printed commands. Without a valid operator the
  * page shows a form that submits the same parameters.
  */
-import { accountAddressProblem } from "../src/chain/address.ts";
-import type { ChainContext } from "../src/messages/context.ts";
+import { accountAddressProblem } from "../src/protocol/index.ts";
+import type { ChainContext } from "../src/protocol/index.ts";
 import { el, show } from "./dom.ts";
 
 /** What the page works on. */

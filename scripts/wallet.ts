@@ -22,13 +22,13 @@ import { toBech32 } from "@cosmjs/encoding";
 import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
 import * as z from "zod/mini";
-import { accountAddressProblem } from "../src/chain/address.ts";
-import { chainContextFromSettings, type ChainContext } from "../src/messages/context.ts";
-import { isAuthorizationExists } from "../src/messages/errors.ts";
-import { typeUrls } from "../src/messages/type-urls.ts";
-import { parseDeepLink } from "../src/signing/deep-links.ts";
-import { SESSION_ID_PATTERN } from "../src/signing/ids.ts";
-import { signRequestSchema, type SignRequest } from "../src/signing/sign-request.ts";
+import { accountAddressProblem } from "../src/protocol/index.ts";
+import { chainContextFromSettings, type ChainContext } from "../src/protocol/index.ts";
+import { isAuthorizationExists } from "../src/protocol/index.ts";
+import { typeUrls } from "../src/protocol/index.ts";
+import { parseDeepLink } from "../src/protocol/index.ts";
+import { SESSION_ID_PATTERN } from "../src/protocol/index.ts";
+import { signRequestSchema, type SignRequest } from "../src/protocol/index.ts";
 
 /** Size of an ML-DSA-65 public key, the network's signing scheme. */
 const PUBKEY_BYTES = 1952;

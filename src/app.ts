@@ -3,6 +3,7 @@
  * error leaves through `onError` in the one error shape.
  */
 import { Hono } from "hono";
+import type { AppEnv } from "./app-env";
 import type { Config } from "./config";
 import { ApiError, GrpcCode, errorResponse, notFound } from "./errors";
 import { gatewayRoutes } from "./gateway";
@@ -12,12 +13,6 @@ import { requestContext } from "./middleware/request-context";
 import { pageSettings } from "./page-settings";
 import { sessionRoutes } from "./sessions/routes";
 
-/** Hono environment of this app: the Worker's bindings and per-request values. */
-export type AppEnv = {
-  Bindings: Env;
-  /** `route` names the matched route pattern for the access log when the path alone does not. */
-  Variables: { config: Config; requestId: string; route?: string };
-};
 
 /** Builds the app for one configuration; the wallet path is part of the routes. */
 export function buildApp(config: Config): Hono<AppEnv> {

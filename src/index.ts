@@ -1,6 +1,7 @@
 /** Worker entry: the Hono app for this deployment's configuration, and the Durable Object classes. */
 import type { Hono } from "hono";
-import { buildApp, type AppEnv } from "./app";
+import { buildApp } from "./app";
+import type { AppEnv } from "./app-env";
 import { ConfigError, readConfig } from "./config";
 import { GrpcCode, errorResponse } from "./errors";
 

@@ -10,7 +10,7 @@ import { errorBodySchema } from "./errors";
 import { CACHE_STATUSES } from "./gateway/respond";
 import { GATEWAY_ROUTES, type GatewayRoute } from "./gateway/route-table";
 import { QUERY_VALUES, paramSchemas } from "./gateway/validators";
-import { sessionRowSchema } from "./sessions/row";
+import { sessionRowSchema } from "./protocol/index";
 import { createSessionSchema, sessionIdSchema, walletProofBodySchema } from "./sessions/schemas";
 
 type Json = Record<string, unknown>;

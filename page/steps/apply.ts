@@ -3,8 +3,8 @@
  * container's environment; an existing node runs `tx incentives update-node`, signed there by its
  * operator key. Each comes with a copy button.
  */
-import { buildPayoutRecipientLine, buildUpdateNodeCommand } from "../../src/commands/node-commands.ts";
-import type { ChainContext } from "../../src/messages/context.ts";
+import { buildPayoutRecipientLine, buildUpdateNodeCommand } from "../../src/protocol/index.ts";
+import type { ChainContext } from "../../src/protocol/index.ts";
 import { copyable, el, show, type Step } from "../dom.ts";
 import type { NodeTargetFields } from "./node-target.ts";
 

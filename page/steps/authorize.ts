@@ -4,8 +4,8 @@
  * `operator_authorizations/<payout>` lists the operator. An existing authorization counts as done;
  * equal addresses skip the step (ErrSelfAuthorization: no authorization is needed).
  */
-import type { ChainContext } from "../../src/messages/context.ts";
-import { planOperatorAuthorization } from "../../src/signing/authorize-request.ts";
+import type { ChainContext } from "../../src/protocol/index.ts";
+import { planOperatorAuthorization } from "../../src/protocol/index.ts";
 import { addressItem, el, failure, show, type Step } from "../dom.ts";
 import { GatewayError, isOperatorAuthorized, waitForOperatorAuthorization } from "../gateway.ts";
 import { qrImage } from "../qr.ts";

@@ -2,8 +2,8 @@
  * The two fields that say where the node runs: the operator key's name in its keyring and the
  * optional container. Both feed the printed commands; a bad container name is refused inline.
  */
-import { checkContainerName, checkKeyName } from "../../src/commands/shell.ts";
-import type { NodeTarget } from "../../src/commands/node-commands.ts";
+import { checkContainerName, checkKeyName } from "../../src/protocol/index.ts";
+import type { NodeTarget } from "../../src/protocol/index.ts";
 import { el } from "../dom.ts";
 
 /** The fields' current values (null while one is invalid) and change notification. */

@@ -3,8 +3,8 @@
  * `tx bank send` run on the node, keeping a reserve for the fee. The operator pays that fee
  * itself, because a fee grant cannot pay for a MsgSend.
  */
-import { buildSweep, DEFAULT_FEE_RESERVE } from "../../src/commands/sweep.ts";
-import type { ChainContext } from "../../src/messages/context.ts";
+import { buildSweep, DEFAULT_FEE_RESERVE } from "../../src/protocol/index.ts";
+import type { ChainContext } from "../../src/protocol/index.ts";
 import { copyable, el, show, type Step } from "../dom.ts";
 import { nativeBalance } from "../gateway.ts";
 import type { NodeTargetFields } from "./node-target.ts";

@@ -4,7 +4,7 @@
  * cache and the upstream LCD nodes, OPTIONS as CORS preflight, anything else 405.
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { compileRoutes, matchQuery } from "./match";

@@ -3,7 +3,7 @@
  * that is not a plain address, id or Cosmos pagination value reaches an upstream.
  */
 import * as z from "zod/mini";
-import { accountAddressSchema } from "../chain/address";
+import { accountAddressSchema } from "../protocol/index";
 
 /** Kinds of path parameter a route row may name. */
 export type ParamKind = "address" | "uint64";

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
 
 /**

@@ -1,12 +1,13 @@
 /** Handlers of the session endpoints: validate, ask the session's Durable Object, answer. */
 import type { Context } from "hono";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../app-env";
 import { ApiError, GrpcCode, invalidArgument } from "../errors";
 import { readJsonObject } from "../http/json-body";
 import { parseOrRefuse } from "../http/validate";
 import { checkRelayUrl, checkSessionOrigin, requireSameOriginBrowser, requireSecureTransport } from "./origin-rules";
-import { mintSessionId } from "../signing/ids";
-import type { SessionOutcome, SessionRow } from "./row";
+import { mintSessionId } from "../protocol/index";
+import type { SessionRow } from "../protocol/index";
+import type { SessionOutcome } from "./outcome";
 import { CONFIRM_BODY_LIMIT, CREATE_BODY_LIMIT, createSessionSchema, parseSessionId, parseWalletProof } from "./schemas";
 
 type SessionContext = Context<AppEnv>;

@@ -1,6 +1,6 @@
 /** Session endpoints under `/api/<wallet_path>/sessions` (service-interface.md group F). */
 import { Hono } from "hono";
-import type { AppEnv } from "../app";
+import type { AppEnv } from "../app-env";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { cancelSession, confirmSession, createSession, readSession } from "./handlers";
 

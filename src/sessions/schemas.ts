@@ -3,11 +3,11 @@
  * and the wallet proof, the latter with `parseWalletProof`'s rules made strict.
  */
 import * as z from "zod/mini";
-import { accountAddressProblem } from "../chain/address";
+import { accountAddressProblem } from "../protocol/index";
 import { invalidArgument } from "../errors";
 import { parseOrRefuse } from "../http/validate";
-import { SESSION_ID_PATTERN } from "../signing/ids";
-import type { WalletProof } from "./row";
+import { SESSION_ID_PATTERN } from "../protocol/index";
+import type { WalletProof } from "../protocol/index";
 
 
 /** Body limits: a create payload is small; a proof carries a public key of up to 1952 bytes. */

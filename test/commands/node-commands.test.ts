@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildPayoutRecipientLine, buildUpdateNodeCommand } from "../../src/commands/node-commands";
-import { shellWord } from "../../src/commands/shell";
-import { buildSweep } from "../../src/commands/sweep";
+import { buildPayoutRecipientLine, buildUpdateNodeCommand } from "../../src/protocol/index";
+import { shellWord } from "../../src/protocol/index";
+import { buildSweep } from "../../src/protocol/index";
 import { OTHER, address, refusal, workerContext } from "../messages/helpers";
 
 const ctx = workerContext();

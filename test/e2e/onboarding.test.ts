@@ -3,12 +3,12 @@
  * played by the simulator (`scripts/wallet.ts`). Screenshots of each step land in docs/screenshots/.
  */
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { buildPayoutRecipientLine, buildUpdateNodeCommand } from "../../src/commands/node-commands.ts";
-import { buildSweep, DEFAULT_FEE_RESERVE } from "../../src/commands/sweep.ts";
-import { buildAuthorizeOperator } from "../../src/messages/incentives.ts";
-import { parseDeepLink } from "../../src/signing/deep-links.ts";
-import type { ConnectPayload } from "../../src/signing/connect-payload.ts";
-import type { SignRequest } from "../../src/signing/sign-request.ts";
+import { buildPayoutRecipientLine, buildUpdateNodeCommand } from "../../src/protocol/index.ts";
+import { buildSweep, DEFAULT_FEE_RESERVE } from "../../src/protocol/index.ts";
+import { buildAuthorizeOperator } from "../../src/protocol/index.ts";
+import { parseDeepLink } from "../../src/protocol/index.ts";
+import type { ConnectPayload } from "../../src/protocol/index.ts";
+import type { SignRequest } from "../../src/protocol/index.ts";
 import { assertClean, DESKTOP, openBrowser, PHONE, screenshot, type Browser } from "./helpers/browser.ts";
 import { devnetAuthorizations, freshAddress, recordAuthorization, serverContext } from "./helpers/chain.ts";
 import { connectedAddress, runWallet } from "./helpers/wallet.ts";

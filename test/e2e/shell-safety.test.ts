@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { toBech32 } from "@cosmjs/encoding";
-import { buildUpdateNodeCommand } from "../../src/commands/node-commands.ts";
-import { buildSweep } from "../../src/commands/sweep.ts";
-import type { ChainContext } from "../../src/messages/context.ts";
+import { buildUpdateNodeCommand } from "../../src/protocol/index.ts";
+import { buildSweep } from "../../src/protocol/index.ts";
+import type { ChainContext } from "../../src/protocol/index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "shell-safety-"));
 const ctx: ChainContext = { namespace: "acme", bech32Prefix: "acme", chainId: "acme-1", nativeDenom: "uacme", nodeBinary: "acmed", walletScheme: "acmewallet", walletPath: "wallet" };

@@ -2,8 +2,8 @@
 import { toBech32 } from "@cosmjs/encoding";
 import { env } from "cloudflare:workers";
 import { readConfig } from "../../src/config";
-import { chainContext, type ChainContext } from "../../src/messages/context";
-import { MessageError } from "../../src/messages/errors";
+import { chainContext, type ChainContext } from "../../src/protocol/index";
+import { MessageError } from "../../src/protocol/index";
 
 /** The context of the Worker under test, made from its Config as the server makes it. */
 export function workerContext(): ChainContext {

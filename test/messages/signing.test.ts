@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { listsOperator, operatorAuthorizationsPath } from "../../src/messages/authorizations";
-import { buildSend } from "../../src/messages/bank";
-import { isAuthorizationExists } from "../../src/messages/errors";
-import { buildAuthorizeOperator } from "../../src/messages/incentives";
-import { planOperatorAuthorization } from "../../src/signing/authorize-request";
-import { buildConnectPayload } from "../../src/signing/connect-payload";
-import { connectDeepLink, parseDeepLink, signDeepLink } from "../../src/signing/deep-links";
-import { mintSessionId } from "../../src/signing/ids";
-import { buildSignRequest, signRequestSchema } from "../../src/signing/sign-request";
+import { listsOperator, operatorAuthorizationsPath } from "../../src/protocol/index";
+import { buildSend } from "../../src/protocol/index";
+import { isAuthorizationExists } from "../../src/protocol/index";
+import { buildAuthorizeOperator } from "../../src/protocol/index";
+import { planOperatorAuthorization } from "../../src/protocol/index";
+import { buildConnectPayload } from "../../src/protocol/index";
+import { connectDeepLink, parseDeepLink, signDeepLink } from "../../src/protocol/index";
+import { mintSessionId } from "../../src/protocol/index";
+import { buildSignRequest, signRequestSchema } from "../../src/protocol/index";
 import * as z from "zod/mini";
 import { OTHER, address, refusal, workerContext } from "./helpers";
 

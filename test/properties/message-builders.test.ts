@@ -6,13 +6,13 @@
 import { toBech32 } from "@cosmjs/encoding";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildUpdateNodeCommand } from "../../src/commands/node-commands";
-import { commandLine, shellWord } from "../../src/commands/shell";
-import { buildSweep } from "../../src/commands/sweep";
-import { buildDelegate, buildUndelegate } from "../../src/messages/staking";
-import { buildSend } from "../../src/messages/bank";
-import { MessageError } from "../../src/messages/errors";
-import { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "../../src/messages/incentives";
+import { buildUpdateNodeCommand } from "../../src/protocol/index";
+import { commandLine, shellWord } from "../../src/protocol/index";
+import { buildSweep } from "../../src/protocol/index";
+import { buildDelegate, buildUndelegate } from "../../src/protocol/index";
+import { buildSend } from "../../src/protocol/index";
+import { MessageError } from "../../src/protocol/index";
+import { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "../../src/protocol/index";
 import { workerContext } from "../messages/helpers";
 
 const ctx = workerContext();

@@ -2,7 +2,7 @@
 import { toBech32 } from "@cosmjs/encoding";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { accountAddressProblem } from "../../src/chain/address";
+import { accountAddressProblem } from "../../src/protocol/index";
 import { ApiError } from "../../src/errors";
 import { canonicalBase64Length, parseWalletProof } from "../../src/sessions/schemas";
 import { mintSessionId, proofFor } from "../helpers/sessions";

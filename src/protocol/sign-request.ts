@@ -4,12 +4,12 @@
  * must sign, shows a human preview and carries the transaction's messages.
  */
 import * as z from "zod/mini";
-import type { ChainContext } from "../messages/context.ts";
-import { MessageError } from "../messages/errors.ts";
-import { requireSigner } from "../messages/signers.ts";
-import type { TxMessage } from "../messages/tx-message.ts";
+import type { ChainContext } from "./chain-context.ts";
+import { MessageError } from "./messages/errors.ts";
+import { requireSigner } from "./messages/signers.ts";
+import type { TxMessage } from "./messages/tx-message.ts";
 import { mintSignRequestId, SIGN_REQUEST_ID_PATTERN } from "./ids.ts";
-import { describeMessage } from "./preview.ts";
+import { describeMessage } from "./message-preview.ts";
 
 /** `{id, chain_id, expires_at, origin, account_hint, preview, transaction}`. */
 export interface SignRequest {

@@ -1,6 +1,6 @@
 /** MsgSend of the bank module, signed by `fromAddress`. Feegrant cannot pay its fee. */
 import * as z from "zod/mini";
-import type { ChainContext } from "./context.ts";
+import type { ChainContext } from "../chain-context.ts";
 import { MessageError } from "./errors.ts";
 import { addressSchema, amountSchema, parseFields } from "./fields.ts";
 import type { Coin, TxMessage } from "./tx-message.ts";

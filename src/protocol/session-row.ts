@@ -1,7 +1,6 @@
 /** The session row of the wallet-pairing wire contract, and what a session answer carries. */
 import * as z from "zod/mini";
-import type { ErrorSpec } from "../errors";
-import { SESSION_ID_PATTERN } from "../signing/ids";
+import { SESSION_ID_PATTERN } from "./ids.ts";
 
 /** The states of a session; every state but `pending` is settled. */
 export const sessionStatusSchema = z.enum(["pending", "connected", "cancelled", "expired"]);
@@ -35,8 +34,6 @@ export interface WalletProof {
   account_label: string | null;
 }
 
-/** A Durable Object's answer: the row with its HTTP status, or a refusal in the one error shape. */
-export type SessionOutcome = { ok: true; status: 200 | 201; row: SessionRow } | { ok: false; error: ErrorSpec };
 
 /** True once nothing can change the session's status again. */
 export function isSettled(status: SessionStatus): boolean {

@@ -4,7 +4,7 @@
  * MsgUpdateNode by the operator key on the node machine.
  */
 import * as z from "zod/mini";
-import type { ChainContext } from "./context.ts";
+import type { ChainContext } from "../chain-context.ts";
 import { SelfAuthorizationError } from "./errors.ts";
 import { addressSchema, labelSchema, parseFields } from "./fields.ts";
 import type { TxMessage } from "./tx-message.ts";

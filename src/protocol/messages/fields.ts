@@ -3,7 +3,7 @@
  * network's prefix), amounts (integer strings in the smallest unit) and labels.
  */
 import * as z from "zod/mini";
-import { accountAddressSchema } from "../chain/address.ts";
+import { accountAddressSchema } from "../address.ts";
 import { describeFirstIssue } from "../schema-issues.ts";
 import { MessageError } from "./errors.ts";
 

@@ -1,6 +1,6 @@
 /** MsgDelegate and MsgUndelegate of the staking module, signed by `delegatorAddress`. */
 import * as z from "zod/mini";
-import type { ChainContext } from "./context.ts";
+import type { ChainContext } from "../chain-context.ts";
 import { addressSchema, amountSchema, parseFields } from "./fields.ts";
 import type { Coin, TxMessage } from "./tx-message.ts";
 import { typeUrls } from "./type-urls.ts";

@@ -1,5 +1,5 @@
 /** The connect payload of wallet-protocol.md: the body of `POST /sessions` and the QR's content. */
-import type { ChainContext } from "../messages/context.ts";
+import type { ChainContext } from "./chain-context.ts";
 
 /** `{v:1, session_id, chain_id, origin, expires_at, relay_url}`. */
 export interface ConnectPayload {

@@ -3,7 +3,7 @@
  * already authorized by a payout recipient? A listed pair counts as success, like
  * ErrAuthorizationExists.
  */
-import type { ChainContext } from "./context.ts";
+import type { ChainContext } from "../chain-context.ts";
 
 /** Gateway path (under `/api`) of the operators a payout recipient has authorized. */
 export function operatorAuthorizationsPath(ctx: Pick<ChainContext, "namespace">, payoutRecipient: string): string {

@@ -1,5 +1,5 @@
 /** The signer rule of table G: which address must sign each message. */
-import type { ChainContext } from "./context.ts";
+import type { ChainContext } from "../chain-context.ts";
 import { MessageError } from "./errors.ts";
 import type { TxMessage } from "./tx-message.ts";
 import { typeUrls } from "./type-urls.ts";

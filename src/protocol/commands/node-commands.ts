@@ -3,7 +3,7 @@
  * new node and `tx incentives update-node` for an existing one, optionally run inside the node's
  * container with `docker exec`.
  */
-import type { ChainContext } from "../messages/context.ts";
+import type { ChainContext } from "../chain-context.ts";
 import { buildUpdateNode } from "../messages/incentives.ts";
 import { checkContainerName, checkKeyName, commandLine } from "./shell.ts";
 

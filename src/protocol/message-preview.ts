@@ -1,7 +1,7 @@
 /** One plain sentence per message, for the wallet's confirmation screen and the page. */
-import type { ChainContext } from "../messages/context.ts";
-import type { TxMessage } from "../messages/tx-message.ts";
-import { typeUrls } from "../messages/type-urls.ts";
+import type { ChainContext } from "./chain-context.ts";
+import type { TxMessage } from "./messages/tx-message.ts";
+import { typeUrls } from "./messages/type-urls.ts";
 
 type Fields = Record<string, unknown>;
 

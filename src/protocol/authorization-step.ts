@@ -3,9 +3,9 @@
  * no authorization is needed (they are equal: ErrSelfAuthorization avoided) or here is the
  * MsgAuthorizeOperator sign request and its deep link.
  */
-import type { ChainContext } from "../messages/context.ts";
-import { SelfAuthorizationError } from "../messages/errors.ts";
-import { buildAuthorizeOperator } from "../messages/incentives.ts";
+import type { ChainContext } from "./chain-context.ts";
+import { SelfAuthorizationError } from "./messages/errors.ts";
+import { buildAuthorizeOperator } from "./messages/incentives.ts";
 import { signDeepLink } from "./deep-links.ts";
 import { buildSignRequest, type SignRequest } from "./sign-request.ts";
 

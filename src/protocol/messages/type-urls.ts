@@ -1,5 +1,5 @@
 /** Type URLs of table G: the network's own modules under its namespace, the Cosmos ones fixed. */
-import type { ChainContext } from "./context.ts";
+import type { ChainContext } from "../chain-context.ts";
 
 /** Every transaction message the onboarding and its applications build. */
 export interface TypeUrls {

@@ -2,7 +2,7 @@
  * Step 4, optional: sweep the operator's leftover balance back to the payout recipient, keeping a
  * reserve that pays the fee. The operator pays that fee itself: feegrant cannot pay a MsgSend.
  */
-import type { ChainContext } from "../messages/context.ts";
+import type { ChainContext } from "../chain-context.ts";
 import { buildSend, type SendValue } from "../messages/bank.ts";
 import { MessageError } from "../messages/errors.ts";
 import { amountSchema, parseFields } from "../messages/fields.ts";

@@ -1,0 +1,36 @@
+/**
+ * The wallet protocol and chain vocabulary that the Worker, the onboarding page, the wallet
+ * simulator and the tests share: ids, the session row, connect payloads and sign requests, wallet
+ * links, typed transaction messages and node commands. DOM-free and runtime-neutral, so it runs in
+ * workerd, the browser and Node alike. Applications import builders from here, never from the
+ * files behind it.
+ */
+export { chainContext, chainContextFromSettings, type ChainContext } from "./chain-context.ts";
+export { accountAddressProblem, accountAddressSchema, isAccountAddress, BECH32_MAX_LENGTH } from "./address.ts";
+export { mintSessionId, mintSignRequestId, SESSION_ID_PATTERN, SIGN_REQUEST_ID_PATTERN } from "./ids.ts";
+export { describeFirstIssue } from "./schema-issues.ts";
+export {
+  isSettled,
+  sessionRowSchema,
+  sessionStatusSchema,
+  type SessionOrigin,
+  type SessionRow,
+  type SessionStatus,
+  type WalletProof,
+} from "./session-row.ts";
+export { buildConnectPayload, CONNECT_TTL_MS, type ConnectPayload } from "./connect-payload.ts";
+export { connectDeepLink, parseDeepLink, signDeepLink, type DeepLinkAction } from "./deep-links.ts";
+export { buildSignRequest, signRequestSchema, SIGN_REQUEST_TTL_MS, type SignRequest } from "./sign-request.ts";
+export { describeMessage } from "./message-preview.ts";
+export { planOperatorAuthorization, type AuthorizationStep } from "./authorization-step.ts";
+export { AUTHORIZATION_EXISTS_TEXT, isAuthorizationExists, MessageError, SelfAuthorizationError } from "./messages/errors.ts";
+export { listsOperator, operatorAuthorizationsPath } from "./messages/authorizations.ts";
+export { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "./messages/incentives.ts";
+export { buildSend, type SendValue } from "./messages/bank.ts";
+export { buildDelegate, buildUndelegate } from "./messages/staking.ts";
+export { requireSigner, signerOf, type SignerRole } from "./messages/signers.ts";
+export type { Coin, TxMessage } from "./messages/tx-message.ts";
+export { typeUrls, type TypeUrls } from "./messages/type-urls.ts";
+export { buildPayoutRecipientLine, buildUpdateNodeCommand, type NodeTarget } from "./commands/node-commands.ts";
+export { buildSweep, DEFAULT_FEE_RESERVE, type Sweep } from "./commands/sweep.ts";
+export { checkContainerName, checkKeyName, commandLine, shellWord } from "./commands/shell.ts";

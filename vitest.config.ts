@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { NEUTRAL_TEST_VARS } from "./test/neutral-words.ts";
 
 // Runtime tests: the Worker, its Durable Objects and the Cache API run in workerd.
 export default defineConfig({
@@ -7,7 +8,7 @@ export default defineConfig({
     // The gateway tests' upstream is a real devnet that globalSetup starts on a free port.
     cloudflareTest(({ inject }) => ({
       wrangler: { configPath: "./wrangler.toml" },
-      miniflare: { bindings: { DEVNET_URL: inject("devnetUrl") } },
+      miniflare: { bindings: { DEVNET_URL: inject("devnetUrl"), ...NEUTRAL_TEST_VARS } },
     })),
   ],
   test: {

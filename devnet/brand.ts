@@ -1,7 +1,10 @@
 /**
- * The devnet's brand words, from the same variable names the Worker reads, with the same
- * defaults as wrangler.toml, so a local run needs no configuration at all.
+ * The devnet's brand words: those of the network profile the Worker uses locally
+ * (src/config/profiles.ts, NETWORK_PROFILE, default "local"), each overridable by the same
+ * variable the Worker reads, so `npm run dev` needs no configuration at all.
  */
+import { NETWORK_PROFILES, type ProfileName } from "../src/config/profiles.ts";
+
 export interface Brand {
   namespace: string;
   bech32Prefix: string;
@@ -9,13 +12,17 @@ export interface Brand {
   chainId: string;
 }
 
-/** Reads CHAIN_NAMESPACE, BECH32_PREFIX, NATIVE_DENOM and CHAIN_ID from `env`. */
+/** Reads the profile and CHAIN_NAMESPACE, BECH32_PREFIX, NATIVE_DENOM and CHAIN_ID from `env`. */
 export function readBrand(env: Record<string, string | undefined> = process.env): Brand {
-  const pick = (name: string, fallback: string) => (env[name]?.trim() ? env[name]!.trim() : fallback);
+  const name = (env.NETWORK_PROFILE?.trim() || "local") as ProfileName;
+  const profile = NETWORK_PROFILES[name] as { vars: Partial<Record<string, string>> } | undefined;
+  if (!profile) throw new Error(`NETWORK_PROFILE "${name}" is not one of ${Object.keys(NETWORK_PROFILES).join(", ")}`);
+  const pick = (variable: string, fallback: string) => env[variable]?.trim() || profile.vars[variable] || fallback;
   return {
     namespace: pick("CHAIN_NAMESPACE", "chain"),
     bech32Prefix: pick("BECH32_PREFIX", "chain"),
     nativeDenom: pick("NATIVE_DENOM", "uchain"),
-    chainId: pick("CHAIN_ID", "chain-devnet-1"),
+    // A fork profile names no chain id of its own; the devnet then plays a local one.
+    chainId: pick("CHAIN_ID", `${profile.vars.CHAIN_NAMESPACE ?? "chain"}-devnet-1`),
   };
 }

@@ -4,6 +4,7 @@ import { buildApp } from "./app";
 import type { AppEnv } from "./app-env";
 import { ConfigError, readConfig } from "./config";
 import { GrpcCode, errorResponse } from "./errors";
+import { requestIdOf } from "./middleware/request-context";
 
 export { PairingSession } from "../durable-objects/PairingSession";
 
@@ -25,7 +26,9 @@ export default {
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       // A misconfigured deployment says which variable is wrong instead of failing opaquely.
-      return errorResponse({ status: 500, code: GrpcCode.INTERNAL, reason: "CONFIGURATION", message: err.message });
+      const requestId = requestIdOf(request);
+      console.error(JSON.stringify({ level: "error", request_id: requestId, error: `configuration: ${err.message}` }));
+      return errorResponse({ status: 500, code: GrpcCode.INTERNAL, reason: "CONFIGURATION", message: err.message }, { "x-request-id": requestId });
     }
   },
 } satisfies ExportedHandler<Env>;

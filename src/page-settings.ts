@@ -10,6 +10,9 @@ export function pageSettings(config: Config) {
     wallet_scheme: config.walletScheme,
     native_denom: config.nativeDenom,
     node_binary: config.nodeBinary,
+    node_home: config.nodeHome,
+    node_keyring_backend: config.nodeKeyringBackend,
+    node_container: config.nodeContainer,
     session_ttl_max_seconds: config.sessionTtlMaxSeconds,
   };
 }

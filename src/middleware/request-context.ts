@@ -10,13 +10,18 @@ import type { Config } from "../config";
 export function requestContext(config: Config): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = Date.now();
-    const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
+    const requestId = requestIdOf(c.req.raw);
     c.set("config", config);
     c.set("requestId", requestId);
     await next();
     c.res = withHeader(c.res, "x-request-id", requestId);
     console.log(JSON.stringify(accessLogLine(c, requestId, Date.now() - started)));
   };
+}
+
+/** The id of a request: Cloudflare's ray id when there is one, else a fresh UUID. */
+export function requestIdOf(request: Request): string {
+  return request.headers.get("cf-ray") ?? crypto.randomUUID();
 }
 
 /** The access-log record: who asked what, the answer, the cache state and the upstream's time. */

@@ -1,0 +1,169 @@
+/**
+ * The one place that reads the Worker's configuration (`wrangler.toml` `[vars]`, `--var`,
+ * secrets): the network profile named by NETWORK_PROFILE, each variable overriding its profile's
+ * value, every value checked by `variables.ts`. Nothing else reads `env` for settings.
+ */
+import * as z from "zod/mini";
+import { LOCAL_PROFILE, NETWORK_PROFILES, type ProfileName } from "./profiles.ts";
+import { VARIABLES, WALLET_KEY_LENGTHS, type VariableName } from "./variables.ts";
+
+export { WALLET_KEY_LENGTHS } from "./variables.ts";
+
+export interface Config {
+  profile: ProfileName;
+  /** REST and type-URL namespace of the network's own modules (`hope` in `/hope/incentives/v1`). */
+  namespace: string;
+  /** Human-readable part of account addresses. */
+  bech32Prefix: string;
+  chainId: string;
+  /** Session endpoints live under `/api/<walletPath>/sessions`. */
+  walletPath: string;
+  /** Smallest unit of the native token. */
+  nativeDenom: string;
+  nodeBinary: string;
+  /** Custom URL scheme of the wallet app. */
+  walletScheme: string;
+  /** Defaults of the printed node commands: `--home`, `--keyring-backend`, the container. */
+  nodeHome: string;
+  nodeKeyringBackend: string;
+  nodeContainer: string;
+  sessionTtlMaxSeconds: number;
+  sessionRetentionSeconds: number;
+  /** Byte lengths a proof's public key may have, from `WALLET_KEY_TYPES`. */
+  walletKeyLengths: ReadonlySet<number>;
+  rateLimits: boolean;
+  upstreamUrls: readonly string[];
+  upstreamTimeoutMs: number;
+  upstreamBudgetMs: number;
+  /** Optional `Name: value` header sent to every upstream (a private node provider's key). */
+  upstreamAuthHeader: readonly [string, string] | null;
+  upstreamCooldownMs: number;
+  cacheSwrSeconds: number;
+  cacheStaleIfErrorSeconds: number;
+}
+
+/** A configuration that cannot work; the message names the variable and what it must be. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const memo = new WeakMap<object, Config>();
+
+/** Reads and checks the configuration once per `env` object (once per isolate in production). */
+export function readConfig(env: object): Config {
+  let config = memo.get(env);
+  if (!config) {
+    config = parseConfig(env as Partial<Record<string, unknown>>);
+    memo.set(env, config);
+  }
+  return config;
+}
+
+/** First path segments the Worker owns under /api; the wallet path may not shadow them. */
+const RESERVED_SEGMENTS = ["cosmos", "health", "openapi.json", "config"];
+
+function parseConfig(env: Partial<Record<string, unknown>>): Config {
+  const profile = value(env, null, "NETWORK_PROFILE");
+  const get = <N extends VariableName>(name: N) => value(env, profile, name);
+  const walletPath = get("WALLET_PATH");
+  const namespace = get("CHAIN_NAMESPACE");
+  if (walletPath === namespace || RESERVED_SEGMENTS.includes(walletPath)) {
+    throw new ConfigError(`WALLET_PATH "${walletPath}" collides with a gateway path`);
+  }
+  const upstreamUrls = parseUpstreamUrls(get("UPSTREAM_URLS"));
+  if (profile !== LOCAL_PROFILE && upstreamUrls.some(isLoopbackUrl)) {
+    throw new ConfigError(
+      `UPSTREAM_URLS names a loopback address, which only the ${LOCAL_PROFILE} profile may use; set this environment's nodes (NETWORK_PROFILE is "${profile}")`,
+    );
+  }
+  const authHeader = get("UPSTREAM_AUTH_HEADER");
+  return {
+    profile,
+    namespace,
+    bech32Prefix: get("BECH32_PREFIX"),
+    chainId: get("CHAIN_ID"),
+    walletPath,
+    nativeDenom: get("NATIVE_DENOM"),
+    nodeBinary: get("NODE_BINARY"),
+    walletScheme: get("WALLET_SCHEME"),
+    nodeHome: get("NODE_HOME"),
+    nodeKeyringBackend: get("NODE_KEYRING_BACKEND"),
+    nodeContainer: get("NODE_CONTAINER"),
+    sessionTtlMaxSeconds: get("SESSION_TTL_MAX_SECONDS"),
+    sessionRetentionSeconds: get("SESSION_RETENTION_SECONDS"),
+    walletKeyLengths: keyLengths(get("WALLET_KEY_TYPES")),
+    rateLimits: get("RATE_LIMITS") === "on",
+    upstreamUrls,
+    upstreamTimeoutMs: get("UPSTREAM_TIMEOUT_MS"),
+    upstreamBudgetMs: get("UPSTREAM_BUDGET_MS"),
+    upstreamAuthHeader: authHeader === "" ? null : splitHeader(authHeader),
+    upstreamCooldownMs: get("UPSTREAM_COOLDOWN_MS"),
+    cacheSwrSeconds: get("CACHE_SWR_SECONDS"),
+    cacheStaleIfErrorSeconds: get("CACHE_STALE_IF_ERROR_SECONDS"),
+  };
+}
+
+type Parsed<N extends VariableName> = z.output<(typeof VARIABLES)[N]["schema"]>;
+
+/** The variable's value: set in `env`, else the profile's, else its default; checked by its schema. */
+function value<N extends VariableName>(env: Partial<Record<string, unknown>>, profile: ProfileName | null, name: N): Parsed<N> {
+  const variable = VARIABLES[name];
+  const raw = env[name];
+  const set = typeof raw === "string" && raw.trim() !== "" ? raw : undefined;
+  const fromProfile = profile === null ? undefined : (NETWORK_PROFILES[profile].vars as Partial<Record<string, string>>)[name];
+  const chosen = set ?? fromProfile ?? ("default" in variable ? variable.default : undefined);
+  if (chosen === undefined) {
+    throw new ConfigError(
+      profile === null
+        ? `${name} is not set: this environment names no network. Set it in wrangler.toml ([vars] or [env.<name>.vars]) to one of ${Object.keys(NETWORK_PROFILES).join(", ")}`
+        : `${name} is not set, and the "${profile}" profile has no value for it: ${variable.doc}`,
+    );
+  }
+  if (chosen === "" && "default" in variable && variable.default === "") return "" as Parsed<N>;
+  const result = z.safeParse(variable.schema, chosen);
+  if (!result.success) {
+    const shown = "secret" in variable ? "(secret)" : JSON.stringify(chosen);
+    throw new ConfigError(`${name} ${shown} ${result.error.issues[0]!.message}`);
+  }
+  return result.data as Parsed<N>;
+}
+
+function keyLengths(list: string): ReadonlySet<number> {
+  const lengths = new Set<number>();
+  for (const name of list.split(",").map((s) => s.trim())) {
+    if (!(name in WALLET_KEY_LENGTHS)) {
+      throw new ConfigError(`WALLET_KEY_TYPES: unknown key type "${name}"; known: ${Object.keys(WALLET_KEY_LENGTHS).join(", ")}`);
+    }
+    lengths.add(WALLET_KEY_LENGTHS[name as keyof typeof WALLET_KEY_LENGTHS]);
+  }
+  return lengths;
+}
+
+function parseUpstreamUrls(list: string): string[] {
+  return list
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((raw) => {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new ConfigError(`UPSTREAM_URLS: "${raw}" is not a URL`);
+      }
+      if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.search || url.hash) {
+        throw new ConfigError(`UPSTREAM_URLS: "${raw}" must be a plain http(s) base URL without credentials, query or fragment`);
+      }
+      return url.href.replace(/\/+$/, "");
+    });
+}
+
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function splitHeader(raw: string): readonly [string, string] {
+  const colon = raw.indexOf(":");
+  return [raw.slice(0, colon).trim(), raw.slice(colon + 1).trim()];
+}

@@ -1,0 +1,66 @@
+/**
+ * Every configuration variable of the Worker, once: what it means, how it is checked and its
+ * default. A variable without a default takes its value from the network profile
+ * (`profiles.ts`). wrangler.toml's comments and the README's table follow this file; a test keeps
+ * them in step.
+ */
+import * as z from "zod/mini";
+import { NETWORK_PROFILES } from "./profiles.ts";
+
+/** Public-key types a wallet proof may carry, with their encoded lengths in bytes. */
+export const WALLET_KEY_LENGTHS = { "ml-dsa-65": 1952, secp256k1: 33, ed25519: 32 } as const;
+
+const text = (pattern: RegExp, shape: string) => z.string().check(z.trim(), z.regex(pattern, `must be ${shape}`));
+const integer = (min: number, max: number) =>
+  z.pipe(
+    z.string().check(z.trim(), z.regex(/^\d+$/, `must be an integer from ${min} to ${max}`)),
+    z.transform(Number),
+  ).check(z.refine((n: number) => n >= min && n <= max, `must be an integer from ${min} to ${max}`));
+const onOff = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
+const word = text(/^[a-z][a-z0-9]*$/, "lowercase letters and digits, starting with a letter");
+
+/** One variable: its check, its default (none: from the profile, or required) and a sentence for people. */
+export interface Variable {
+  readonly schema: z.ZodMiniType<unknown, string>;
+  readonly default?: string;
+  readonly doc: string;
+  /** Never printed: a secret (`wrangler secret put`). */
+  readonly secret?: true;
+}
+
+export const VARIABLES = {
+  NETWORK_PROFILE: {
+    schema: z.enum(Object.keys(NETWORK_PROFILES) as [keyof typeof NETWORK_PROFILES], {
+      error: `must name a profile: ${Object.keys(NETWORK_PROFILES).join(", ")}`,
+    }),
+    doc: "The network served (src/config/profiles.ts); every variable below overrides its profile's value",
+  },
+  CHAIN_NAMESPACE: { schema: word, doc: "REST and type-URL namespace of the network's modules: /<ns>/incentives/v1/…, /<ns>.incentives.v1.Msg…" },
+  BECH32_PREFIX: { schema: word, doc: "Human-readable part of account addresses (bech32)" },
+  CHAIN_ID: { schema: text(/^[a-zA-Z0-9][a-zA-Z0-9._-]{0,47}$/, "a chain id such as net-testnet-2"), doc: "Network id; sessions and sign requests for another chain id are refused" },
+  WALLET_PATH: { schema: text(/^[a-z0-9][a-z0-9-]*$/, "one lowercase path segment"), doc: "Session endpoints live under /api/<WALLET_PATH>/sessions" },
+  NATIVE_DENOM: { schema: text(/^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/, "a Cosmos denom"), doc: "Smallest unit of the native token; amounts are integer strings of it" },
+  NODE_BINARY: { schema: text(/^[a-zA-Z0-9][a-zA-Z0-9._-]*$/, "a program name"), doc: "Node binary in the commands the page prints" },
+  WALLET_SCHEME: { schema: text(/^[a-z][a-z0-9+.-]*$/, "a URL scheme"), doc: "The wallet app's URL scheme for deep links (<scheme>://connect?p=…)" },
+  NODE_HOME: { schema: text(/^\/[A-Za-z0-9._/-]*$/, "an absolute path"), doc: "The node's --home in printed commands (editable on the page)" },
+  NODE_KEYRING_BACKEND: { schema: z.enum(["os", "file", "kwallet", "pass", "test", "memory"], { error: "must be a Cosmos keyring backend" }), doc: "The node's --keyring-backend in printed commands (editable on the page)" },
+  NODE_CONTAINER: { schema: text(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/, "a container name"), doc: "Container the node runs in (docker exec), editable on the page" },
+  UPSTREAM_URLS: { schema: z.string().check(z.trim(), z.minLength(1, "must name at least one URL")), doc: "Comma-separated LCD (REST) base URLs, tried in order with failover" },
+  SESSION_TTL_MAX_SECONDS: { schema: integer(10, 86_400), default: "600", doc: "Longest session life; a create asking for a later expires_at is refused" },
+  SESSION_RETENTION_SECONDS: { schema: integer(1, 30 * 86_400), default: "3600", doc: "Settled sessions are deleted this long after settling" },
+  WALLET_KEY_TYPES: { schema: text(/^[a-z0-9-]+(\s*,\s*[a-z0-9-]+)*$/, "a comma-separated list of key types"), default: "ml-dsa-65", doc: `Public-key types a wallet proof may carry: ${Object.entries(WALLET_KEY_LENGTHS).map(([k, n]) => `${k} (${n} bytes)`).join(", ")}` },
+  RATE_LIMITS: { schema: onOff, default: "on", doc: '"off" disables the per-client session-create limit (local load tests only)' },
+  UPSTREAM_TIMEOUT_MS: { schema: integer(50, 60_000), default: "4000", doc: "Milliseconds one upstream attempt may take before the next upstream is tried" },
+  UPSTREAM_BUDGET_MS: { schema: integer(50, 120_000), default: "9000", doc: "Milliseconds all attempts of one request may take together; past it the answer is 504" },
+  UPSTREAM_COOLDOWN_MS: { schema: integer(0, 600_000), default: "10000", doc: "Milliseconds an upstream that failed is asked only after the others" },
+  CACHE_SWR_SECONDS: { schema: integer(0, 86_400), default: "60", doc: "Seconds past its TTL an answer is served while one background refresh replaces it" },
+  CACHE_STALE_IF_ERROR_SECONDS: { schema: integer(0, 7 * 86_400), default: "86400", doc: "Seconds past its TTL an answer may be served when every upstream fails" },
+  UPSTREAM_AUTH_HEADER: {
+    schema: text(/^[A-Za-z0-9-]+:\s*\S.*$/, 'like "Header-Name: value"'),
+    default: "",
+    secret: true,
+    doc: "Secret: a \"Header-Name: value\" sent to every upstream (a private node provider's key)",
+  },
+} as const satisfies Record<string, Variable>;
+
+export type VariableName = keyof typeof VARIABLES;

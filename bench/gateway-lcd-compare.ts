@@ -17,35 +17,35 @@ import { startWranglerDev } from "./lib/wrangler-dev.ts";
 
 type Query = [endpoint: string, params?: Record<string, string>];
 
-async function queries(upstream: string): Promise<Query[]> {
-  const nodes = (await (await fetch(`${upstream}/chain/incentives/v1/nodes`)).json()) as { nodes: { operator: string; payout_recipient: string }[] };
+async function queries(upstream: string, ns: string): Promise<Query[]> {
+  const nodes = (await (await fetch(`${upstream}/${ns}/incentives/v1/nodes`)).json()) as { nodes: { operator: string; payout_recipient: string }[] };
   const operator = nodes.nodes[0]!.operator;
   const payout = nodes.nodes[0]!.payout_recipient;
   return [
-    ["chain/incentives/v1/params"],
-    [`chain/incentives/v1/node/${operator}`],
-    ["chain/incentives/v1/nodes", { "pagination.limit": "2", "pagination.count_total": "true" }],
-    ["chain/incentives/v1/nodes", { "pagination.limit": "2", "pagination.key": "aToy" }],
-    [`chain/incentives/v1/operator_authorizations/${payout}`],
-    ["chain/incentives/v1/estimated_daily_payout"],
-    ["chain/incentives/v1/network_summary"],
+    [`${ns}/incentives/v1/params`],
+    [`${ns}/incentives/v1/node/${operator}`],
+    [`${ns}/incentives/v1/nodes`, { "pagination.limit": "2", "pagination.count_total": "true" }],
+    [`${ns}/incentives/v1/nodes`, { "pagination.limit": "2", "pagination.key": "aToy" }],
+    [`${ns}/incentives/v1/operator_authorizations/${payout}`],
+    [`${ns}/incentives/v1/estimated_daily_payout`],
+    [`${ns}/incentives/v1/network_summary`],
     [`cosmos/bank/v1beta1/balances/${operator}`],
     ["cosmos/bank/v1beta1/supply"],
     ["cosmos/bank/v1beta1/denoms_metadata"],
     ["cosmos/staking/v1beta1/validators", { status: "BOND_STATUS_BONDED", "pagination.reverse": "true" }],
     [`cosmos/staking/v1beta1/delegations/${operator}`],
     ["cosmos/staking/v1beta1/pool"],
-    ["chain/trustscore/v1/params"],
-    ["chain/trustscore/v1/epoch"],
-    ["chain/trustscore/v1/global_trusts", { "pagination.offset": "1", "pagination.limit": "3" }],
-    [`chain/trustscore/v1/participant/${operator}`],
-    ["chain/campaign/v1/campaigns"],
-    ["chain/campaign/v1/campaign/1"],
-    ["chain/campaign/v1/treasury/3"],
+    [`${ns}/trustscore/v1/params`],
+    [`${ns}/trustscore/v1/epoch`],
+    [`${ns}/trustscore/v1/global_trusts`, { "pagination.offset": "1", "pagination.limit": "3" }],
+    [`${ns}/trustscore/v1/participant/${operator}`],
+    [`${ns}/campaign/v1/campaigns`],
+    [`${ns}/campaign/v1/campaign/1`],
+    [`${ns}/campaign/v1/treasury/3`],
     // Upstream answers that are errors: the gateway passes them through unchanged.
-    [`chain/incentives/v1/node/${payout}`],
-    [`chain/trustscore/v1/participant/${payout}`],
-    ["chain/campaign/v1/campaign/42"],
+    [`${ns}/incentives/v1/node/${payout}`],
+    [`${ns}/trustscore/v1/participant/${payout}`],
+    [`${ns}/campaign/v1/campaign/42`],
   ];
 }
 
@@ -64,7 +64,9 @@ async function compare(gatewayApi: string, upstream: string): Promise<number> {
   const viaGateway = new LCDClient({ restEndpoint: gatewayApi });
   const direct = new LCDClient({ restEndpoint: upstream });
   let mismatches = 0;
-  const list = await queries(upstream);
+  // The namespace the gateway serves (its /api/config sits beside the gateway's /api root).
+  const { namespace } = (await (await fetch(`${gatewayApi}/config`)).json()) as { namespace: string };
+  const list = await queries(upstream, namespace);
   for (const query of list) {
     const [a, b] = [await ask(viaGateway, query), await ask(direct, query)];
     const same = isDeepStrictEqual(a, b);

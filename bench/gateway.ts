@@ -62,7 +62,8 @@ async function coldBurst(size: number, upstreamDelayMs: number): Promise<{ upstr
 }
 
 try {
-  const hitPath = "/api/chain/incentives/v1/params";
+  const { namespace } = (await (await fetch(`${base}/api/config`)).json()) as { namespace: string };
+  const hitPath = `/api/${namespace}/incentives/v1/params`;
   const warm = await fetch(`${base}${hitPath}`);
   await warm.arrayBuffer();
   const check = await fetch(`${base}${hitPath}`);
@@ -77,7 +78,7 @@ try {
   }
   const floor = combine(floorRuns);
   const hit = combine(hitRuns);
-  const upstreamDuringHits = await upstreamCount("/chain/incentives/v1/params");
+  const upstreamDuringHits = await upstreamCount(`/${namespace}/incentives/v1/params`);
 
   const bursts = [
     { size: 100, delay: 0 },

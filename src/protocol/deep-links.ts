@@ -44,13 +44,42 @@ export function parseDeepLink(link: string): { scheme: string; action: DeepLinkA
   }
 }
 
+/**
+ * The connect payload of what a wallet scans or is handed, read as the SDK's `parseConnectUrl`
+ * reads it: a connect link (`<scheme>://connect?p=…`), or the bare base64 payload. `scheme` is
+ * the link's, or null for a bare payload. The payload is not validated here (see
+ * `connectPayloadSchema`). Throws an Error that says what is wrong.
+ */
+export function readConnectInput(input: string): { scheme: string | null; payload: unknown } {
+  const text = input.trim();
+  if (/^[A-Za-z0-9+/=_-]+$/.test(text) && text.length > 24) {
+    let json: string;
+    try {
+      json = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(fromBase64(text));
+    } catch {
+      throw new Error("The payload is not base64 of UTF-8 text");
+    }
+    try {
+      return { scheme: null, payload: JSON.parse(json) };
+    } catch {
+      throw new Error("The payload is not JSON");
+    }
+  }
+  const link = parseDeepLink(text);
+  if (link.action !== "connect") throw new Error(`Not a connect link: ${link.scheme}://${link.action}`);
+  return { scheme: link.scheme, payload: link.payload };
+}
+
 function toBase64(bytes: Uint8Array): string {
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);
 }
 
+/** Standard base64, padded or not (as `atob` reads it); base64url's two symbols are read too. */
 function fromBase64(text: string): Uint8Array {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) throw new Error("not base64");
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  const standard = text.replaceAll("-", "+").replaceAll("_", "/");
+  const body = standard.replace(/=+$/, "");
+  if (!/^[A-Za-z0-9+/]*$/.test(body) || body.length % 4 === 1 || (body !== standard && standard.length % 4 !== 0)) throw new Error("not base64");
+  return Uint8Array.from(atob(body + "=".repeat((4 - (body.length % 4)) % 4)), (c) => c.charCodeAt(0));
 }

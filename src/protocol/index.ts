@@ -16,10 +16,19 @@ export {
   type SessionOrigin,
   type SessionRow,
   type SessionStatus,
-  type WalletProof,
 } from "./session-row.ts";
-export { buildConnectPayload, CONNECT_TTL_MS, type ConnectPayload } from "./connect-payload.ts";
-export { connectDeepLink, parseDeepLink, signDeepLink, type DeepLinkAction } from "./deep-links.ts";
+export {
+  ACCOUNT_LABEL_MAX,
+  normalizeWalletProof,
+  PUBKEY_MAX_BYTES,
+  PUBKEY_MIN_BYTES,
+  sameProof,
+  type ProofProblem,
+  type ProofResult,
+  type WalletProof,
+} from "./wallet-proof.ts";
+export { buildConnectPayload, CONNECT_TTL_MS, connectPayloadSchema, type ConnectPayload, type ReadConnectPayload } from "./connect-payload.ts";
+export { connectDeepLink, parseDeepLink, readConnectInput, signDeepLink, type DeepLinkAction } from "./deep-links.ts";
 export { buildSignRequest, signRequestSchema, SIGN_REQUEST_TTL_MS, type SignRequest } from "./sign-request.ts";
 export { describeMessage } from "./message-preview.ts";
 export { planOperatorAuthorization, type AuthorizationStep } from "./authorization-step.ts";

@@ -4,8 +4,8 @@
  *
  * The row is loaded once, in `blockConcurrencyWhile`, and kept in memory. Every event is decided
  * synchronously (the next row is in memory before the first await), so concurrent confirms are
- * applied one at a time and the first valid one wins; then its effects run in order: store,
- * schedule the alarm, and only then notify the subscribers. A waiting page subscribes with a
+ * applied one at a time and the first valid one wins; then its effects run in order: the row and
+ * its alarm are written as one batch, and only once that has committed are subscribers notified. A waiting page subscribes with a
  * hibernatable WebSocket and receives the row on every change.
  */
 import { DurableObject } from "cloudflare:workers";
@@ -90,22 +90,29 @@ export class PairingSession extends DurableObject<Env> {
   private async apply(event: SessionEvent): Promise<SessionOutcome | null> {
     const next = transition(this.row, event, Date.now(), this.rules);
     this.row = next.row;
-    for (const effect of next.effects) await this.perform(effect);
+    // Writes are issued together so they commit as one batch; subscribers hear only after it commits.
+    const writes: Promise<unknown>[] = [];
+    for (const effect of next.effects) {
+      if (effect.type === "notify") {
+        await Promise.all(writes.splice(0));
+        this.broadcast(effect.row);
+      } else {
+        writes.push(this.write(effect));
+      }
+    }
+    await Promise.all(writes);
     return next.answer;
   }
 
-  private async perform(effect: SessionEffect): Promise<void> {
+  private write(effect: Exclude<SessionEffect, { type: "notify" }>): Promise<unknown> {
     switch (effect.type) {
       case "store":
         return this.ctx.storage.put(ROW_KEY, effect.row);
       case "schedule":
         return this.ctx.storage.setAlarm(effect.at);
-      case "notify":
-        return this.broadcast(effect.row);
       case "erase":
         for (const socket of this.ctx.getWebSockets()) closeQuietly(socket, 1000, "deleted");
-        await this.ctx.storage.deleteAlarm();
-        return this.ctx.storage.deleteAll();
+        return Promise.all([this.ctx.storage.deleteAlarm(), this.ctx.storage.deleteAll()]);
     }
   }
 

@@ -8,7 +8,7 @@
  * DOM-free apart from `fetch` and `WebSocket`, both injectable for tests.
  */
 import type { ChainContext } from "../src/protocol/index.ts";
-import { buildConnectPayload, CONNECT_TTL_MS, type ConnectPayload } from "../src/protocol/index.ts";
+import { buildConnectPayload, type ConnectPayload } from "../src/protocol/index.ts";
 import { connectDeepLink } from "../src/protocol/index.ts";
 import { mintSessionId } from "../src/protocol/index.ts";
 import { sessionRowSchema, type SessionRow } from "../src/protocol/index.ts";
@@ -59,8 +59,9 @@ export interface SessionClientOptions {
   /** Polling period of the fallback; 1500 ms like the SDK. */
   pollIntervalMs?: number;
   /**
-   * The life asked for each session: five minutes like the SDK. A server whose cap is lower
-   * refuses it and names the latest expiry it accepts; the client then asks for that one.
+   * The life asked for each session. Unset, the create names no expiry and the server keeps its
+   * default (the SDK's five minutes, or its cap where that is lower); the link then carries the
+   * expiry the server stored, so the wallet is promised exactly what the server keeps.
    */
   expiresInMs?: number;
 }
@@ -78,23 +79,20 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const Socket = options.WebSocket === undefined ? globalThis.WebSocket : options.WebSocket;
   const pollMs = options.pollIntervalMs ?? 1500;
-  const lifeMs = options.expiresInMs ?? CONNECT_TTL_MS;
   const base = `${options.origin}/api/${ctx.walletPath}/sessions`;
   let current: Promise<PendingConnection> | null = null;
 
   async function create(): Promise<PendingConnection> {
     const sessionId = mintSessionId();
     const origin = { name: options.originName, url: options.origin };
-    let payload = buildConnectPayload(ctx, { sessionId, origin, expiresAt: new Date(Date.now() + lifeMs) });
-    let response = await post(payload);
-    const latest = await latestAccepted(response);
-    if (latest) {
-      payload = buildConnectPayload(ctx, { sessionId, origin, expiresAt: latest });
-      response = await post(payload);
-    }
+    const asked = options.expiresInMs === undefined ? undefined : new Date(Date.now() + options.expiresInMs);
+    const { expires_at, ...rest } = buildConnectPayload(ctx, { sessionId, origin, expiresAt: asked });
+    const body = asked === undefined ? rest : { ...rest, expires_at };
+    const response = await request(base, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     if (response.status !== 201) throw await failure(response);
     const row = rowFrom(await response.json().catch(() => null));
     if (!row) throw new PairingError("server", "The server answered the connection request with something that is not a session.");
+    const payload = buildConnectPayload(ctx, { sessionId, origin, expiresAt: new Date(row.expires_at) });
     let cancelledHere = false;
     const result = waitForSettle(row).finally(() => {
       // Settled: the next start() makes a new session.
@@ -116,10 +114,6 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
         if (!answer.ok && answer.status !== 409 && answer.status !== 410) throw await failure(answer);
       },
     };
-  }
-
-  function post(payload: ConnectPayload): Promise<Response> {
-    return request(base, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
   }
 
   async function request(url: string, init?: RequestInit): Promise<Response> {
@@ -231,14 +225,6 @@ function rowFrom(value: unknown): SessionRow | null {
 async function reasonOf(response: Response): Promise<{ message?: string; reason?: string; metadata?: Record<string, string> }> {
   const body = (await response.clone().json().catch(() => null)) as { message?: string; details?: { reason?: string; metadata?: Record<string, string> }[] } | null;
   return { message: body?.message, reason: body?.details?.[0]?.reason, metadata: body?.details?.[0]?.metadata };
-}
-
-/** The latest expiry the server accepts, when it refused a create for asking a later one. */
-async function latestAccepted(response: Response): Promise<Date | null> {
-  if (response.status !== 400) return null;
-  const { reason, metadata } = await reasonOf(response);
-  const latest = Date.parse(metadata?.latest_expires_at ?? "");
-  return reason === "EXPIRES_AT_TOO_LATE" && Number.isFinite(latest) ? new Date(latest) : null;
 }
 
 async function failure(response: Response): Promise<PairingError> {

@@ -1,7 +1,7 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import { ORIGIN, RETENTION_MS, WALLET, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor } from "./helpers/sessions";
+import { describe, expect, it, vi } from "vitest";
+import { ORIGIN, RETENTION_MS, WALLET, accountAddress, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor, publicKey } from "./helpers/sessions";
 
 function stubOf(sessionId: string) {
   return env.PAIRING_SESSIONS.get(env.PAIRING_SESSIONS.idFromName(sessionId));
@@ -110,6 +110,29 @@ describe("expiry and retention by alarm", () => {
     expect((await api(`${WALLET}/${sessionId}`)).status).toBe(404);
     const left = await runInDurableObject(stub, async (_i, state) => ({ keys: (await state.storage.list()).size, alarm: await state.storage.getAlarm() }));
     expect(left).toEqual({ keys: 0, alarm: null });
+  });
+});
+
+describe("persist, then broadcast", () => {
+  it("tells subscribers nothing of a confirm whose write failed", async () => {
+    const sessionId = await createSession();
+    const channel = await subscribe(sessionId);
+    await channel.next();
+    const stub = stubOf(sessionId);
+    const outcome = await runInDurableObject(stub, async (instance, state) => {
+      const put = vi.spyOn(state.storage, "put").mockRejectedValue(new Error("disk full"));
+      try {
+        return await instance.confirm({ session_id: sessionId, address: accountAddress(), pubkey_base64: publicKey(), account_label: null }).then(() => "answered", (error: Error) => error.message);
+      } finally {
+        put.mockRestore();
+      }
+    });
+    expect(outcome).toBe("disk full");
+    // A message sent now asks for the row again: the only rows heard are the first one and that.
+    await evictDurableObject(stub, { webSockets: "hibernate" });
+    channel.socket!.send("again");
+    expect(await channel.next()).toMatchObject({ status: "pending" });
+    expect(channel.rows.map((row) => row.status)).toEqual(["pending", "pending"]);
   });
 });
 

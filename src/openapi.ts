@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import { version } from "../package.json";
 import type { Config } from "./config";
 import { errorBodySchema } from "./errors";
-import { CACHE_STATUSES } from "./gateway/respond";
+import { CACHE_STATUSES } from "./gateway/cache-status";
 import { GATEWAY_ROUTES, type GatewayRoute } from "./gateway/route-table";
 import { QUERY_VALUES, paramSchemas } from "./gateway/validators";
 import { sessionRowSchema } from "./protocol/index";

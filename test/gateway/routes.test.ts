@@ -68,7 +68,9 @@ describe("the 19 query routes, mounted in the Worker at /api", () => {
     const a = await gw.fetch("/api/cosmos/staking/v1beta1/validators?status=BOND_STATUS_BONDED&pagination.limit=1");
     const b = await gw.fetch("/api/cosmos/staking/v1beta1/validators?pagination.limit=1&status=BOND_STATUS_BONDED");
     expect([a.status, b.status]).toEqual([200, 200]);
-    expect(await upstreamRequests(`~${t}/cosmos/staking/v1beta1/validators?pagination.limit=1&status=BOND_STATUS_BONDED`)).toBeLessThanOrEqual(1);
+    // One entry for both spellings: one upstream request, at the sorted key.
+    expect(await upstreamRequests(`~${t}/cosmos/staking/v1beta1/validators`)).toBe(1);
+    expect(await upstreamRequests(`~${t}/cosmos/staking/v1beta1/validators?pagination.limit=1&status=BOND_STATUS_BONDED`)).toBe(1);
     expect(await b.text()).toBe(await a.text());
     expect((await json<{ validators: unknown[] }>(await gw.fetch("/api/cosmos/staking/v1beta1/validators?pagination.limit=1&status=BOND_STATUS_BONDED"))).validators).toHaveLength(1);
   });
@@ -102,9 +104,6 @@ describe("refusals, each with zero upstream requests", () => {
     ["/api/chain/campaign/v1/treasury/1.5", 400, "INVALID_PATH_PARAMETER"],
     ["/api/chain/incentives/v1/params?foo=1", 400, "UNKNOWN_QUERY_PARAMETER"],
     ["/api/cosmos/bank/v1beta1/supply?pagination.limit=10&pagination.limit=20", 400, "DUPLICATE_QUERY_PARAMETER"],
-    ["/api/cosmos/bank/v1beta1/supply?pagination.limit=ten", 400, "INVALID_QUERY_PARAMETER"],
-    ["/api/cosmos/bank/v1beta1/supply?pagination.count_total=yes", 400, "INVALID_QUERY_PARAMETER"],
-    ["/api/cosmos/bank/v1beta1/supply?pagination.key=%25%25", 400, "INVALID_QUERY_PARAMETER"],
     ["/api/cosmos/staking/v1beta1/validators?status=bonded", 400, "INVALID_QUERY_PARAMETER"],
     ["/api/cosmos/staking/v1beta1/pool?status=BOND_STATUS_BONDED", 400, "UNKNOWN_QUERY_PARAMETER"],
     ["/api/chain/incentives%2Fv1/params", 400, "PATH_NOT_CANONICAL"],
@@ -127,7 +126,7 @@ describe("refusals, each with zero upstream requests", () => {
     expect(await errorReason(response)).toBe(reason);
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.headers.get("x-cache")).toBe("BYPASS");
-    expect(response.headers.get("server-timing")).toMatch(/^gateway;dur=\d+$/);
+    expect(response.headers.get("server-timing")).toMatch(/^cache;desc="BYPASS",total;dur=[\d.]+;desc="gateway"$/);
     await gw.settle();
     expect(await upstreamRequests(`~${gw.tags[0]}`)).toBe(0);
   });

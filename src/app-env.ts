@@ -1,4 +1,4 @@
-/** Hono's environment for this Worker: its bindings and the values each request carries. */
+/** Hono's environment for this Worker: its bindings and the values each request carries (read them with `c.get`: `c.var` copies them all on every read). */
 import type { TimingVariables } from "hono/timing";
 import type { Config } from "./config";
 import type { CacheStatus } from "./gateway/cache-status";

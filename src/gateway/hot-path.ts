@@ -19,17 +19,17 @@ import { cacheControlOf } from "./respond";
 
 export function cacheStatus(): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
-    const replay = replayHot(c.req.raw, c.req.url, c.var.startedAt, c.var.config);
+    const replay = replayHot(c.req.raw, c.req.url, c.get("startedAt"), c.get("config"));
     if (replay) {
       c.set("cache", "HIT");
       c.set("route", replay.route);
       c.res = replay.response;
     } else {
       await next();
-      const answered = c.var.answered;
+      const answered = c.get("answered");
       if (answered && c.res.status === answered.answer.status) keepHeaders(answered.key, answered.answer, c.res.headers);
     }
-    const status = c.var.cache ?? "BYPASS";
+    const status = c.get("cache") ?? "BYPASS";
     c.set("cache", status);
     c.res.headers.set("x-cache", status);
     setMetric(c, "cache", status);

@@ -26,7 +26,8 @@ interface Refreshed {
 
 /** The handler: serves `c.var.query`. Throws the 502/504 ApiError when no answer can be given. */
 export async function serveQuery(c: Context<GatewayEnv>): Promise<Response> {
-  const { config, query } = c.var;
+  const config = c.get("config");
+  const query = c.get("query");
   const ctx = c.executionCtx as ExecutionContext;
   const keys = queryKeys(c.req.url, config, query);
   const answer = (entry: CachedAnswer, status: CacheStatus) => {
@@ -35,7 +36,7 @@ export async function serveQuery(c: Context<GatewayEnv>): Promise<Response> {
     return answerResponse(c.req.raw, entry, config, Date.now());
   };
 
-  const hot = hotFresh(keys.hot, c.var.startedAt);
+  const hot = hotFresh(keys.hot, c.get("startedAt"));
   if (hot) return answer(hot, "HIT");
   const cached = await readEntry(keys.cache);
   const age = cached ? ageSeconds(cached, Date.now()) : 0;

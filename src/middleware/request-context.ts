@@ -30,13 +30,13 @@ export function requestIdOf(request: Request): string {
 export function accessLogLine(c: Context<AppEnv>, durationMs: number) {
   return {
     level: c.res.status >= 500 ? "error" : "info",
-    request_id: c.var.requestId,
+    request_id: c.get("requestId"),
     method: c.req.method,
-    route: c.var.route ?? c.req.routePath,
+    route: c.get("route") ?? c.req.routePath,
     path: pathOf(c.req.url),
     status: c.res.status,
-    cache: c.var.cache ?? null,
-    upstream_ms: c.var.upstreamMs ?? null,
+    cache: c.get("cache") ?? null,
+    upstream_ms: c.get("upstreamMs") ?? null,
     duration_ms: durationMs,
     colo: (c.req.raw.cf as { colo?: string } | undefined)?.colo ?? null,
   };

@@ -224,3 +224,43 @@ describe("request coalescing", () => {
     expect(await upstreamRequests(`~${gw.tags[0]}${path}`)).toBe(1);
   });
 });
+
+describe("hot replay", () => {
+  /** Status, headers and body, with what differs by nature between two requests left out (request id, timings). */
+  async function comparable(response: Response) {
+    const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== "x-request-id"));
+    headers["server-timing"] = headers["server-timing"]!.replace(/dur=[\d.]+/g, "dur=…");
+    return { status: response.status, headers, body: await response.text() };
+  }
+
+  it("answers a fresh hot key exactly as the full path does, Age and Cache-Control brought up to date", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now());
+    const gw = gateway();
+    const path = `/api${balances(freshAddress())}`;
+    expect((await gw.fetch(path)).headers.get("x-cache")).toBe("MISS");
+    // A conditional request takes the full path (its tag does not match, so it is a 200).
+    const full = await comparable(await gw.fetch(path, { headers: { "if-none-match": '"another"' } }));
+    const replayed = await comparable(await gw.fetch(path));
+    expect(full.headers["x-cache"]).toBe("HIT");
+    expect(replayed).toEqual(full);
+    expect(Object.keys(replayed.headers).sort()).toEqual([
+      "access-control-allow-origin",
+      "access-control-expose-headers",
+      "age",
+      "cache-control",
+      "content-type",
+      "etag",
+      "server-timing",
+      "timing-allow-origin",
+      "x-cache",
+      "x-cosmos-block-height",
+    ]);
+
+    vi.setSystemTime(Date.now() + 2_000);
+    const later = await gw.fetch(path);
+    expect([later.headers.get("x-cache"), later.headers.get("age")]).toEqual(["HIT", "2"]);
+    expect(later.headers.get("cache-control")).toMatch(/^public, max-age=3, /);
+    expect(later.headers.get("etag")).toBe(full.headers.etag);
+  });
+});

@@ -47,6 +47,8 @@ function replayHot(request: Request, url: string, now: number, config: GatewayEn
   if (!entry || request.headers.has("if-none-match") || request.headers.has(HEIGHT_HEADER)) return null;
   const { answer } = entry;
   const age = ageSeconds(answer, now);
-  const headers = [...entry.headers!, ["age", String(age)], ["cache-control", cacheControlOf(answer, age, config)]] as [string, string][];
+  const headers = new Headers(entry.headers!);
+  headers.set("age", String(age));
+  headers.set("cache-control", cacheControlOf(answer, age, config));
   return { response: new Response(answer.body, { status: answer.status, headers }), route: entry.route };
 }

@@ -157,17 +157,4 @@ describe("block-height monotonicity", () => {
     expect(response.headers.get("x-cache")).toBe("MISS");
     expect(response.headers.get("x-cosmos-block-height")).toBeNull();
   });
-
-  it("prefers an upstream that is not behind the highest height recently seen", async () => {
-    const gw = gateway([tag(), tag()], { UPSTREAM_COOLDOWN_MS: "0" });
-    const [a, b] = gw.tags as [string, string];
-    await fault({ tag: a, status: 500, times: 1 });
-    await gw.fetch(`/api${balances()}`); // a fails, b answers at the current height
-    await fault({ tag: a, height_offset: -50 });
-    await gw.fetch(`/api${balances()}`); // a is asked first again and answers 50 blocks behind
-    expect([await count(a), await count(b)]).toEqual([2, 1]);
-    const path = balances();
-    await gw.fetch(`/api${path}`);
-    expect([await count(a, path), await count(b, path)]).toEqual([0, 1]);
-  });
 });

@@ -13,7 +13,7 @@ export const WEB_VIEW_GLOBAL = "ReactNativeWebView";
 /** How long to wait for the bridge when the page is in the app's web view but the bridge is not there yet. */
 export const BRIDGE_WAIT_MS = 2500;
 
-/** The globals the wallet app injects, named after its configured stem (`HopeWallet` in the network's app). */
+/** The globals the wallet app injects, named after its configured stem (`WALLET_BRIDGE`). */
 export interface WalletAppGlobals {
   /** `<Stem>Mobile = {isAvailable, requestConnect, requestSign}`. */
   readonly bridge: string;

@@ -12,9 +12,8 @@ import { commandLine, shellWord } from "../../src/protocol/index";
 import { buildSweep } from "../../src/protocol/index";
 import { buildDelegate, buildUndelegate } from "../../src/protocol/index";
 import { buildSend } from "../../src/protocol/index";
-import { MessageError } from "../../src/protocol/index";
 import { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "../../src/protocol/index";
-import { workerContext } from "../messages/helpers";
+import { refusal, workerContext } from "../messages/helpers";
 
 const ctx = workerContext();
 const BACKENDS = ["os", "file", "kwallet", "pass", "test", "memory"];
@@ -114,17 +113,6 @@ const BUILDERS: BuilderCase[] = [
   },
 ];
 
-/** The MessageError `build` throws for `value`; fails when it builds or throws anything else. */
-function refusalOf(build: () => unknown): MessageError {
-  try {
-    build();
-  } catch (error) {
-    if (error instanceof MessageError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal, the builder accepted the input");
-}
-
 describe("builders under generated input", () => {
   for (const { name, build, valid } of BUILDERS) {
     it(`${name}: a valid input builds`, () => {
@@ -137,7 +125,7 @@ describe("builders under generated input", () => {
       );
       fc.assert(
         fc.property(oneBadField, ({ value, field }) => {
-          const error = refusalOf(() => build(value));
+          const error = refusal(() => build(value));
           expect({ reason: error.reason, field: error.field }).toEqual({ reason: BAD[field]!.reason, field });
         }),
         { numRuns: 600 },
@@ -149,7 +137,7 @@ describe("builders under generated input", () => {
     for (const { name, build, valid } of BUILDERS.filter((b) => b.name.startsWith("Msg"))) {
       fc.assert(
         fc.property(valid, fc.constantFrom("extra", "memo", "signer"), (value, extra) => {
-          const error = refusalOf(() => build({ ...value, [extra]: "x" }));
+          const error = refusal(() => build({ ...value, [extra]: "x" }));
           expect([name, error.reason, error.message]).toEqual([name, "INVALID_MESSAGE", `Unknown field "${extra}"`]);
         }),
         { numRuns: 20 },
@@ -160,13 +148,13 @@ describe("builders under generated input", () => {
   it("refuses the relations between valid fields with their own reasons", () => {
     fc.assert(
       fc.property(address, label, amount, nodeTarget, (a, l, n, target) => {
-        const self = refusalOf(() => buildAuthorizeOperator(ctx, { payoutRecipient: a, operator: a, label: l }));
+        const self = refusal(() => buildAuthorizeOperator(ctx, { payoutRecipient: a, operator: a, label: l }));
         expect([self.reason, self.field]).toEqual(["ErrSelfAuthorization", "operator"]);
-        const revoke = refusalOf(() => buildRevokeOperatorAuthorization(ctx, { payoutRecipient: a, operator: a }));
+        const revoke = refusal(() => buildRevokeOperatorAuthorization(ctx, { payoutRecipient: a, operator: a }));
         expect([revoke.reason, revoke.field]).toEqual(["ErrSelfAuthorization", "operator"]);
-        const send = refusalOf(() => buildSend(ctx, { fromAddress: a, toAddress: a, amount: n }));
+        const send = refusal(() => buildSend(ctx, { fromAddress: a, toAddress: a, amount: n }));
         expect([send.reason, send.field]).toEqual(["SEND_TO_SELF", "toAddress"]);
-        const sweepSelf = refusalOf(() => buildSweep(ctx, { operator: a, payoutRecipient: a, balance: "2", reserve: "1", ...target }));
+        const sweepSelf = refusal(() => buildSweep(ctx, { operator: a, payoutRecipient: a, balance: "2", reserve: "1", ...target }));
         expect([sweepSelf.reason, sweepSelf.field]).toEqual(["SEND_TO_SELF", "payoutRecipient"]);
       }),
       { numRuns: 100 },
@@ -176,7 +164,7 @@ describe("builders under generated input", () => {
   it("refuses a sweep that would leave nothing above the reserve", () => {
     fc.assert(
       fc.property(distinctPair, fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.bigInt({ min: 0n, max: 10n ** 30n }), nodeTarget, ([operator, payoutRecipient], balance, extra, target) => {
-        const error = refusalOf(() => buildSweep(ctx, { operator, payoutRecipient, balance: String(balance), reserve: String(balance + extra), ...target }));
+        const error = refusal(() => buildSweep(ctx, { operator, payoutRecipient, balance: String(balance), reserve: String(balance + extra), ...target }));
         expect([error.reason, error.field]).toEqual(["NOTHING_TO_SWEEP", "balance"]);
       }),
     );

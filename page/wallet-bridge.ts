@@ -50,9 +50,8 @@ function webViewOf(w: Globals): WebViewHost | null {
  * but without the bridge yet, checks again every 100 ms for up to 2.5 s.
  */
 export async function findWalletApp(names: WalletAppGlobals, w: Globals = window as unknown as Globals, waitMs = BRIDGE_WAIT_MS): Promise<WalletApp> {
-  const inApp = () => bridgeOf(w, names) !== null || Boolean(w[names.inAppFlag]) || webViewOf(w) !== null;
   let bridge = bridgeOf(w, names);
-  if (!bridge && inApp()) {
+  if (!bridge && (Boolean(w[names.inAppFlag]) || webViewOf(w) !== null)) {
     bridge = await new Promise<MobileBridge | null>((resolve) => {
       const started = Date.now();
       const timer = setInterval(() => {

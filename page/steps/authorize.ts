@@ -54,7 +54,7 @@ export async function runAuthorizeStep(step: Step, ctx: ChainContext, input: Aut
       const expiresAt = new Date(Math.min(Date.parse(plan.request.expires_at), Date.now() + input.ttlSeconds * 1000));
       const signature: Signature = { txhash: null, wake: new EventTarget() };
       const stop = new AbortController();
-      renderSignRequest(status, ctx, plan, expiresAt, app, signature);
+      renderSignRequest(status, ctx, plan, expiresAt, app, signature, stop.signal);
       try {
         const evidence = await waitForAuthorization(ctx, {
           payoutRecipient: input.payoutRecipient,
@@ -96,7 +96,8 @@ function doneSentence(evidence: AuthorizationEvidence): string {
   }
 }
 
-function renderSignRequest(status: HTMLElement, ctx: ChainContext, plan: SignPlan, expiresAt: Date, app: WalletApp, signature: Signature): void {
+/** Shows the request; `settled` aborts once the step has its answer, so a late bridge reply changes nothing. */
+function renderSignRequest(status: HTMLElement, ctx: ChainContext, plan: SignPlan, expiresAt: Date, app: WalletApp, signature: Signature, settled: AbortSignal): void {
   const until = expiresAt.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   const what = el("p", {}, "Sign this with your wallet: ", el("strong", {}, plan.request.preview.summary), ".");
   const waiting = el("p", { class: "muted", "aria-live": "polite" }, `Waiting for the authorization to appear on the network. The request is valid until ${until}.`);
@@ -123,8 +124,10 @@ function renderSignRequest(status: HTMLElement, ctx: ChainContext, plan: SignPla
     try {
       answer = await bridge.requestSign(plan.encoded);
     } catch (error) {
+      if (settled.aborted) return;
       return showCodes(`Your wallet app declined or could not sign${bridgeReason(error)}. Scan the code with the phone that holds your wallet, or use “Open wallet to sign”.`);
     }
+    if (settled.aborted) return;
     const txhash = readSignAnswer(answer);
     if (txhash === null) return showCodes("Your wallet app did not return a transaction hash. Scan the code with the phone that holds your wallet, or use “Open wallet to sign”.");
     signature.txhash = txhash;

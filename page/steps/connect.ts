@@ -46,6 +46,7 @@ async function attempt(step: Step, ctx: ChainContext, client: SessionClient, app
   show(step.body, el("p", { class: "muted" }, "Preparing a connection request…"));
   const [pending, app] = await Promise.all([client.start(), appFound]);
   let cancelledHere = false;
+  let settled = false;
   const cancel = el("button", { type: "button", class: "secondary" }, "Cancel");
   cancel.addEventListener("click", () => {
     cancelledHere = true;
@@ -82,8 +83,10 @@ async function attempt(step: Step, ctx: ChainContext, client: SessionClient, app
         try {
           answer = await bridge.requestConnect(encodeWalletPayload(pending.payload));
         } catch (error) {
+          if (settled) return;
           return showCodes(`Your wallet app declined or could not complete the connection${bridgeReason(error)}. Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.`);
         }
+        if (settled) return;
         const read = readConnectAnswer(ctx, answer);
         if (!read.ok) return showCodes(`Your wallet app's answer cannot be used: ${read.problem}. Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.`);
         resolve({ address: read.address, pubkeyBase64: read.pubkeyBase64, accountLabel: read.accountLabel, via: "wallet app" });
@@ -109,6 +112,9 @@ async function attempt(step: Step, ctx: ChainContext, client: SessionClient, app
       throw new PairingError("cancelled", "You cancelled the connection.");
     }
     throw error;
+  } finally {
+    // A bridge reply that arrives after the step has its answer changes nothing.
+    settled = true;
   }
 }
 

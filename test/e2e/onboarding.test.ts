@@ -323,6 +323,7 @@ describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
       expect(lookup.tx_response.code).toBe(0);
       expect(await devnetAuthorizations()).toContainEqual(expect.objectContaining({ payout_recipient: payout, operator }));
       await screenshot(page, "phone-in-app-signed");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       assertClean(b.guard);
     });
 
@@ -408,6 +409,7 @@ describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
         `The network refused the authorization (transaction ${txhash}): sdk: insufficient fees; got: 0uatom required: 200uatom.`,
       );
       await screenshot(b.page, "phone-in-app-failed");
+      expect(await b.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       await removeFault(fault);
       assertClean(b.guard);
     });

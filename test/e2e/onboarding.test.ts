@@ -392,25 +392,29 @@ describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
       assertClean(b.guard);
     });
 
-    it("shows the chain's own failure text when the transaction fails", async () => {
+    it("shows the chain's own failure text when the transaction fails in its block", async () => {
       const operator = freshAddress(ctx);
       const payout = freshAddress(ctx);
-      const txhash = "C0FFEE".padEnd(64, "0");
-      const fault = await addFault({
-        prefix: `/cosmos/tx/v1beta1/txs/${txhash}`,
-        status: 200,
-        content_type: "application/json",
-        body: JSON.stringify({ tx: {}, tx_response: { txhash, height: "77", code: 13, codespace: "sdk", raw_log: "insufficient fees; got: 0uatom required: 200uatom" } }),
+      let broadcast: { txhash: string; codespace: string; raw_log: string } | undefined;
+      const { b } = await openInApp(onboardingPath(operator), {
+        bridge: "now",
+        connect: () => ({ address: payout }),
+        // A wallet whose transaction the chain refuses: here it signed a self-authorization (ErrSelfAuthorization).
+        sign: async () => {
+          const self = buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator: freshAddress(ctx) });
+          const messages = [{ ...self, value: { ...self.value, operator: payout } }];
+          const response = await fetch(`${inject("devnetUrl")}/__devnet/txs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ signer: payout, messages }) });
+          broadcast = ((await response.json()) as { tx_response: typeof broadcast }).tx_response;
+          return { txhash: broadcast!.txhash };
+        },
       });
-      const { b } = await openInApp(onboardingPath(operator), { bridge: "now", connect: () => ({ address: payout }), sign: async () => ({ txhash }) });
       await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
       await b.page.getByRole("button", { name: "Sign in your wallet app" }).click();
-      expect(await shown(b.page.getByRole("alert"))).toBe(
-        `The network refused the authorization (transaction ${txhash}): sdk: insufficient fees; got: 0uatom required: 200uatom.`,
-      );
+      const text = await shown(b.page.getByRole("alert"));
+      expect(broadcast!.raw_log).not.toBe("");
+      expect(text).toBe(`The network refused the authorization (transaction ${broadcast!.txhash}): ${broadcast!.codespace}: ${broadcast!.raw_log.replace(/[.!?]+$/, "")}.`);
       await screenshot(b.page, "phone-in-app-failed");
       expect(await b.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-      await removeFault(fault);
       assertClean(b.guard);
     });
 

@@ -17,7 +17,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // The devnet speaks the words the runtime suite's Worker is configured with.
+  // The devnets speak the words the runtime suite's Worker is configured with.
   const brand = readBrand(NEUTRAL_TEST_VARS);
   const devnet = await startDevnet({ port: 0, brand });
   const bare = await startDevnet({ port: 0, brand, heightHeader: "bare" });

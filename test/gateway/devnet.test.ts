@@ -253,6 +253,9 @@ describe("devnet queries", () => {
       supply: [{ denom: words.native_denom, amount: expect.stringMatching(/^\d+$/) }],
       pagination: { next_key: null, total: "1" },
     });
+    expect(await getJson("/{ns}/incentives/v1/params")).toMatchObject({
+      params: { sync_proof_min_interval: "7200s", daily_distribution_bps: "2000", liveness_mode: "PEER_LIVENESS_MODE_PROOF_ONLY", payout_denom: words.native_denom },
+    });
     await expectNodeError(await get("/{ns}/campaign/v1/campaign/99"), 404, 5);
     await expectNodeError(await get("/{ns}/campaign/v1/treasury/abc"), 400, 3);
     await expectNodeError(await get("/{ns}/nothing/here"), 404, 5);

@@ -34,7 +34,7 @@ async function connectLinkOf(b: Browser): Promise<string> {
   return (await b.page.getByTestId("connect-link").getAttribute("href"))!;
 }
 
-describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
+describe("onboarding page in Chromium", () => {
   it("walks the whole flow on a phone: form, connect, authorize, apply, sweep", async () => {
     const operator = freshAddress(ctx);
     const b = await open(PHONE, "/");

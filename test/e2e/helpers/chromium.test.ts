@@ -112,6 +112,17 @@ describe("unpackOnce", () => {
     expect(readdirSync(root)).toEqual(["build-1.0.0"]);
   });
 
+  it("refuses an unpack that wrote its binary outside the staging folder", async () => {
+    const { root, folder } = freshFolder();
+    const elsewhere = join(root, "elsewhere");
+    const late = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return elsewhere;
+    };
+    await expect(unpackOnce(folder, "chromium", late)).rejects.toThrow(`the unpacked binary is at ${elsewhere}`);
+    expect(readdirSync(root)).toEqual([]);
+  });
+
   it("leaves nothing behind when the unpack fails, so the next run unpacks again", async () => {
     const { root, folder } = freshFolder();
     const failing = async () => {

@@ -1,30 +1,34 @@
 /** What a wallet reads from a connect QR: the link or its bare base64 payload, as the SDK's parseConnectUrl reads them. */
 import { describe, expect, it } from "vitest";
-import { buildConnectPayload, chainContext, connectDeepLink, connectPayloadSchema, mintSessionId, readConnectInput } from "../src/protocol/index";
+import { buildConnectPayload, chainContext, connectDeepLink, connectPayloadSchema, decodeWalletPayload, encodeWalletPayload, mintSessionId, parseDeepLink } from "../src/protocol/index";
 import { readConfig } from "../src/config";
 import { env } from "cloudflare:workers";
 
 const ctx = chainContext(readConfig(env));
-const payload = buildConnectPayload(ctx, { sessionId: mintSessionId(), origin: { name: "Nödé ✓", url: "https://edge.test" } });
+const sessionId = mintSessionId();
+/** A payload whose base64 ends in padding (the name's length picks it), so "unpadded" differs. */
+const payload = ["Nödé ✓", "Nödé ✓.", "Nödé ✓.."]
+  .map((name) => buildConnectPayload(ctx, { sessionId, origin: { name, url: "https://edge.test" } }))
+  .find((p) => encodeWalletPayload(p).endsWith("="))!;
 const link = connectDeepLink(ctx.walletScheme, payload);
 const bare = decodeURIComponent(new URL(link).searchParams.get("p")!);
 
-describe("readConnectInput", () => {
+describe("reading a connect QR", () => {
   it("reads a connect link: URL-encoded standard base64 of UTF-8 JSON", () => {
     expect(link).toMatch(new RegExp(`^${ctx.walletScheme}://connect\\?p=[A-Za-z0-9%]+$`));
-    expect(readConnectInput(link)).toEqual({ scheme: ctx.walletScheme, payload });
+    expect(parseDeepLink(link)).toEqual({ scheme: ctx.walletScheme, action: "connect", payload });
   });
 
-  it("reads the bare base64 payload, padded or not, and with surrounding spaces", () => {
-    expect(readConnectInput(bare)).toEqual({ scheme: null, payload });
-    expect(readConnectInput(` ${bare.replace(/=+$/, "")}\n`)).toEqual({ scheme: null, payload });
+  it("reads the bare base64 payload, padded or not, and with surrounding spaces, as atob does", () => {
+    expect(bare).toMatch(/=$/);
+    expect(decodeWalletPayload(bare)).toEqual(payload);
+    expect(decodeWalletPayload(` ${bare.replace(/=+$/, "")}\n`)).toEqual(payload);
   });
 
-  it("refuses a sign link, text that is neither, and base64 of something that is not JSON", () => {
-    expect(() => readConnectInput(`${ctx.walletScheme}://sign?p=${encodeURIComponent(bare)}`)).toThrow(/Not a connect link/);
-    expect(() => readConnectInput("hello")).toThrow(/Not a wallet link/);
-    expect(() => readConnectInput(btoa("this is not json at all, no"))).toThrow(/not JSON/);
-    expect(() => readConnectInput("A".repeat(29))).toThrow(/not base64/);
+  it("refuses text that is not base64, and base64 of something that is not JSON", () => {
+    expect(() => decodeWalletPayload("A".repeat(29))).toThrow(/not base64/);
+    expect(() => decodeWalletPayload(`${bare}=`)).toThrow(/not base64/);
+    expect(() => decodeWalletPayload(btoa("this is not json at all, no"))).toThrow(/not JSON/);
   });
 });
 

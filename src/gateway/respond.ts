@@ -2,37 +2,9 @@
 import type { Config } from "../config";
 import { ageSeconds, type CachedAnswer } from "./cache-entry";
 
-/**
- * How an answer was served: HIT (fresh), MISS (fetched for this request, possibly shared with
- * concurrent ones), STALE (past TTL, served while one background refresh runs), STALE-IF-ERROR
- * (every upstream failed), REVALIDATED (an upstream answered at a lower block height, so the
- * higher-height entry was kept), BYPASS (refused or answered before the cache: 4xx of the
- * gateway's own, 405, preflight).
- */
-export const CACHE_STATUSES = ["HIT", "MISS", "STALE", "STALE-IF-ERROR", "REVALIDATED", "BYPASS"] as const;
-export type CacheStatus = (typeof CACHE_STATUSES)[number];
-
-/** CORS for public chain data: any origin may read, with the gateway's headers exposed. */
-export const CORS_HEADERS: Readonly<Record<string, string>> = {
-  "access-control-allow-origin": "*",
-  "access-control-expose-headers": "age, etag, x-cache, x-cosmos-block-height, server-timing, x-request-id",
-  "timing-allow-origin": "*",
-};
-
-/** Methods the gateway answers. */
-export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
-
-/** The answer to a CORS preflight: any origin, our methods, the headers it asks for. */
-export function preflight(request: Request): Response {
-  return new Response(null, {
-    status: 204,
-    headers: {
-      ...CORS_HEADERS,
-      "access-control-allow-methods": ALLOWED_METHODS,
-      "access-control-allow-headers": request.headers.get("access-control-request-headers") ?? "if-none-match",
-      "access-control-max-age": "86400",
-    },
-  });
+/** Cache-Control of `entry` at `age` seconds: fresh for what is left of its TTL, then SWR and stale-if-error. */
+export function cacheControlOf(entry: CachedAnswer, age: number, config: Config): string {
+  return `public, max-age=${Math.max(0, entry.ttl - age)}, stale-while-revalidate=${config.cacheSwrSeconds}, stale-if-error=${config.cacheStaleIfErrorSeconds}`;
 }
 
 function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
@@ -43,28 +15,17 @@ function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
-/** Builds the response for `entry` as seen now, honouring If-None-Match. */
-export function answerResponse(
-  request: Request,
-  entry: CachedAnswer,
-  status: CacheStatus,
-  config: Config,
-  timing: { startedAt: number; upstreamMs?: number },
-): Response {
-  const now = Date.now();
+/**
+ * Builds the response for `entry` as seen at `now`, honouring If-None-Match. CORS, X-Cache,
+ * Server-Timing and the request id are the middleware's to add.
+ */
+export function answerResponse(request: Request, entry: CachedAnswer, config: Config, now: number): Response {
   const age = ageSeconds(entry, now);
   const headers = new Headers({
-    ...CORS_HEADERS,
     "content-type": "application/json",
-    "cache-control": `public, max-age=${Math.max(0, entry.ttl - age)}, stale-while-revalidate=${config.cacheSwrSeconds}, stale-if-error=${config.cacheStaleIfErrorSeconds}`,
+    "cache-control": cacheControlOf(entry, age, config),
     age: String(age),
     etag: entry.etag,
-    "x-cache": status,
-    "server-timing": [
-      `cache;desc="${status}"`,
-      ...(timing.upstreamMs === undefined ? [] : [`upstream;dur=${timing.upstreamMs}`]),
-      `gateway;dur=${now - timing.startedAt}`,
-    ].join(", "),
   });
   if (entry.height !== null) headers.set("x-cosmos-block-height", String(entry.height));
   if (entry.status < 300 && matchesEtag(request.headers.get("if-none-match"), entry.etag)) {

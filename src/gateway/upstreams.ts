@@ -16,9 +16,16 @@ export interface UpstreamState {
   lastStatus: number | null;
   lastLatencyMs: number | null;
   lastError: string | null;
-  /** Last `x-cosmos-block-height` it answered with. */
+  /** Last block height it answered a read of the latest state with. */
   lastHeight: number | null;
   lastCheckedAt: number | null;
+}
+
+/** What to ask the upstreams: the path and canonical query, at the latest height or a past one. */
+export interface UpstreamQuery {
+  upstreamPath: string;
+  /** A past block height to read at (sent as `x-cosmos-block-height`), or null for the latest state. */
+  height: string | null;
 }
 
 /** An upstream answer the gateway will use: a 2xx or 4xx with a JSON body. */
@@ -44,6 +51,11 @@ function stateOf(url: string): UpstreamState {
     states.set(url, state);
   }
   return state;
+}
+
+/** Forgets what every upstream did (tests start from nothing). */
+export function resetUpstreamHealth(): void {
+  states.clear();
 }
 
 /** A cheap snapshot of every configured upstream's recent state (for `/api/health`). */
@@ -96,10 +108,14 @@ function record(config: Config, url: string, outcome: { status: number | null; m
   }
 }
 
-/** The headers an upstream gets: JSON please, and the provider's key if configured. Nothing of the client's. */
-function upstreamHeaders(config: Config): Headers {
+/**
+ * The headers an upstream gets: JSON please, the provider's key if configured, and the validated
+ * height of a historical read. Nothing else of the client's.
+ */
+function upstreamHeaders(config: Config, height: string | null): Headers {
   const headers = new Headers({ accept: "application/json" });
   if (config.upstreamAuthHeader) headers.set(config.upstreamAuthHeader[0], config.upstreamAuthHeader[1]);
+  if (height !== null) headers.set("x-cosmos-block-height", height);
   return headers;
 }
 
@@ -108,15 +124,20 @@ function parseHeight(value: string | null): number | null {
   return Number(value);
 }
 
+/** The answer's block height: grpc-gateway's header, else the bare name a renaming proxy uses. */
+function heightOf(headers: Headers): number | null {
+  return parseHeight(headers.get("grpc-metadata-x-cosmos-block-height") ?? headers.get("x-cosmos-block-height"));
+}
+
 /** One attempt's result: an answer to use, or why it failed (the next upstream is tried). */
 type Attempt = { answer: UpstreamAnswer } | { failure: string; timedOut: boolean };
 
-async function attempt(config: Config, url: string, path: string, timeoutMs: number): Promise<Attempt> {
+async function attempt(config: Config, url: string, query: UpstreamQuery, timeoutMs: number): Promise<Attempt> {
   const started = Date.now();
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await fetch(`${url}${path}`, { headers: upstreamHeaders(config), redirect: "manual", signal });
-    const height = parseHeight(response.headers.get("x-cosmos-block-height"));
+    const response = await fetch(`${url}${query.upstreamPath}`, { headers: upstreamHeaders(config, query.height), redirect: "manual", signal });
+    const height = heightOf(response.headers);
     // The body is read whole before anything reaches the client, so a failure here still fails over.
     const body = await response.text();
     const ms = Date.now() - started;
@@ -129,7 +150,8 @@ async function attempt(config: Config, url: string, path: string, timeoutMs: num
           : !isJson(response.headers.get("content-type"), body)
             ? `answered ${status} with a body that is not JSON`
             : null;
-    record(config, url, { status, ms, height, error: failure ?? undefined });
+    // A historical answer's height is the one asked for: it says nothing about how far the node has synced.
+    record(config, url, { status, ms, height: query.height === null ? height : null, error: failure ?? undefined });
     if (failure) return { failure, timedOut: false };
     return { answer: { status, body, height, upstreamMs: ms } };
   } catch (err) {
@@ -151,11 +173,11 @@ function isJson(contentType: string | null, body: string): boolean {
 }
 
 /**
- * Asks the upstreams in `attemptOrder` until one answers with a usable 2xx or 4xx, within the
- * per-attempt timeout and the total budget. Throws a 504 when time ran out (or every attempt
- * timed out), otherwise a 502 naming what each upstream did.
+ * The miss path: asks the upstreams in `attemptOrder` until one answers with a usable 2xx or 4xx,
+ * within the per-attempt timeout and the total budget. Throws a 504 when time ran out (or every
+ * attempt timed out), otherwise a 502 naming what each upstream did.
  */
-export async function askUpstreams(config: Config, path: string, errorHeaders?: Record<string, string>): Promise<UpstreamAnswer> {
+export async function askUpstreams(config: Config, query: UpstreamQuery): Promise<UpstreamAnswer> {
   const started = Date.now();
   const deadline = started + config.upstreamBudgetMs;
   const failures: string[] = [];
@@ -163,7 +185,7 @@ export async function askUpstreams(config: Config, path: string, errorHeaders?: 
   for (const url of attemptOrder(config.upstreamUrls, started)) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) break;
-    const result = await attempt(config, url, path, Math.min(config.upstreamTimeoutMs, remaining));
+    const result = await attempt(config, url, query, Math.min(config.upstreamTimeoutMs, remaining));
     if ("answer" in result) return { ...result.answer, upstreamMs: Date.now() - started };
     // Named by position in UPSTREAM_URLS: the URL itself may be a private provider's.
     failures.push(`upstream #${config.upstreamUrls.indexOf(url) + 1} ${result.failure}`);
@@ -172,7 +194,7 @@ export async function askUpstreams(config: Config, path: string, errorHeaders?: 
   const message = failures.join("; ") || "no upstream could be tried";
   const budgetSpent = Date.now() >= deadline;
   if (budgetSpent || (allTimedOut && failures.length > 0)) {
-    throw gatewayTimeout("UPSTREAM_TIMEOUT", `No upstream answered in time: ${message}`, { attempts: String(failures.length) }, errorHeaders);
+    throw gatewayTimeout("UPSTREAM_TIMEOUT", `No upstream answered in time: ${message}`, { attempts: String(failures.length) });
   }
-  throw badGateway("UPSTREAM_UNAVAILABLE", `No upstream gave a usable answer: ${message}`, { attempts: String(failures.length) }, errorHeaders);
+  throw badGateway("UPSTREAM_UNAVAILABLE", `No upstream gave a usable answer: ${message}`, { attempts: String(failures.length) });
 }

@@ -57,6 +57,12 @@ describe("confirm accepts every body the SDK accepts, normalized", () => {
     const response = await postJson(`${WALLET}/${sessionId}/confirm`, body);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ address, account_label: null });
+
+    const other = await createSession();
+    const onlyInherited = `{"__proto__":{"address":"${address}"},"session_id":"${other}","pubkey_base64":"${publicKey()}"}`;
+    const refused = await postJson(`${WALLET}/${other}/confirm`, onlyInherited);
+    expect(refused.status).toBe(400);
+    expect(await errorReason(refused)).toBe("INVALID_ADDRESS");
   });
 
   it("accepts keys of other sizes than the network's: 32, 33 and 2592 bytes", async () => {

@@ -120,6 +120,12 @@ describe("normalizeWalletProof refuses the rest with a problem, never a throw", 
     );
   });
 
+  it("reads only a body's own fields, never through its prototype", () => {
+    const inherited = Object.create({ address: toBech32(PREFIX, new Uint8Array(20)) }) as Record<string, unknown>;
+    Object.assign(inherited, { session_id: expected.sessionId, pubkey_base64: base64(new Uint8Array(1952)) });
+    expect(normalizeWalletProof(inherited, expected)).toMatchObject({ ok: false, problem: { field: "address", message: "address is required" } });
+  });
+
   it("refuses every address with one character changed", () => {
     fc.assert(
       fc.property(bytes20, fc.nat(), fc.constantFrom(..."qpzry9x8gf2tvdw0s3jn54khce6mua7l"), (data, at, replacement) => {

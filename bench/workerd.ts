@@ -1,0 +1,173 @@
+/**
+ * The hot path measured where it runs (`npm run bench:workerd`), loopback only, about 100 s.
+ *
+ * Builds the Worker as `wrangler deploy` does and runs it in one bare workerd process (wrangler's
+ * own binary, no dev proxy) beside a constant-answer Worker, with the devnet as upstream. Loads
+ * the floor, `/api/config` and a gateway hit on a hot key with the same autocannon settings, in
+ * alternating rounds, and reports the workerd process's CPU time per request (from /proc) with
+ * req/s and p50/p99; medians over the rounds. Writes docs/PERFORMANCE.md (section "workerd").
+ */
+import autocannon from "autocannon";
+import { transformSync } from "esbuild";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { IncomingHttpHeaders } from "node:http";
+import { basename, join } from "node:path";
+import { startDevnet, type Devnet } from "../devnet/server.ts";
+import { buildWorker, type WorkerBundle } from "../scripts/build-worker.ts";
+import { processCpuMicros } from "./lib/process-cpu.ts";
+import { writeReportSection } from "./lib/report.ts";
+import { machine } from "./lib/stats.ts";
+import { wranglerWorkerd } from "./lib/workerd-binary.ts";
+import { CACHE_CHECK_MODULE, FLOOR_MODULE, SOCKETS, workerdConfig } from "./lib/workerd-config.ts";
+import { startWorkerd, type WorkerdProcess } from "./lib/workerd-process.ts";
+import { readWorkerSettings } from "./lib/wrangler-settings.ts";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 10;
+/** Past this the run is abandoned (everything started is still stopped). */
+const DEADLINE_MS = 150_000;
+
+interface Target {
+  label: string;
+  url: string;
+  /** True when the answer is the one being measured (a 200, and for the hit `x-cache: HIT`). */
+  expected: (status: number, headers: IncomingHttpHeaders) => boolean;
+}
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  unexpected: number;
+  cpuMicrosPerRequest: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Loads `target` for `seconds`; CPU is the workerd process's own, read before and after. */
+async function load(workerd: WorkerdProcess, target: Target, seconds: number): Promise<Run> {
+  let unexpected = 0;
+  const onResponse = (status: number, _body: string, _context: object, headers: IncomingHttpHeaders | undefined) => {
+    if (!target.expected(status, headers ?? {})) unexpected++;
+  };
+  const cpuBefore = processCpuMicros(workerd.pid);
+  const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, requests: [{ method: "GET", onResponse }] });
+  const cpu = processCpuMicros(workerd.pid) - cpuBefore;
+  const requests = result.requests.total;
+  // Thousands of answers cost CPU; none seen means the pid is not the process that answered.
+  if (cpu <= 0 || requests === 0) throw new Error(`${target.label}: ${requests} answers for ${cpu} µs of workerd CPU`);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests,
+    unexpected: unexpected + result.errors + result.timeouts,
+    cpuMicrosPerRequest: cpu / requests,
+  };
+}
+
+/** The cache backend answers the way workerd expects: a put is matched with its headers and body, a delete removes it. */
+async function checkCacheBackend(url: string): Promise<void> {
+  const report = await (await fetch(url)).json();
+  const expected = { seen: { status: 200, kept: "yes", body: "stored body" }, deleted: true, goneAfterDelete: true };
+  if (JSON.stringify(report) !== JSON.stringify(expected)) throw new Error(`cache backend misbehaves: ${JSON.stringify(report)}`);
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const found = Object.entries(headers).find(([n]) => n.toLowerCase() === name)?.[1];
+  return Array.isArray(found) ? found.join(", ") : found;
+}
+
+let bundle: WorkerBundle | undefined;
+let devnet: Devnet | undefined;
+let workerd: WorkerdProcess | undefined;
+const stopAll = async () => {
+  await workerd?.stop();
+  await devnet?.close();
+  if (bundle) rmSync(bundle.dir, { recursive: true, force: true });
+};
+const watchdog = setTimeout(() => {
+  console.error(`bench:workerd: over ${DEADLINE_MS / 1000} s, stopping`);
+  void stopAll().finally(() => process.exit(1));
+}, DEADLINE_MS);
+watchdog.unref();
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stopAll().finally(() => process.exit(130)));
+
+try {
+  const settings = readWorkerSettings();
+  bundle = buildWorker();
+  devnet = await startDevnet({ port: 0 });
+  const storageDir = join(bundle.dir, "durable-objects");
+  mkdirSync(storageDir);
+  const cacheService = transformSync(readFileSync(new URL("./lib/workerd-cache-service.ts", import.meta.url), "utf8"), { loader: "ts", format: "esm" }).code;
+  writeFileSync(join(bundle.dir, "cache-service.js"), cacheService);
+  writeFileSync(join(bundle.dir, "floor.js"), FLOOR_MODULE);
+  writeFileSync(join(bundle.dir, "cache-check.js"), CACHE_CHECK_MODULE);
+  const configPath = join(bundle.dir, "config.capnp");
+  const files = { edgeModule: basename(bundle.mainPath), floorModule: "floor.js", cacheCheckModule: "cache-check.js", cacheServiceModule: "cache-service.js", storageDir };
+  // No rate-limit binding exists in bare workerd.
+  writeFileSync(configPath, workerdConfig(settings, files, { UPSTREAM_URLS: devnet.url, RATE_LIMITS: "off" }));
+
+  const binary = wranglerWorkerd();
+  workerd = await startWorkerd(binary.path, configPath, SOCKETS);
+  const edge = workerd.urls.edge!;
+  await checkCacheBackend(workerd.urls["cache-check"]!);
+
+  const { namespace } = (await (await fetch(`${edge}/api/config`)).json()) as { namespace: string };
+  const hitPath = `/api/${namespace}/incentives/v1/params`;
+  for (let i = 0; i < 2; i++) await (await fetch(`${edge}${hitPath}`)).arrayBuffer();
+  const check = await fetch(`${edge}${hitPath}`);
+  await check.arrayBuffer();
+  if (check.status !== 200 || check.headers.get("x-cache") !== "HIT") throw new Error(`expected a 200 cache hit, got ${check.status} ${check.headers.get("x-cache")}`);
+
+  const ok = (status: number) => status === 200;
+  const targets: Target[] = [
+    { label: "floor: constant answer, no code of ours", url: `${workerd.urls.floor}/`, expected: ok },
+    { label: "`/api/config`", url: `${edge}/api/config`, expected: ok },
+    { label: `\`${hitPath}\` (gateway hit)`, url: `${edge}${hitPath}`, expected: (status, headers) => ok(status) && header(headers, "x-cache") === "HIT" },
+  ];
+  // One short load each first, so no round pays for compiling the code.
+  for (const target of targets) await load(workerd, target, 1);
+  const runs = targets.map(() => [] as Run[]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, target] of targets.entries()) runs[i]!.push(await load(workerd, target, SECONDS));
+  }
+
+  const rows = runs.map((r) => ({
+    cpu: median(r.map((x) => x.cpuMicrosPerRequest)),
+    rounds: r.map((x) => x.cpuMicrosPerRequest.toFixed(0)).join(" / "),
+    rps: median(r.map((x) => x.rps)),
+    p50: median(r.map((x) => x.p50)),
+    p99: median(r.map((x) => x.p99)),
+    requests: r.reduce((n, x) => n + x.requests, 0),
+    unexpected: r.reduce((n, x) => n + x.unexpected, 0),
+  }));
+  const [floor, config, hit] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+  const micros = (v: number) => `${v.toFixed(0)} µs`;
+  const ms = (v: number) => `${v.toFixed(0)} ms`;
+  const markdown = `
+## Bare workerd
+
+\`npm run bench:workerd\` — one run on ${machine()}, workerd ${binary.version} running the
+deploy bundle with no dev proxy; autocannon (same machine, ${CONNECTIONS} connections) loads each route for
+${SECONDS} s, ${ROUNDS} alternating rounds, medians shown. CPU is the workerd process's own user+system
+time (/proc) over the requests it answered, so the load tool's cost is not in it.
+
+| route | CPU per request | each round | requests/s | p50 | p99 | requests (unexpected answers) |
+|---|---|---|---|---|---|---|
+${targets.map((t, i) => `| ${t.label} | ${micros(rows[i]!.cpu)} | ${rows[i]!.rounds} | ${rows[i]!.rps.toFixed(0)} | ${ms(rows[i]!.p50)} | ${ms(rows[i]!.p99)} | ${rows[i]!.requests} (${rows[i]!.unexpected}) |`).join("\n")}
+| gateway hit ÷ floor | ${(hit.cpu / floor.cpu).toFixed(2)}× | | ${(hit.rps / floor.rps).toFixed(2)}× | | | |
+| \`/api/config\` ÷ floor | ${(config.cpu / floor.cpu).toFixed(2)}× | | ${(config.rps / floor.rps).toFixed(2)}× | | | |
+
+An unexpected answer is anything but a 200 (for the gateway hit: a 200 with \`x-cache: HIT\`).
+`;
+  const unexpected = rows.reduce((n, r) => n + r.unexpected, 0);
+  if (unexpected > 0) throw new Error(`${unexpected} unexpected answers under load; figures not written\n${markdown}`);
+  writeReportSection("workerd", markdown);
+  console.log(markdown);
+} finally {
+  clearTimeout(watchdog);
+  await stopAll();
+}

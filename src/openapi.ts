@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import { version } from "../package.json";
 import type { Config } from "./config";
 import { errorBodySchema } from "./errors";
-import { CACHE_STATUSES } from "./gateway/respond";
+import { X_CACHE_PATTERN } from "./gateway/respond";
 import { GATEWAY_ROUTES, type GatewayRoute } from "./gateway/route-table";
 import { QUERY_VALUES, paramSchemas } from "./gateway/validators";
 import { sessionRowSchema } from "./protocol/index";
@@ -136,7 +136,7 @@ function gatewayOperation(route: GatewayRoute, config: Config): Json {
       "200": {
         description: "The upstream node's JSON answer",
         headers: {
-          "X-Cache": { schema: { type: "string", enum: CACHE_STATUSES } },
+          "X-Cache": { schema: { type: "string", pattern: X_CACHE_PATTERN } },
           ETag: { schema: { type: "string" } },
           Age: { schema: { type: "integer" } },
           "x-cosmos-block-height": { schema: { type: "string" } },

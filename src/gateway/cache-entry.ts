@@ -3,6 +3,8 @@
  * JSON body and block height, when it was stored and for how long it is fresh.
  */
 import type { Config } from "../config";
+import { ERROR_ANSWER_TTL } from "./route-table";
+import type { UpstreamAnswer } from "./upstreams";
 
 /** A gateway answer, as plain data so that concurrent requests can share it. */
 export interface CachedAnswer {
@@ -40,6 +42,12 @@ export async function etagOf(status: number, body: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${status}\n${body}`));
   const hex = [...new Uint8Array(digest).subarray(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
   return `"${hex}"`;
+}
+
+/** The entry for an upstream's answer stored at `now`: the route's TTL, or briefly for a 4xx. */
+export async function entryOf(answer: UpstreamAnswer, routeTtl: number, now: number): Promise<CachedAnswer> {
+  const ttl = answer.status < 300 ? routeTtl : Math.min(routeTtl, ERROR_ANSWER_TTL);
+  return { status: answer.status, body: answer.body, height: answer.height, storedAt: now, ttl, etag: await etagOf(answer.status, answer.body) };
 }
 
 /** Reads the entry for `key`, or null. */

@@ -38,7 +38,10 @@ export function gatewayRoutes(config: Config): Hono<AppEnv> {
       const url = new URL(c.req.url);
       const path = url.pathname.slice(MOUNT.length);
       const method = c.req.method;
-      if (method === "GET" || method === "HEAD") return serveQuery(config, c.executionCtx as ExecutionContext, c.req.raw, matchQuery(routes, path, url.search));
+      if (method === "GET" || method === "HEAD") {
+        const shields = config.cacheShield ? c.env.QUERY_SHIELDS : null;
+        return serveQuery(config, c.executionCtx as ExecutionContext, c.req.raw, matchQuery(routes, path, url.search), shields);
+      }
       matchQuery(routes, path, "");
       return method === "OPTIONS" ? preflight(c.req.raw) : refuseMethod(c);
     });

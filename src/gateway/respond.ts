@@ -7,10 +7,21 @@ import { ageSeconds, type CachedAnswer } from "./cache-entry";
  * concurrent ones), STALE (past TTL, served while one background refresh runs), STALE-IF-ERROR
  * (every upstream failed), REVALIDATED (an upstream answered at a lower block height, so the
  * higher-height entry was kept), BYPASS (refused or answered before the cache: 4xx of the
- * gateway's own, 405, preflight).
+ * gateway's own, 405, preflight). On a data-center miss through the shield tier, the status is
+ * what the client got: MISS for a fresh answer (the shield's or the upstream's), else the
+ * shield's STALE, STALE-IF-ERROR or REVALIDATED.
  */
 export const CACHE_STATUSES = ["HIT", "MISS", "STALE", "STALE-IF-ERROR", "REVALIDATED", "BYPASS"] as const;
 export type CacheStatus = (typeof CACHE_STATUSES)[number];
+
+/** Follows the status in X-Cache (`MISS, SHIELD-FAIL-OPEN`) when the shield tier failed and the Worker asked the upstreams itself. */
+export const SHIELD_FAIL_OPEN = "SHIELD-FAIL-OPEN";
+
+/** Every X-Cache value, as a pattern (OpenAPI). */
+export const X_CACHE_PATTERN = `^(${CACHE_STATUSES.join("|")})(, ${SHIELD_FAIL_OPEN})?$`;
+
+/** How the shield tier took part in a data-center miss: what the shield did, or why the Worker went around it. */
+export type ShieldTrace = { status: string; ms: number } | { fault: string; ms: number };
 
 /** CORS for public chain data: any origin may read, with the gateway's headers exposed. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
@@ -49,19 +60,21 @@ export function answerResponse(
   entry: CachedAnswer,
   status: CacheStatus,
   config: Config,
-  timing: { startedAt: number; upstreamMs?: number },
+  timing: { startedAt: number; upstreamMs?: number; shield?: ShieldTrace },
 ): Response {
   const now = Date.now();
   const age = ageSeconds(entry, now);
+  const shield = timing.shield;
   const headers = new Headers({
     ...CORS_HEADERS,
     "content-type": "application/json",
     "cache-control": `public, max-age=${Math.max(0, entry.ttl - age)}, stale-while-revalidate=${config.cacheSwrSeconds}, stale-if-error=${config.cacheStaleIfErrorSeconds}`,
     age: String(age),
     etag: entry.etag,
-    "x-cache": status,
+    "x-cache": shield && "fault" in shield ? `${status}, ${SHIELD_FAIL_OPEN}` : status,
     "server-timing": [
       `cache;desc="${status}"`,
+      ...(shield ? [`shield;desc="${"fault" in shield ? "fail-open" : shield.status}";dur=${shield.ms}`] : []),
       ...(timing.upstreamMs === undefined ? [] : [`upstream;dur=${timing.upstreamMs}`]),
       `gateway;dur=${now - timing.startedAt}`,
     ].join(", "),

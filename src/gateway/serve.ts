@@ -1,35 +1,40 @@
 /**
- * Answers one matched query from the cache and the upstreams, with the semantics of nginx's
+ * Answers one matched query from the cache tiers and the upstreams, with the semantics of nginx's
  * proxy_cache + proxy_cache_lock + proxy_cache_use_stale (updating, error, timeout, http_5xx,
- * http_429) + proxy_cache_background_update, and Cosmos block-height monotonicity.
+ * http_429) + proxy_cache_background_update, and Cosmos block-height monotonicity. Tiers, nearest
+ * first: the isolate's memory, the data center's Cache API, then (miss.ts) the key's shield or
+ * the upstreams.
  */
 import type { Config } from "../config";
 import { ApiError } from "../errors";
-import { ageSeconds, cacheKey, etagOf, readEntry, writeEntry, type CachedAnswer } from "./cache-entry";
+import { ageSeconds, cacheKey, readEntry, writeEntry } from "./cache-entry";
 import { coalesce, isInflight } from "./coalesce";
+import { newest } from "./height-rule";
 import { hotFresh, hotPut } from "./hot-cache";
 import type { MatchedQuery } from "./match";
-import { CORS_HEADERS, answerResponse } from "./respond";
-import { ERROR_ANSWER_TTL } from "./route-table";
-import { askUpstreams } from "./upstreams";
+import { obtain, type Obtained } from "./miss";
+import { answerResponse, type CacheStatus } from "./respond";
+import type { ShieldNamespace } from "./shield/client";
+import type { ShieldMode } from "./shield/protocol";
 
-/** What one upstream round produced for a key. */
-interface Refreshed {
-  entry: CachedAnswer;
-  /** True when the upstream was behind the cached entry's height and the entry was kept. */
+/** What one refresh produced for a key. */
+interface Refreshed extends Obtained {
+  /** True when the answer was behind the data center's entry's height and the entry was kept. */
   kept: boolean;
-  upstreamMs: number;
 }
 
-/** Serves `match` for `request`. Throws the 502/504 ApiError when no answer can be given. */
-export async function serveQuery(config: Config, ctx: ExecutionContext, request: Request, match: MatchedQuery): Promise<Response> {
+/**
+ * Serves `match` for `request`; `shields` is the shield namespace when CACHE_SHIELD is on. Throws
+ * the 502/504 ApiError when no answer can be given.
+ */
+export async function serveQuery(config: Config, ctx: ExecutionContext, request: Request, match: MatchedQuery, shields: ShieldNamespace | null = null): Promise<Response> {
   const startedAt = Date.now();
   const key = cacheKey(new URL(request.url).origin, config, match.upstreamPath);
   const hot = hotFresh(key.url, startedAt);
   if (hot) return answerResponse(request, hot, "HIT", config, { startedAt });
   const cached = await readEntry(key);
   const age = cached ? ageSeconds(cached, Date.now()) : 0;
-  const refresh = () => coalesce(key.url, ctx, () => fetchAndStore(config, key, match));
+  const refresh = (mode: ShieldMode) => coalesce(key.url, ctx, () => fetchAndStore(config, shields, key, match, mode));
 
   if (cached && age < cached.ttl) {
     hotPut(key.url, cached);
@@ -37,12 +42,12 @@ export async function serveQuery(config: Config, ctx: ExecutionContext, request:
   }
   if (cached && age < cached.ttl + config.cacheSwrSeconds) {
     // One background refresh per key: later requests in the window find it in flight.
-    if (!isInflight(key.url)) ctx.waitUntil(refresh().catch(() => undefined));
+    if (!isInflight(key.url)) ctx.waitUntil(refresh("refresh").catch(() => undefined));
     return answerResponse(request, cached, "STALE", config, { startedAt });
   }
   try {
-    const { entry, kept, upstreamMs } = await refresh();
-    return answerResponse(request, entry, kept ? "REVALIDATED" : "MISS", config, { startedAt, upstreamMs });
+    const { entry, kept, upstreamMs, shield } = await refresh("miss");
+    return answerResponse(request, entry, kept ? "REVALIDATED" : servedAs(shield), config, { startedAt, upstreamMs, shield });
   } catch (err) {
     const failedUpstream = err instanceof ApiError && (err.status === 502 || err.status === 504);
     if (cached && failedUpstream && age < cached.ttl + config.cacheStaleIfErrorSeconds) {
@@ -52,23 +57,18 @@ export async function serveQuery(config: Config, ctx: ExecutionContext, request:
   }
 }
 
-/** Asks the upstreams and stores the answer, unless it is at a lower block height than the entry stored now. */
-async function fetchAndStore(config: Config, key: Request, match: MatchedQuery): Promise<Refreshed> {
-  const answer = await askUpstreams(config, match.upstreamPath, { ...CORS_HEADERS });
-  const ttl = answer.status < 300 ? match.route.ttl : Math.min(match.route.ttl, ERROR_ANSWER_TTL);
-  const now = Date.now();
-  const fresh: CachedAnswer = { status: answer.status, body: answer.body, height: answer.height, storedAt: now, ttl, etag: await etagOf(answer.status, answer.body) };
+/** The client's X-Cache for a fetched answer: MISS, unless the shield stood in with an older one. */
+function servedAs(shield: Obtained["shield"]): CacheStatus {
+  const status = shield && "status" in shield ? shield.status : "MISS";
+  return status === "STALE" || status === "STALE-IF-ERROR" || status === "REVALIDATED" ? status : "MISS";
+}
+
+/** Obtains an answer and stores it, unless it is at a lower block height than the entry stored now. */
+async function fetchAndStore(config: Config, shields: ShieldNamespace | null, key: Request, match: MatchedQuery, mode: ShieldMode): Promise<Refreshed> {
+  const obtained = await obtain(config, shields, match, mode);
   // Re-read: another request or a background refresh may have stored a higher height meanwhile.
-  const current = await readEntry(key);
-  // Heights compare only when both answers carry one: a node behind a proxy that strips the header still refreshes.
-  if (current?.height != null && fresh.height !== null && fresh.height < current.height) {
-    // A lagging node must not take the data back in time; the higher-height entry is confirmed as the newest known.
-    const kept = { ...current, storedAt: now };
-    await writeEntry(key, kept, config);
-    hotPut(key.url, kept);
-    return { entry: kept, kept: true, upstreamMs: answer.upstreamMs };
-  }
-  await writeEntry(key, fresh, config);
-  hotPut(key.url, fresh);
-  return { entry: fresh, kept: false, upstreamMs: answer.upstreamMs };
+  const { entry, kept } = newest(await readEntry(key), obtained.entry);
+  await writeEntry(key, entry, config);
+  hotPut(key.url, entry);
+  return { ...obtained, entry, kept };
 }

@@ -1,0 +1,78 @@
+/**
+ * Upstream health shared across isolates and cities: the shields of an isolate ask the upstreams
+ * in the order their board gives, and keep that board in step with the one health object, so a
+ * node found failing or lagging by one shield is asked last by every other. The health object is
+ * advisory: when it is slow or away, a shield goes on with what it knows.
+ */
+import type { UpstreamHealth } from "../../../durable-objects/UpstreamHealth";
+import type { Config } from "../../config";
+import { within } from "../deadline";
+import { UpstreamBoard, type UpstreamState } from "../upstream-board";
+import { askUpstreams, type UpstreamAnswer } from "../upstreams";
+import { placement, type ShieldSettings } from "./protocol";
+
+/** Name of the deployment's one health object. */
+const HEALTH_OBJECT = "upstreams";
+/** A board older than this is refreshed from the health object before an upstream round. */
+const SYNC_MS = 1000;
+/** Longest wait for the health object; past it the round goes on with the board as it is. */
+const HEALTH_WAIT_MS = 250;
+
+export type HealthNamespace = DurableObjectNamespace<UpstreamHealth>;
+
+/** The deployment's health object, placed like the shields. */
+export function healthObject(namespace: HealthNamespace, settings: Pick<Config, "cacheShieldLocation">) {
+  return namespace.getByName(HEALTH_OBJECT, placement(settings));
+}
+
+/** One isolate's board, kept in step with the health object. */
+export class HealthLink {
+  private syncedAt = 0;
+
+  constructor(readonly board = new UpstreamBoard()) {}
+
+  /**
+   * One upstream round in the shared order. What it found is reported back: before the answer
+   * when an upstream failed (the discovery others should not pay for again), in the background
+   * otherwise.
+   */
+  async ask(namespace: HealthNamespace, settings: ShieldSettings, path: string, background: (work: Promise<unknown>) => void): Promise<UpstreamAnswer> {
+    const health = healthObject(namespace, settings);
+    const urls = settings.upstreamUrls;
+    if (Date.now() - this.syncedAt >= SYNC_MS) await this.exchange(health, [], urls);
+    const started = Date.now();
+    let answer: UpstreamAnswer | undefined;
+    try {
+      answer = await askUpstreams(settings, path, undefined, this.board);
+      return answer;
+    } finally {
+      const seen = this.board.snapshot(urls).filter((s) => s.lastCheckedAt !== null && s.lastCheckedAt >= started);
+      const report = this.exchange(health, seen, urls);
+      if (!answer || seen.some((s) => s.lastError !== null)) await report;
+      else background(report);
+    }
+  }
+
+  /** Sends what this board saw and takes the merged view; gives up quietly after a bounded wait. */
+  private async exchange(health: ReturnType<typeof healthObject>, seen: UpstreamState[], urls: readonly string[]): Promise<void> {
+    try {
+      const merged = await within(health.report(seen, [...urls]), HEALTH_WAIT_MS, "the health object did not answer");
+      this.board.merge(merged);
+      this.syncedAt = Date.now();
+    } catch {
+      // Advisory only: this board's own view stands.
+    }
+  }
+}
+
+/** The isolate-wide link the shields share. */
+export const shieldHealth = new HealthLink();
+
+/** The shared view of `config`'s upstreams for `/api/health`, or null when the health object does not answer in time. */
+export async function sharedUpstreamHealth(namespace: HealthNamespace, config: Config): Promise<UpstreamState[] | null> {
+  try {
+    return await within(healthObject(namespace, config).report([], [...config.upstreamUrls]), config.cacheShieldWaitMs, "the health object did not answer");
+  } catch {
+    return null;
+  }
+}

@@ -3,12 +3,16 @@
  * found failing is asked last by every other, and `/api/health` shows what the shields saw.
  */
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../src/config";
 import { HealthLink, type HealthNamespace } from "../../src/gateway/shield/health-link";
 import { shieldSettings } from "../../src/gateway/shield/protocol";
 import type { UpstreamState } from "../../src/gateway/upstream-board";
 import { DEVNET, fault, freshAddress, gateway, json, tag, upstreamRequests } from "./helpers";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const balances = () => `/cosmos/bank/v1beta1/balances/${freshAddress()}`;
 const count = (t: string, path: string) => upstreamRequests(`~${t}${path}`);
@@ -17,13 +21,15 @@ function settingsFor(tags: string[], vars: Record<string, string> = {}) {
   return shieldSettings(readConfig({ ...env, UPSTREAM_URLS: tags.map((t) => `${DEVNET}/~${t}`).join(","), ...vars }));
 }
 
-/** What reports the health object has taken in, through `recording`. */
+/** What reports the health object has taken in, through `recording`, and how many exchanges it had. */
 const reported: UpstreamState[] = [];
+let exchanges = 0;
 const recording = {
   getByName: (...args: Parameters<HealthNamespace["getByName"]>) => {
     const health = env.UPSTREAM_HEALTH.getByName(...args);
     return {
       report: async (seen: UpstreamState[], urls: string[]) => {
+        exchanges++;
         const merged = await health.report(seen, urls);
         reported.push(...seen);
         return merged;
@@ -59,6 +65,18 @@ describe("shared upstream health", () => {
     expect((await lonely.ask(unreachable, settings, third, keep)).status).toBe(200);
     expect([await count(a, third), await count(b, third)]).toEqual([1, 1]);
     await Promise.all(background);
+  });
+
+  it("exchanges with the health object at most once a second while every upstream answers", async () => {
+    const settings = settingsFor([tag()]);
+    const link = new HealthLink();
+    const before = exchanges;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    for (let i = 0; i < 5; i++) await link.ask(recording, settings, balances(), () => undefined);
+    expect(exchanges - before).toBe(1);
+    vi.setSystemTime(Date.now() + 1000);
+    for (let i = 0; i < 5; i++) await link.ask(recording, settings, balances(), () => undefined);
+    expect(exchanges - before).toBe(2);
   });
 
   it("shows in /api/health what the shields saw, which this isolate never asked", async () => {

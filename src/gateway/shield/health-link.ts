@@ -25,40 +25,53 @@ export function healthObject(namespace: HealthNamespace, settings: Pick<Config, 
   return namespace.getByName(HEALTH_OBJECT, placement(settings));
 }
 
-/** One isolate's board, kept in step with the health object. */
+/**
+ * One isolate's board, kept in step with the health object: at most one exchange a second while
+ * all is well, and one at once when an upstream fails.
+ */
 export class HealthLink {
+  /** When the board last took the shared view. */
   private syncedAt = 0;
+  /** Observations from this time on have not been reported yet. */
+  private unreportedFrom = 0;
 
   constructor(readonly board = new UpstreamBoard()) {}
 
   /**
-   * One upstream round in the shared order. What it found is reported back: before the answer
-   * when an upstream failed (the discovery others should not pay for again), in the background
-   * otherwise.
+   * One upstream round in the shared order. A failure it found is reported before the answer
+   * leaves (the discovery others should not pay for again); what went well is reported with the
+   * next exchange.
    */
   async ask(namespace: HealthNamespace, settings: ShieldSettings, path: string, background: (work: Promise<unknown>) => void): Promise<UpstreamAnswer> {
     const health = healthObject(namespace, settings);
     const urls = settings.upstreamUrls;
-    if (Date.now() - this.syncedAt >= SYNC_MS) await this.exchange(health, [], urls);
+    if (this.due()) await this.exchange(health, urls);
     const started = Date.now();
     let answer: UpstreamAnswer | undefined;
     try {
       answer = await askUpstreams(settings, path, undefined, this.board);
       return answer;
     } finally {
-      const seen = this.board.snapshot(urls).filter((s) => s.lastCheckedAt !== null && s.lastCheckedAt >= started);
-      const report = this.exchange(health, seen, urls);
-      if (!answer || seen.some((s) => s.lastError !== null)) await report;
-      else background(report);
+      const failed = !answer || this.board.snapshot(urls).some((s) => s.lastError !== null && s.lastCheckedAt !== null && s.lastCheckedAt >= started);
+      if (failed) await this.exchange(health, urls);
+      else if (this.due()) background(this.exchange(health, urls));
     }
   }
 
-  /** Sends what this board saw and takes the merged view; gives up quietly after a bounded wait. */
-  private async exchange(health: ReturnType<typeof healthObject>, seen: UpstreamState[], urls: readonly string[]): Promise<void> {
+  private due(): boolean {
+    return Date.now() - this.syncedAt >= SYNC_MS;
+  }
+
+  /** Sends what this board saw since its last report and takes the merged view; gives up quietly after a bounded wait. */
+  private async exchange(health: ReturnType<typeof healthObject>, urls: readonly string[]): Promise<void> {
+    const from = this.unreportedFrom;
+    const now = Date.now();
+    const seen = this.board.snapshot(urls).filter((s) => s.lastCheckedAt !== null && s.lastCheckedAt >= from);
     try {
       const merged = await within(health.report(seen, [...urls]), HEALTH_WAIT_MS, "the health object did not answer");
       this.board.merge(merged);
       this.syncedAt = Date.now();
+      this.unreportedFrom = now;
     } catch {
       // Advisory only: this board's own view stands.
     }

@@ -9,7 +9,7 @@ import { buildWorker, type WorkerBundle } from "../../scripts/build-worker.ts";
 import { devnetUpstreams, proxiedUpstreams, type ColoUpstreams } from "./colo-upstreams.ts";
 import { wranglerWorkerd } from "./workerd-binary.ts";
 import { colosConfig, edgeSocket } from "./workerd-colos-config.ts";
-import { writeCacheService } from "./workerd-files.ts";
+import { writeCacheService } from "./workerd-config.ts";
 import { startWorkerd } from "./workerd-process.ts";
 import { readWorkerSettings } from "./wrangler-settings.ts";
 

@@ -4,16 +4,18 @@
  * in-memory service; a constant-answer Worker (`floor`); and a Worker that checks the cache
  * backend (`cache-check`). Every socket listens on a loopback port the kernel picks.
  */
+import { transformSync } from "esbuild";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { WorkerSettings } from "./wrangler-settings.ts";
 
 export const SOCKETS = ["edge", "floor", "cache-check"] as const;
-export type SocketName = (typeof SOCKETS)[number];
 
 /** A constant answer the size of a small JSON body: what the runtime costs with no code of ours. */
-export const FLOOR_MODULE = `export default { fetch() { return new Response('{"ok":true}', { headers: { "content-type": "application/json" } }); } };\n`;
+const FLOOR_MODULE = `export default { fetch() { return new Response('{"ok":true}', { headers: { "content-type": "application/json" } }); } };\n`;
 
 /** Puts an entry through `caches.default`, matches it, deletes it; answers what it saw as JSON. */
-export const CACHE_CHECK_MODULE = `export default {
+const CACHE_CHECK_MODULE = `export default {
   async fetch() {
     const key = new Request("http://cache-check.test/entry?" + crypto.randomUUID());
     await caches.default.put(key, new Response("stored body", { headers: { "cache-control": "max-age=60", "x-kept": "yes" } }));
@@ -26,14 +28,31 @@ export const CACHE_CHECK_MODULE = `export default {
 };
 `;
 
-export interface WorkerdFiles {
-  /** File names (in the config's directory) of the modules. */
-  edgeModule: string;
-  floorModule: string;
-  cacheCheckModule: string;
-  cacheServiceModule: string;
-  /** Directory for Durable Object SQLite files. */
-  storageDir: string;
+/** File names, in the config's directory, of the modules beside the built Worker. */
+const FLOOR_FILE = "floor.js";
+const CACHE_CHECK_FILE = "cache-check.js";
+const CACHE_SERVICE_FILE = "cache-service.js";
+
+/**
+ * Writes the config and the modules beside `edgeModule` (a file already in `dir`, the built
+ * Worker), plus a directory for Durable Object storage; returns the config's path.
+ */
+export function writeWorkerdConfig(dir: string, edgeModule: string, settings: WorkerSettings, vars: Record<string, string>): string {
+  writeCacheService(dir);
+  writeFileSync(join(dir, FLOOR_FILE), FLOOR_MODULE);
+  writeFileSync(join(dir, CACHE_CHECK_FILE), CACHE_CHECK_MODULE);
+  const storageDir = join(dir, "durable-objects");
+  mkdirSync(storageDir, { recursive: true });
+  const configPath = join(dir, "config.capnp");
+  writeFileSync(configPath, workerdConfig(settings, edgeModule, storageDir, vars));
+  return configPath;
+}
+
+/** Writes the in-memory Cache API backend (workerd-cache-service.ts, as JavaScript) into `dir`; returns its file name. */
+export function writeCacheService(dir: string): string {
+  const cacheService = readFileSync(new URL("./workerd-cache-service.ts", import.meta.url), "utf8");
+  writeFileSync(join(dir, CACHE_SERVICE_FILE), transformSync(cacheService, { loader: "ts", format: "esm" }).code);
+  return CACHE_SERVICE_FILE;
 }
 
 /** capnp text literal (UTF-8 text with `\\`, `"` and control characters escaped). */
@@ -52,7 +71,7 @@ export function varBindings(settings: WorkerSettings, vars: Record<string, strin
   );
 }
 
-/** The Durable Object namespaces of wrangler.toml, as a Worker that hosts them declares them. */
+/** The Durable Object namespaces of wrangler.toml, as the Worker that hosts them declares them. */
 export function namespaceDeclarations(settings: WorkerSettings): string {
   return list(settings.durableObjects.map((d) => `(className = ${text(d.className)}, uniqueKey = ${text(`bench-${d.className}`)}, enableSql = ${d.sql})`));
 }
@@ -68,7 +87,7 @@ export function moduleOf(file: string): string {
 }
 
 /** `settings` from wrangler.toml; `vars` override or add to its [vars]. */
-export function workerdConfig(settings: WorkerSettings, files: WorkerdFiles, vars: Record<string, string>): string {
+function workerdConfig(settings: WorkerSettings, edgeModule: string, storageDir: string, vars: Record<string, string>): string {
   const bindings = [...varBindings(settings, vars), ...settings.durableObjects.map((d) => `(name = ${text(d.binding)}, durableObjectNamespace = ${text(d.className)})`)];
   const namespaces = namespaceDeclarations(settings);
   const compat = compatibility(settings);
@@ -80,10 +99,10 @@ export function workerdConfig(settings: WorkerSettings, files: WorkerdFiles, var
 const config :Workerd.Config = (
   services = [
     (name = "edge", worker = .edge),
-    (name = "floor", worker = (${module(files.floorModule)}, ${compat})),
-    (name = "cache-check", worker = (${module(files.cacheCheckModule)}, ${compat}, cacheApiOutbound = "cache")),
-    (name = "cache", worker = (${module(files.cacheServiceModule)}, ${compat})),
-    (name = "do-disk", disk = (path = ${text(files.storageDir)}, writable = true)),
+    (name = "floor", worker = (${module(FLOOR_FILE)}, ${compat})),
+    (name = "cache-check", worker = (${module(CACHE_CHECK_FILE)}, ${compat}, cacheApiOutbound = "cache")),
+    (name = "cache", worker = (${module(CACHE_SERVICE_FILE)}, ${compat})),
+    (name = "do-disk", disk = (path = ${text(storageDir)}, writable = true)),
     # Upstream nodes on this machine: the implicit outbound allows public addresses only.
     (name = "loopback", network = (allow = ["local"])),
   ],
@@ -91,7 +110,7 @@ const config :Workerd.Config = (
 );
 
 const edge :Workerd.Worker = (
-  ${module(files.edgeModule)},
+  ${module(edgeModule)},
   ${compat},
   bindings = ${list(bindings)},
   durableObjectNamespaces = ${namespaces},

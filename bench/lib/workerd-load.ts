@@ -2,6 +2,7 @@
 import autocannon from "autocannon";
 import type { IncomingHttpHeaders } from "node:http";
 import { processCpuMicros } from "./process-cpu.ts";
+import { summarize } from "./stats.ts";
 
 export const CONNECTIONS = 10;
 
@@ -21,7 +22,7 @@ export interface Run {
   cpuMicrosPerRequest: number;
 }
 
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export const median = (values: number[]) => summarize(values).p50;
 
 /** Loads `target` for `seconds`; CPU is the process `pid`'s own, read before and after. */
 export async function load(pid: number, target: Target, seconds: number): Promise<Run> {

@@ -9,7 +9,7 @@ import { entryOf, type CachedAnswer } from "./cache-entry";
 import type { MatchedQuery } from "./match";
 import { CORS_HEADERS, SHIELD_FAIL_OPEN, type ShieldTrace } from "./respond";
 import { askShield, type ShieldNamespace } from "./shield/client";
-import { shieldSettings, type ShieldMode } from "./shield/protocol";
+import { shieldSettings, type ShieldMode, type ShieldOutcome } from "./shield/protocol";
 import { askUpstreams } from "./upstreams";
 
 /** A miss's answer, how long the upstreams took when this request waited for them, and the shield's part. */
@@ -23,7 +23,7 @@ export interface Obtained {
 export async function obtain(config: Config, shields: ShieldNamespace | null, match: MatchedQuery, mode: ShieldMode): Promise<Obtained> {
   if (!shields) return askDirect(config, match, CORS_HEADERS);
   const started = Date.now();
-  let outcome;
+  let outcome: ShieldOutcome;
   try {
     outcome = await askShield(shields, config, { path: match.upstreamPath, ttl: match.route.ttl, mode, settings: shieldSettings(config) });
   } catch (fault) {

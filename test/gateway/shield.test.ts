@@ -60,7 +60,7 @@ describe("one upstream request per key for every data center", () => {
     expect(await upstreamRequests(`~${t}${path}`)).toBe(5);
   });
 
-  it("answers a second data center's miss from the shield, and a hit from the data center without touching the shield", async () => {
+  it("answers a second data center's miss from the shield; a hit or a refusal never touches the shield", async () => {
     let shieldCalls = 0;
     const counted = {
       getByName: (...args: Parameters<typeof env.QUERY_SHIELDS.getByName>) => {
@@ -85,6 +85,12 @@ describe("one upstream request per key for every data center", () => {
     }
     expect(shieldCalls).toBe(2);
     expect(await upstreamRequests(`~${t}${path}`)).toBe(1);
+    // Refusals are made before any tier: no shield is addressed for them.
+    for (const refused of ["/api/cosmos/bank/v1beta1/balances/not-an-address", "/api/cosmos/bank/v1beta1/supply?limit=5"]) {
+      expect((await a.fetch(refused)).status).toBe(400);
+    }
+    expect((await a.fetch(`/api${path}`, { method: "POST" })).status).toBe(405);
+    expect(shieldCalls).toBe(2);
   });
 });
 

@@ -5,6 +5,8 @@
 import type { CachedAnswer } from "../cache-entry";
 
 const KEPT = "kept";
+/** A cached answer may be lost with the machine; the reply need not wait for the write to be durable. */
+const UNCONFIRMED = { allowUnconfirmed: true } as const;
 
 interface Kept {
   entry: CachedAnswer;
@@ -25,7 +27,7 @@ export class ShieldStore {
 
   async save(entry: CachedAnswer, keepSeconds: number): Promise<void> {
     const keepUntil = entry.storedAt + keepSeconds * 1000;
-    await this.storage.put(KEPT, { entry, keepUntil } satisfies Kept);
+    await this.storage.put(KEPT, { entry, keepUntil } satisfies Kept, UNCONFIRMED);
     // One alarm at a time: it looks again at the newest keepUntil when it rings.
     if (this.alarmAt === null) await this.schedule(keepUntil);
   }
@@ -44,6 +46,6 @@ export class ShieldStore {
 
   private async schedule(at: number): Promise<void> {
     this.alarmAt = at;
-    await this.storage.setAlarm(at);
+    await this.storage.setAlarm(at, UNCONFIRMED);
   }
 }

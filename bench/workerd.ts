@@ -116,7 +116,8 @@ ${targets.map((t, i) => `| ${t.label} | ${micros(rows[i]!.cpu)} | ${rows[i]!.rou
 ${ratioRow("gateway hit ÷ floor", 2)}
 ${ratioRow("\`/api/config\` ÷ floor", 1)}
 
-An unexpected answer is anything but a 200 (for the gateway hit: a 200 with \`x-cache: HIT\`).
+An unexpected answer is anything but a 200 (for the gateway hit: a 200 with \`x-cache: HIT\`). Both edge
+routes include the JSON access-log line the Worker prints per request (workerd's stdout, discarded).
 `;
   const unexpected = rows.reduce((n, r) => n + r.unexpected, 0);
   if (unexpected > 0) throw new Error(`${unexpected} unexpected answers under load; figures not written\n${markdown}`);

@@ -23,8 +23,10 @@ export interface Fault {
   content_type?: string;
   /** Report heights this many blocks off (negative = a lagging node). */
   height_offset?: number;
-  /** Send no `x-cosmos-block-height` header (a node behind a proxy that strips it). */
+  /** Send no height header (a node behind a proxy that strips it). */
   omit_height?: boolean;
+  /** Send the height as bare `x-cosmos-block-height` instead of grpc-gateway's form (a renaming proxy). */
+  rename_height?: boolean;
   /** Close the connection without an answer (a network error). */
   drop?: boolean;
   /** Apply to this many requests, then disappear; forever when absent. */

@@ -1,13 +1,16 @@
 /**
  * The devnet's chain state: deterministic accounts, validators, hosted nodes, trust scores and
- * campaigns derived from fixed seeds and the brand words, plus the operator authorizations a
- * local run records. The block height follows the wall clock from a fixed genesis, so it only
- * ever grows, across restarts too.
+ * campaigns derived from fixed seeds and the brand words, plus what a local run records: operator
+ * authorizations (each at the height it was made, so a historical read sees the state then) and
+ * transactions. The block height follows the wall clock from a fixed genesis, so it only ever
+ * grows, across restarts too.
  */
-import { createHash } from "node:crypto";
 import { fromBech32, toBech32 } from "@cosmjs/encoding";
 import type { Brand } from "./brand.ts";
 import { badRequest, DevnetError, Code } from "./cosmos-errors.ts";
+import { ErrAuthorizationExists, ErrSelfAuthorization, ModuleError } from "./incentives-errors.ts";
+import { dec, seedBytes, seeded } from "./seeds.ts";
+import { TxLog } from "./tx-log.ts";
 
 /** Genesis of every devnet: 2026-01-01T00:00:00Z at height 1. */
 const GENESIS_MS = Date.UTC(2026, 0, 1);
@@ -20,39 +23,36 @@ export interface OperatorAuthorization {
   authorized_at: string;
 }
 
-function seedBytes(label: string): Uint8Array {
-  return new Uint8Array(createHash("sha256").update(`devnet:${label}`).digest().subarray(0, 20));
-}
+/** A MsgAuthorizeOperator whose fields are well formed; the module's own rules are checked on `authorize`. */
+export type AuthorizationRequest = Omit<OperatorAuthorization, "authorized_at">;
 
-/** A number in [min, max) derived from a label, so every figure is the same on every run. */
-function seeded(label: string, min: number, max: number): number {
-  const n = createHash("sha256").update(`devnet-n:${label}`).digest().readUInt32BE(0);
-  return min + (n % (max - min));
+interface RecordedAuthorization {
+  entry: OperatorAuthorization;
+  height: number;
 }
-
-/** A Cosmos `LegacyDec` string (18 places) without float noise. */
-const dec = (value: number) => `${value.toFixed(6)}000000000000`;
 
 export class Ledger {
-  readonly authorizations = new Map<string, OperatorAuthorization[]>();
   readonly brand: Brand;
   readonly blockMs: number;
+  readonly txs = new TxLog();
+  private recorded = new Map<string, RecordedAuthorization[]>();
 
   constructor(brand: Brand, blockMs = 2000) {
     this.brand = brand;
     this.blockMs = blockMs;
     const payout = this.account("payout-1");
-    for (const n of [1, 2]) {
-      this.authorizations.set(payout, [
-        ...(this.authorizations.get(payout) ?? []),
-        { payout_recipient: payout, operator: this.account(`operator-${n}`), label: `rack-a-${n}`, authorized_at: "2026-01-02T09:30:00Z" },
-      ]);
-    }
+    const seededAt = this.height(Date.UTC(2026, 0, 2, 9, 30));
+    for (const n of [1, 2]) this.authorize({ payout_recipient: payout, operator: this.account(`operator-${n}`), label: `rack-a-${n}` }, seededAt);
   }
 
   /** Current block height: advances one block every `blockMs` since genesis. */
   height(now = Date.now()): number {
     return 1 + Math.floor((now - GENESIS_MS) / this.blockMs);
+  }
+
+  /** The block time of `height`, as RFC 3339 in whole seconds. */
+  blockTime(height: number): string {
+    return new Date(GENESIS_MS + (height - 1) * this.blockMs).toISOString().replace(/\.\d{3}Z$/, "Z");
   }
 
   account(label: string): string {
@@ -65,15 +65,22 @@ export class Ledger {
 
   /** Throws the node's own 400 unless `value` is an account address with the devnet's prefix. */
   checkAddress(value: string): string {
+    return this.checkBech32(value, this.brand.bech32Prefix);
+  }
+
+  /** Throws the node's own 400 unless `value` is a validator operator address with the devnet's prefix. */
+  checkValoper(value: string): string {
+    return this.checkBech32(value, `${this.brand.bech32Prefix}valoper`);
+  }
+
+  private checkBech32(value: string, prefix: string): string {
     let decoded;
     try {
       decoded = fromBech32(value, 90);
     } catch (err) {
       throw badRequest(`invalid address: decoding bech32 failed: ${(err as Error).message}`);
     }
-    if (decoded.prefix !== this.brand.bech32Prefix) {
-      throw badRequest(`invalid address: invalid Bech32 prefix; expected ${this.brand.bech32Prefix}, got ${decoded.prefix}`);
-    }
+    if (decoded.prefix !== prefix) throw badRequest(`invalid address: invalid Bech32 prefix; expected ${prefix}, got ${decoded.prefix}`);
     return value;
   }
 
@@ -88,20 +95,42 @@ export class Ledger {
     return { denom: this.brand.nativeDenom, amount: String(amount) };
   }
 
-  /** Records an authorization with the chain's own refusals (ErrSelfAuthorization, ErrAuthorizationExists). */
-  authorize(input: { payout_recipient?: unknown; operator?: unknown; label?: unknown }, now = new Date()): OperatorAuthorization {
+  /** The fields of an authorization, checked for form: bad addresses or label are the node's 400. */
+  parseAuthorization(input: { payout_recipient?: unknown; operator?: unknown; label?: unknown }): AuthorizationRequest {
     const payout = this.checkAddress(String(input.payout_recipient ?? ""));
     const operator = this.checkAddress(String(input.operator ?? ""));
     const label = input.label === undefined ? "" : input.label;
     if (typeof label !== "string" || label.length > 140) throw badRequest("label must be a string of at most 140 characters");
-    if (payout === operator) throw badRequest("payout recipient equals operator: self authorization");
-    const list = this.authorizations.get(payout) ?? [];
-    if (list.some((a) => a.operator === operator)) {
-      throw new DevnetError(409, Code.ALREADY_EXISTS, `authorization already exists: ${payout} -> ${operator}`);
-    }
-    const entry = { payout_recipient: payout, operator, label, authorized_at: now.toISOString().replace(/\.\d{3}Z$/, "Z") };
-    this.authorizations.set(payout, [...list, entry]);
+    return { payout_recipient: payout, operator, label };
+  }
+
+  /** Records an authorization made at `height`, or throws the module's ErrSelfAuthorization / ErrAuthorizationExists. */
+  authorize(request: AuthorizationRequest, height: number): OperatorAuthorization {
+    const { payout_recipient: payout, operator } = request;
+    if (payout === operator) throw new ModuleError(ErrSelfAuthorization, "payout recipient equals operator");
+    const list = this.recorded.get(payout) ?? [];
+    if (list.some((a) => a.entry.operator === operator)) throw new ModuleError(ErrAuthorizationExists, `${payout} -> ${operator}`);
+    const entry = { ...request, authorized_at: this.blockTime(height) };
+    this.recorded.set(payout, [...list, { entry, height }]);
     return entry;
+  }
+
+  /** The operators `payout` had authorized at `height` (now when absent), oldest first. */
+  authorizationsOf(payout: string, height = Infinity): OperatorAuthorization[] {
+    return (this.recorded.get(payout) ?? []).filter((a) => a.height <= height).map((a) => a.entry);
+  }
+
+  /** Every authorization recorded by `height` (now when absent). */
+  allAuthorizations(height = Infinity): OperatorAuthorization[] {
+    return [...this.recorded.keys()].flatMap((payout) => this.authorizationsOf(payout, height));
+  }
+
+  /** Saves the recorded authorizations; calling the result puts them back (a failed transaction's rollback). */
+  snapshot(): () => void {
+    const saved = new Map(this.recorded);
+    return () => {
+      this.recorded = saved;
+    };
   }
 
   validators() {
@@ -110,10 +139,7 @@ export class Ledger {
       const tokens = BigInt(seeded(`val-${i}`, 2_000_000, 9_000_000)) * 1_000_000n;
       return {
         operator_address: this.valoper(`validator-${i}`),
-        consensus_pubkey: {
-          "@type": "/cosmos.crypto.ed25519.PubKey",
-          key: Buffer.from(createHash("sha256").update(`cons-${i}`).digest()).toString("base64"),
-        },
+        consensus_pubkey: { "@type": "/cosmos.crypto.ed25519.PubKey", key: seedBytes(`cons-${i}`, 32).toString("base64") },
         jailed: false,
         status: i === 3 ? "BOND_STATUS_UNBONDING" : "BOND_STATUS_BONDED",
         tokens: String(tokens),
@@ -149,17 +175,28 @@ export class Ledger {
     return amount === 0 ? [] : [this.coin(amount)];
   }
 
+  /**
+   * Hosted-node records with the fields the network documents (operator, CometBFT node id,
+   * `external_address` ip:26656, `rpc_url` ip:26657, `label`, `payout_recipient`). Assumed: the
+   * names `node_id` and `rpc_url`'s `http://` scheme, and the status fields `status`,
+   * `registered_height` and `last_seen_height` (the last sync proof's height).
+   */
   nodes(height: number) {
-    return [1, 2, 3, 4, 5, 6].map((n) => ({
-      operator: this.account(`operator-${n}`),
-      payout_recipient: n <= 2 ? this.account("payout-1") : this.account(`operator-${n}`),
-      moniker: `hosted-node-${n}`,
-      status: n === 6 ? "NODE_STATUS_INACTIVE" : "NODE_STATUS_ACTIVE",
-      endpoint: `https://node-${n}.devnet.invalid:26657`,
-      uptime: dec(n === 6 ? 0.41 : 0.99 - n / 1000),
-      registered_height: String(100 * n),
-      last_seen_height: String(n === 6 ? 1000 : Math.max(1, height - (n % 3))),
-    }));
+    return [1, 2, 3, 4, 5, 6].map((n) => {
+      const ip = n % 2 === 1 ? `203.0.113.${10 + n}` : `198.51.100.${20 + n}`;
+      return {
+        operator: this.account(`operator-${n}`),
+        node_id: seedBytes(`node-id-${n}`).toString("hex"),
+        external_address: `${ip}:26656`,
+        rpc_url: `http://${ip}:26657`,
+        label: `hosted-node-${n}`,
+        payout_recipient: n <= 2 ? this.account("payout-1") : this.account(`operator-${n}`),
+        status: n === 6 ? "NODE_STATUS_INACTIVE" : "NODE_STATUS_ACTIVE",
+        registered_height: String(100 * n),
+        // Node 4 lags far behind and node 6 stopped proving long ago.
+        last_seen_height: String(n === 6 ? 1000 : Math.max(1, height - (n === 4 ? 150 : n % 3))),
+      };
+    });
   }
 
   trustScores() {

@@ -1,22 +1,28 @@
 /**
- * A local stand-in for the network's REST (LCD) node: serves the 19 query paths of groups A–E
- * with deterministic data, records operator authorizations, and exposes counters and faults
- * under `/__devnet/`. A development tool only: nothing under src/ imports it.
+ * A local stand-in for the network's REST (LCD) node: serves the network's module queries and the
+ * stock Cosmos ones with deterministic data, answers like grpc-gateway (height header, historical
+ * reads, pagination, `{code, message, details}` errors), records operator authorizations and
+ * transactions, and exposes counters and faults under `/__devnet/`. A development tool only:
+ * nothing under src/ imports it.
  *
  * Control surface:
+ *   POST   /__devnet/txs  {signer, memo?, messages: [{typeUrl, value}]} → 200 {tx_response: {txhash, code, codespace, raw_log, height}}
  *   POST   /__devnet/authorizations  {payout_recipient, operator, label} → 201 entry | 409 exists | 400 self
  *   GET    /__devnet/authorizations  → every recorded authorization
  *   GET    /__devnet/requests?prefix=~tag/path  → {count, by_path, last_headers} (keys are `~tag/path?query`, untagged `/path?query`)
- *   POST   /__devnet/faults  {tag?, prefix?, status?, delay_ms?, body?, content_type?, height_offset?, omit_height?, drop?, times?} → 201 {id,…}
+ *   POST   /__devnet/faults  {tag?, prefix?, status?, delay_ms?, body?, content_type?, height_offset?, omit_height?, rename_height?, drop?, times?} → 201 {id,…}
  *   GET    /__devnet/faults  → active faults;  DELETE /__devnet/faults[/<id>] → 204
- *   POST   /__devnet/reset   → clears counters and faults (authorizations stay) → 204
- *   GET    /__devnet/status  → {height, chain_id, namespace, bech32_prefix, native_denom}
+ *   POST   /__devnet/reset   → clears counters and faults (authorizations and transactions stay) → 204
+ *   GET    /__devnet/status  → {height, chain_id, namespace, bech32_prefix, native_denom, height_header}
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { HEIGHT_HEADER, REQUEST_HEIGHT_HEADER, requestedHeight, type HeightHeaderForm } from "./block-height.ts";
 import { readBrand, type Brand } from "./brand.ts";
+import { broadcast } from "./broadcast.ts";
 import { badRequest, Code, DevnetError, notFound } from "./cosmos-errors.ts";
 import { FaultBoard, type Fault } from "./faults.ts";
+import { ModuleError } from "./incentives-errors.ts";
 import { Ledger } from "./ledger.ts";
 import { matchModuleRoute } from "./module-routes.ts";
 
@@ -29,6 +35,8 @@ export interface DevnetOptions {
   brand?: Brand;
   /** Block time in milliseconds. Default 2000. */
   blockMs?: number;
+  /** Name of the answers' height header: grpc-gateway's `Grpc-Metadata-X-Cosmos-Block-Height` (default) or a renaming proxy's bare one. */
+  heightHeader?: HeightHeaderForm;
 }
 
 export interface Devnet {
@@ -39,12 +47,15 @@ export interface Devnet {
 
 /** Starts a devnet; rejects (EADDRINUSE) when the port is taken. */
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
-  const ledger = new Ledger(options.brand ?? readBrand(), options.blockMs ?? 2000);
-  const board = new FaultBoard();
+  const node: LocalNode = {
+    ledger: new Ledger(options.brand ?? readBrand(), options.blockMs ?? 2000),
+    board: new FaultBoard(),
+    heightHeader: options.heightHeader ?? "grpc-metadata",
+  };
   const server = createServer((req, res) => {
-    handle(ledger, board, req, res).catch((err: unknown) => {
-      const error = err instanceof DevnetError ? err : new DevnetError(500, 13, String(err));
-      if (!res.headersSent) send(res, error.status, error.body(), ledger.height());
+    handle(node, req, res).catch((err: unknown) => {
+      const error = err instanceof DevnetError ? err : new DevnetError(500, Code.INTERNAL, String(err));
+      if (!res.headersSent) send(res, error.status, error.body(), null);
       else res.destroy();
     });
   });
@@ -65,10 +76,20 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   };
 }
 
-function send(res: ServerResponse, status: number, body: unknown, height: number | null, contentType = "application/json"): void {
+/** One devnet's state and settings, shared by its handlers. */
+interface LocalNode {
+  ledger: Ledger;
+  board: FaultBoard;
+  heightHeader: HeightHeaderForm;
+}
+
+/** The block height an answer reports, under the header name it goes out with; null sends none. */
+type HeightStamp = { header: string; height: number } | null;
+
+function send(res: ServerResponse, status: number, body: unknown, stamp: HeightStamp, contentType = "application/json"): void {
   // Like a node run with CORS enabled: pages on another local port may ask it directly.
   const headers: Record<string, string> = { "content-type": contentType, "access-control-allow-origin": "*" };
-  if (height !== null) headers["x-cosmos-block-height"] = String(height);
+  if (stamp) headers[stamp.header] = String(stamp.height);
   res.writeHead(status, headers);
   res.end(typeof body === "string" ? body : JSON.stringify(body));
 }
@@ -91,7 +112,8 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   throw badRequest("body must be a JSON object");
 }
 
-async function handle(ledger: Ledger, board: FaultBoard, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(node: LocalNode, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { ledger, board } = node;
   const url = new URL(req.url ?? "/", "http://devnet.invalid");
   if (req.method === "OPTIONS") {
     res.writeHead(204, {
@@ -101,7 +123,7 @@ async function handle(ledger: Ledger, board: FaultBoard, req: IncomingMessage, r
     });
     return void res.end();
   }
-  if (url.pathname.startsWith("/__devnet/")) return control(ledger, board, req, res, url);
+  if (url.pathname.startsWith("/__devnet/")) return control(node, req, res, url);
 
   const tagged = /^\/~([A-Za-z0-9_-]+)(\/.*)$/.exec(url.pathname);
   const tag = tagged ? tagged[1]! : "";
@@ -111,23 +133,46 @@ async function handle(ledger: Ledger, board: FaultBoard, req: IncomingMessage, r
   const fault = board.take(tag, `${pathname}${url.search}`);
   if (fault?.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms));
   if (fault?.drop) return void res.destroy();
-  const height = fault?.omit_height ? null : ledger.height() + (fault?.height_offset ?? 0);
-  if (fault?.body !== undefined) return send(res, fault.status ?? 200, fault.body, height, fault.content_type ?? "text/html");
-  if (fault?.status && fault.status >= 400) return send(res, fault.status, { code: 13, message: `injected fault ${fault.status}`, details: [] }, height);
+  const header = HEIGHT_HEADER[fault?.rename_height ? "bare" : node.heightHeader];
+  const offset = fault?.height_offset ?? 0;
+  const stamp = (height: number): HeightStamp => (fault?.omit_height ? null : { header, height: height + offset });
+  if (fault?.body !== undefined) return send(res, fault.status ?? 200, fault.body, stamp(ledger.height()), fault.content_type ?? "text/html");
+  if (fault?.status && fault.status >= 400) return send(res, fault.status, { code: Code.INTERNAL, message: `injected fault ${fault.status}`, details: [] }, stamp(ledger.height()));
 
+  // Refused before a query reaches the chain, so no height is reported.
   if (req.method !== "GET" && req.method !== "HEAD") throw new DevnetError(405, Code.UNIMPLEMENTED, "Method Not Allowed");
   const matched = matchModuleRoute(ledger.brand.namespace, pathname);
   if (!matched) throw new DevnetError(404, Code.NOT_FOUND, "Not Found");
-  send(res, fault?.status ?? 200, matched.route.answer(ledger, matched.params, url.searchParams, height ?? ledger.height()), height);
+  const asked = requestedHeight(req.headers[REQUEST_HEIGHT_HEADER], ledger.height());
+
+  // From here the chain has fixed the height, so refusals report it too.
+  let body: unknown;
+  try {
+    body = matched.route.answer(ledger, matched.params, url.searchParams, asked + offset);
+  } catch (err) {
+    if (err instanceof DevnetError) return send(res, err.status, err.body(), stamp(asked));
+    throw err;
+  }
+  send(res, fault?.status ?? 200, body, stamp(asked));
 }
 
-async function control(ledger: Ledger, board: FaultBoard, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+async function control(node: LocalNode, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const { ledger, board } = node;
   const route = `${req.method} ${url.pathname.replace(/\/+$/, "")}`;
   switch (route) {
-    case "POST /__devnet/authorizations":
-      return send(res, 201, ledger.authorize(await readJson(req)), ledger.height());
+    case "POST /__devnet/txs":
+      return send(res, 200, broadcast(ledger, await readJson(req)), null);
+    case "POST /__devnet/authorizations": {
+      const request = ledger.parseAuthorization(await readJson(req));
+      const height = ledger.height();
+      try {
+        return send(res, 201, ledger.authorize(request, height), { header: HEIGHT_HEADER[node.heightHeader], height });
+      } catch (err) {
+        throw err instanceof ModuleError ? err.toDevnetError() : err;
+      }
+    }
     case "GET /__devnet/authorizations":
-      return send(res, 200, { authorizations: [...ledger.authorizations.values()].flat() }, null);
+      return send(res, 200, { authorizations: ledger.allAuthorizations() }, null);
     case "GET /__devnet/requests":
       return send(res, 200, board.requests(url.searchParams.get("prefix") ?? ""), null);
     case "POST /__devnet/faults":
@@ -142,7 +187,12 @@ async function control(ledger: Ledger, board: FaultBoard, req: IncomingMessage, 
       return void res.writeHead(204, { "access-control-allow-origin": "*" }).end();
     case "GET /__devnet/status": {
       const { brand } = ledger;
-      return send(res, 200, { height: ledger.height(), chain_id: brand.chainId, namespace: brand.namespace, bech32_prefix: brand.bech32Prefix, native_denom: brand.nativeDenom }, null);
+      return send(
+        res,
+        200,
+        { height: ledger.height(), chain_id: brand.chainId, namespace: brand.namespace, bech32_prefix: brand.bech32Prefix, native_denom: brand.nativeDenom, height_header: node.heightHeader },
+        null,
+      );
     }
   }
   const one = /^DELETE \/__devnet\/faults\/(\d+)$/.exec(route);

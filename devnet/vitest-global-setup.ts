@@ -1,6 +1,8 @@
 /**
  * vitest globalSetup: one devnet on a free loopback port for the runtime tests, its URL handed
- * to the Workers pool through `provide("devnetUrl")` (read in vitest.config.ts with `inject`).
+ * to the Workers pool through `provide("devnetUrl")` (read in vitest.config.ts with `inject`),
+ * and a second one started with `heightHeader: "bare"` (`provide("bareDevnetUrl")`) for the test
+ * of that option.
  */
 import type { TestProject } from "vitest/node";
 import { NEUTRAL_TEST_VARS } from "../test/neutral-words.ts";
@@ -10,12 +12,18 @@ import { startDevnet } from "./server.ts";
 declare module "vitest" {
   export interface ProvidedContext {
     devnetUrl: string;
+    bareDevnetUrl: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // The devnet speaks the words the runtime suite's Worker is configured with.
-  const devnet = await startDevnet({ port: 0, brand: readBrand(NEUTRAL_TEST_VARS) });
+  // The devnets speak the words the runtime suite's Worker is configured with.
+  const brand = readBrand(NEUTRAL_TEST_VARS);
+  const devnet = await startDevnet({ port: 0, brand });
+  const bare = await startDevnet({ port: 0, brand, heightHeader: "bare" });
   project.provide("devnetUrl", devnet.url);
-  return () => devnet.close();
+  project.provide("bareDevnetUrl", bare.url);
+  return async () => {
+    await Promise.all([devnet.close(), bare.close()]);
+  };
 }

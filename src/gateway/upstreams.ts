@@ -40,6 +40,11 @@ function parseHeight(value: string | null): number | null {
   return Number(value);
 }
 
+/** The answer's block height: grpc-gateway's header, else the bare name a renaming proxy uses. */
+function heightOf(headers: Headers): number | null {
+  return parseHeight(headers.get("grpc-metadata-x-cosmos-block-height") ?? headers.get("x-cosmos-block-height"));
+}
+
 /** One attempt's result: an answer to use, or why it failed (the next upstream is tried). */
 type Attempt = { answer: UpstreamAnswer } | { failure: string; timedOut: boolean };
 
@@ -48,7 +53,7 @@ async function attempt(config: UpstreamSettings, board: UpstreamBoard, url: stri
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const response = await fetch(`${url}${path}`, { headers: upstreamHeaders(config), redirect: "manual", signal });
-    const height = parseHeight(response.headers.get("x-cosmos-block-height"));
+    const height = heightOf(response.headers);
     // The body is read whole before anything reaches the client, so a failure here still fails over.
     const body = await response.text();
     const ms = Date.now() - started;

@@ -16,7 +16,7 @@ const routes = (operator: string, payout: string): [string, string[]][] => [
   ["/chain/incentives/v1/params", ["params"]],
   [`/chain/incentives/v1/node/${operator}`, ["node"]],
   ["/chain/incentives/v1/nodes?pagination.limit=2", ["nodes", "pagination"]],
-  [`/chain/incentives/v1/operator_authorizations/${payout}`, ["operator_authorizations", "pagination"]],
+  [`/chain/incentives/v1/operator_authorizations/${payout}`, ["authorizations", "pagination"]],
   ["/chain/incentives/v1/estimated_daily_payout", ["estimated_daily_payout", "active_nodes", "epoch"]],
   ["/chain/incentives/v1/network_summary", ["summary"]],
   [`/cosmos/bank/v1beta1/balances/${operator}`, ["balances", "pagination"]],

@@ -1,0 +1,72 @@
+/**
+ * `POST /__devnet/txs` `{signer, memo?, messages: [{typeUrl, value}]}`: plays "the wallet signed
+ * this and broadcast it". The transaction goes into the current block at once and is then found
+ * at `/cosmos/tx/v1beta1/txs/{hash}`. Modelled: MsgAuthorizeOperator (signed by its
+ * payoutRecipient), applied with the module's own refusals; all messages of a transaction apply
+ * or none. Any other message type is assumed to succeed and changes nothing here.
+ *
+ * The answer is shaped like BROADCAST_MODE_SYNC's `tx_response`, but carries the block's result
+ * (a real sync broadcast reports only CheckTx, so a refused message would show in the look-up).
+ */
+import { badRequest } from "./cosmos-errors.ts";
+import { ModuleError } from "./incentives-errors.ts";
+import type { AuthorizationRequest, Ledger } from "./ledger.ts";
+import { sequenceAt } from "./accounts.ts";
+import type { TxMessage } from "./tx-log.ts";
+
+/** What the broadcast answers: `tx_response` with the fields the network's wallet reads, plus the height. */
+export interface BroadcastAnswer {
+  tx_response: { txhash: string; code: number; codespace: string; raw_log: string; height: string };
+}
+
+function parseMessages(input: unknown): TxMessage[] {
+  const valid =
+    Array.isArray(input) &&
+    input.length > 0 &&
+    input.every((m) => typeof m === "object" && m !== null && typeof m.typeUrl === "string" && m.typeUrl.startsWith("/") && typeof m.value === "object" && m.value !== null && !Array.isArray(m.value));
+  if (!valid) throw badRequest("messages must be a non-empty array of {typeUrl, value} with a type URL starting with / and an object value");
+  return (input as TxMessage[]).map((m) => ({ typeUrl: m.typeUrl, value: m.value }));
+}
+
+/** Checks, applies and records one transaction; bad input is a 400 that changes nothing. */
+export function broadcast(ledger: Ledger, body: Record<string, unknown>): BroadcastAnswer {
+  const signer = ledger.checkAddress(typeof body.signer === "string" ? body.signer : "");
+  const memo = body.memo ?? "";
+  if (typeof memo !== "string") throw badRequest("memo must be a string");
+  const messages = parseMessages(body.messages);
+  const authorizeType = `/${ledger.brand.namespace}.incentives.v1.MsgAuthorizeOperator`;
+  const authorizations: (AuthorizationRequest | null)[] = messages.map((m) =>
+    m.typeUrl === authorizeType ? ledger.parseAuthorization({ payout_recipient: m.value.payoutRecipient, operator: m.value.operator, label: m.value.label }) : null,
+  );
+
+  const height = ledger.height();
+  const hash = ledger.txs.mintHash(JSON.stringify([signer, memo, messages, height]));
+  const answer = (code: number, codespace: string, rawLog: string, included: number): BroadcastAnswer => ({
+    tx_response: { txhash: hash, code, codespace, raw_log: rawLog, height: String(included) },
+  });
+
+  // CheckTx: a message signed for someone else fails the stock ante handler and never reaches a block.
+  const foreign = authorizations.find((a) => a !== null && a.payout_recipient !== signer);
+  if (foreign) return answer(8, "sdk", `pubKey does not match signer address ${foreign.payout_recipient} with signer index: 0: invalid pubkey`, 0);
+
+  const rollback = ledger.snapshot();
+  let failure: { index: number; error: ModuleError } | null = null;
+  for (const [index, request] of authorizations.entries()) {
+    if (!request) continue;
+    try {
+      ledger.authorize(request, height);
+    } catch (error) {
+      if (!(error instanceof ModuleError)) throw error;
+      failure = { index, error };
+      rollback();
+      break;
+    }
+  }
+  const code = failure?.error.registered.code ?? 0;
+  const codespace = failure?.error.registered.codespace ?? "";
+  // The SDK's wording for a message that failed inside a block.
+  const rawLog = failure ? `failed to execute message; message index: ${failure.index}: ${failure.error.message}` : "";
+  const sequence = sequenceAt(ledger, signer);
+  ledger.txs.add({ hash, height, timestamp: ledger.blockTime(height), signer, sequence, memo, messages, code, codespace, rawLog });
+  return answer(code, codespace, rawLog, height);
+}

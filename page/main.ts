@@ -12,7 +12,7 @@ import { runAuthorizeStep } from "./steps/authorize.ts";
 import { runConnectStep } from "./steps/connect.ts";
 import { createNodeTargetFields } from "./steps/node-target.ts";
 import { runSweepStep } from "./steps/sweep.ts";
-import { detectWalletBridge } from "./wallet-bridge.ts";
+import { findWalletApp } from "./wallet-bridge.ts";
 
 /** Shown to the wallet as who asks. */
 const ORIGIN_NAME = "Hosted node onboarding";
@@ -32,12 +32,13 @@ async function settingsWithRetry(status: HTMLElement): Promise<PageSettings> {
 
 async function main(): Promise<void> {
   const status = document.getElementById("page-status")!;
-  const { ctx, sessionTtlMaxSeconds } = await settingsWithRetry(status);
+  const { ctx, walletApp, nodeDefaults, sessionTtlMaxSeconds } = await settingsWithRetry(status);
   const { params, problem } = readParams(ctx, location.search);
   if (problem !== null) return showStartForm(document.getElementById("start") as HTMLFormElement, ctx, params, problem);
 
   document.getElementById("steps")!.hidden = false;
-  const bridge = detectWalletBridge();
+  // Looked for while the session is created: inside the app the bridge may arrive a little later.
+  const app = findWalletApp(walletApp);
   const origin = { name: ORIGIN_NAME, url: location.origin };
   const client = createSessionClient(ctx, { origin: location.origin, originName: ORIGIN_NAME });
 
@@ -47,12 +48,12 @@ async function main(): Promise<void> {
   const sweep = step("step-sweep");
   for (const later of [authorize, apply, sweep]) later.setState("waiting");
 
-  const identity = await runConnectStep(connect, client, bridge);
+  const paired = await runConnectStep(connect, ctx, client, app);
   authorize.section.querySelector("h2")?.focus();
-  const pair = { operator: params.operator, payoutRecipient: identity.address };
-  await runAuthorizeStep(authorize, ctx, { ...pair, label: params.label, origin, ttlSeconds: sessionTtlMaxSeconds }, bridge);
+  const pair = { operator: params.operator, payoutRecipient: paired.address };
+  await runAuthorizeStep(authorize, ctx, { ...pair, label: params.label, origin, ttlSeconds: sessionTtlMaxSeconds }, await app);
 
-  const target = createNodeTargetFields({ keyName: params.keyName, container: params.container });
+  const target = createNodeTargetFields({ ...nodeDefaults, keyName: params.keyName ?? nodeDefaults.keyName, container: params.container ?? nodeDefaults.container });
   runApplyStep(apply, ctx, pair, target);
   runSweepStep(sweep, ctx, pair, target);
   apply.section.querySelector("h2")?.focus();

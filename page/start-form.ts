@@ -1,22 +1,20 @@
 /**
  * The page's parameters: `?operator=<address>&label=<label>` (a provider links its customer
- * here), optionally `key` and `container` for the printed commands. Without a valid operator the
- * page shows a form that submits the same parameters.
+ * here), optionally `key` and `container` for the printed commands (absent: the server's
+ * defaults; `container=` empty: no container). Without a valid operator the page shows a form
+ * that submits the same parameters.
  */
 import { accountAddressProblem } from "../src/protocol/index.ts";
 import type { ChainContext } from "../src/protocol/index.ts";
 import { el, show } from "./dom.ts";
 
-/** What the page works on. */
+/** What the page works on; null where the link says nothing. */
 export interface OnboardingParams {
   operator: string;
   label: string;
-  keyName: string;
-  container: string;
+  keyName: string | null;
+  container: string | null;
 }
-
-/** The default name of the operator key in a node's keyring, used when the link names none. */
-const DEFAULT_KEY_NAME = "operator";
 
 /** Reads the parameters; `problem` says why the operator is unusable (null when it is fine). */
 export function readParams(ctx: ChainContext, search: string): { params: OnboardingParams; problem: string | null } {
@@ -25,8 +23,8 @@ export function readParams(ctx: ChainContext, search: string): { params: Onboard
   const params = {
     operator,
     label: (query.get("label") ?? "").trim().slice(0, 64),
-    keyName: (query.get("key") ?? "").trim() || DEFAULT_KEY_NAME,
-    container: (query.get("container") ?? "").trim(),
+    keyName: query.get("key")?.trim() || null,
+    container: query.get("container")?.trim() ?? null,
   };
   if (operator === "") return { params, problem: "" };
   const problem = accountAddressProblem(operator, ctx.bech32Prefix);
@@ -58,8 +56,8 @@ export function showStartForm(form: HTMLFormElement, ctx: ChainContext, params: 
     el("label", { for: "label" }, "Label (optional)"),
     el("p", { id: "label-help", class: "muted" }, "A name for this node, stored with the authorization."),
     label,
-    params.keyName !== DEFAULT_KEY_NAME ? el("input", { type: "hidden", name: "key", value: params.keyName }) : null,
-    params.container ? el("input", { type: "hidden", name: "container", value: params.container }) : null,
+    params.keyName !== null ? el("input", { type: "hidden", name: "key", value: params.keyName }) : null,
+    params.container !== null ? el("input", { type: "hidden", name: "container", value: params.container }) : null,
     el("button", { type: "submit", class: "primary" }, "Continue"),
   );
   form.hidden = false;

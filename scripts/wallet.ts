@@ -1,11 +1,14 @@
 /**
- * `npm run wallet -- [options] <deep link | session id>`: a wallet simulator for local runs.
+ * `npm run wallet -- [options] <deep link | sign QR content | session id>`: a wallet simulator for local runs.
  *
  * - A connect link (`<scheme>://connect?p=…`) or a bare `cs_…` session id: confirms the session
  *   as the wallet app would, posting the proof (address, a 1952-byte ML-DSA-65-sized public key,
  *   account label) to the payload's relay URL, or to `<server>/api/<wallet_path>/sessions/<id>/confirm`.
- * - A sign link (`<scheme>://sign?p=…`): "signs" by recording each MsgAuthorizeOperator in the
- *   devnet (`POST /__devnet/authorizations`); an existing authorization counts as success.
+ * - A sign request, as its link (`<scheme>://sign?p=…`) or as the raw base64 a sign QR shows:
+ *   checks it, then "signs and broadcasts" its transaction through the devnet
+ *   (`POST /__devnet/txs`), printing the transaction hash and its outcome. A failure with
+ *   "authorization already exists" (ErrAuthorizationExists) counts as success, as the network's
+ *   clients treat it; any other failure exits non-zero with the chain's text.
  *
  * The address is deterministic (from --seed, default "payout") unless --address names one. It
  * never asks for, accepts or stores a recovery phrase: there is none, the key is fake.
@@ -16,7 +19,7 @@
  *   --label <text>       account label sent with the proof (default "Simulator")
  *   --server <url>       the Worker, for session ids and settings (default http://127.0.0.1:8787)
  *   --devnet <url>       the devnet (default http://127.0.0.1:1317)
- *   --refuse             decline: a connect is cancelled (DELETE), a sign request is not recorded
+ *   --refuse             decline: a connect is cancelled (DELETE), a sign request is not broadcast
  */
 import { toBech32 } from "@cosmjs/encoding";
 import { createHash } from "node:crypto";
@@ -24,9 +27,8 @@ import { parseArgs } from "node:util";
 import * as z from "zod/mini";
 import { accountAddressProblem } from "../src/protocol/index.ts";
 import { chainContextFromSettings, type ChainContext } from "../src/protocol/index.ts";
-import { isAuthorizationExists } from "../src/protocol/index.ts";
-import { typeUrls } from "../src/protocol/index.ts";
-import { parseDeepLink } from "../src/protocol/index.ts";
+import { readTxAnswer } from "../src/protocol/index.ts";
+import { decodeWalletPayload, parseDeepLink } from "../src/protocol/index.ts";
 import { SESSION_ID_PATTERN } from "../src/protocol/index.ts";
 import { signRequestSchema, type SignRequest } from "../src/protocol/index.ts";
 
@@ -110,28 +112,41 @@ async function sign(request: SignRequest, options: Options): Promise<void> {
   if (Date.parse(request.expires_at) <= Date.now()) throw new WalletError(`sign request ${request.id} expired at ${request.expires_at}`);
   const signer = options.address ?? request.account_hint;
   if (signer !== request.account_hint) throw new WalletError(`the request must be signed by ${request.account_hint}, this wallet holds ${signer}`);
-  console.log(`${request.preview.title}: ${request.preview.messages.join("; ")}`);
+  console.log(`${request.preview.title}: ${request.preview.summary}`);
+  for (const message of request.preview.messages) console.log(`  ${message.type}: ${message.summary ?? ""}`);
   if (options.refuse) {
     console.log(`refused: sign request ${request.id} was not signed`);
     return;
   }
-  const authorize = typeUrls(ctx).authorizeOperator;
-  for (const message of request.transaction.messages) {
-    if (message.typeUrl !== authorize) {
-      console.log(`skipped ${message.typeUrl}: the devnet records only ${authorize}`);
-      continue;
-    }
-    const value = message.value as { payoutRecipient?: string; operator?: string; label?: string };
-    if (value.payoutRecipient !== signer) throw new WalletError(`${authorize} must be signed by its payoutRecipient ${value.payoutRecipient}`);
-    const { status, body } = await fetchJson(`${options.devnet}/__devnet/authorizations`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ payout_recipient: value.payoutRecipient, operator: value.operator, label: value.label ?? "" }),
-    });
-    if (status === 201) console.log(`authorized: ${value.operator} pays ${value.payoutRecipient}`);
-    else if (isAuthorizationExists(body)) console.log(`already authorized: ${value.operator} pays ${value.payoutRecipient} (counts as success)`);
-    else throw new WalletError(`the devnet refused the authorization: ${status} ${JSON.stringify(body)}`);
+  const { memo, messages } = request.transaction;
+  const { status, body } = await fetchJson(`${options.devnet}/__devnet/txs`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ signer, ...(memo === undefined ? {} : { memo }), messages }),
+  });
+  const outcome = readTxAnswer(status, body);
+  switch (outcome.kind) {
+    case "included":
+      console.log(`broadcast: ${outcome.txhash}`);
+      console.log(`included: ${outcome.txhash} at height ${outcome.height}`);
+      return;
+    case "already-authorized":
+      console.log(`broadcast: ${outcome.txhash}`);
+      console.log(`already authorized: ${outcome.txhash} failed with ErrAuthorizationExists (counts as success)`);
+      return;
+    case "failed":
+      console.log(`broadcast: ${outcome.txhash}`);
+      throw new WalletError(`transaction ${outcome.txhash} failed: ${outcome.reason}`);
+    default:
+      throw new WalletError(`the devnet did not take the transaction: ${status} ${JSON.stringify(body)}`);
   }
+}
+
+/** A sign request from a parsed payload, or a WalletError that says why it is not one. */
+function signRequestOf(payload: unknown): SignRequest {
+  const parsed = z.safeParse(signRequestSchema, payload);
+  if (!parsed.success) throw new WalletError(`not a sign request: ${parsed.error.issues[0]!.path.join(".") || "payload"} ${parsed.error.issues[0]!.message}`);
+  return parsed.data as SignRequest;
 }
 
 interface Options {
@@ -157,7 +172,7 @@ async function main(): Promise<void> {
     },
   });
   if (values.help || positionals.length !== 1) {
-    console.log("usage: npm run wallet -- [--address <bech32> | --seed <text>] [--label <text>] [--server <url>] [--devnet <url>] [--refuse] <deep link | cs_ session id>");
+    console.log("usage: npm run wallet -- [--address <bech32> | --seed <text>] [--label <text>] [--server <url>] [--devnet <url>] [--refuse] <deep link | sign QR content | cs_ session id>");
     process.exitCode = values.help ? 0 : 2;
     return;
   }
@@ -165,6 +180,8 @@ async function main(): Promise<void> {
   const input = positionals[0]!.trim();
   if (SESSION_ID_PATTERN.test(input)) return connect({ sessionId: input, server: options.server }, options);
 
+  // A scanned sign QR holds the request's raw base64 rather than a link.
+  if (!input.includes("://")) return sign(signRequestOf(decodeWalletPayload(input)), options);
   const link = parseDeepLink(input);
   if (link.action === "connect") {
     const parsed = z.safeParse(connectPayloadSchema, link.payload);
@@ -172,9 +189,7 @@ async function main(): Promise<void> {
     const payload = parsed.data;
     return connect({ sessionId: payload.session_id, relayUrl: payload.relay_url, server: new URL(payload.origin.url).origin, chainId: payload.chain_id }, options);
   }
-  const parsed = z.safeParse(signRequestSchema, link.payload);
-  if (!parsed.success) throw new WalletError("the sign link's payload is not a sign request");
-  return sign(parsed.data as SignRequest, options);
+  return sign(signRequestOf(link.payload), options);
 }
 
 main().catch((error: unknown) => {

@@ -8,14 +8,14 @@ import type { ChainContext } from "../../src/protocol/index.ts";
 import { copyable, el, show, type Step } from "../dom.ts";
 import type { NodeTargetFields } from "./node-target.ts";
 
-/** Renders step 3 for the paired payout address; the key and container fields update it live. */
+/** Renders step 3 for the paired payout address; the node fields update it live. */
 export function runApplyStep(step: Step, ctx: ChainContext, input: { operator: string; payoutRecipient: string }, target: NodeTargetFields): void {
   step.setState("active");
   const line = buildPayoutRecipientLine(ctx, input);
   const commandSlot = el("div", {});
   const render = () => {
     const values = target.values();
-    if (!values) return show(commandSlot, el("p", { class: "error" }, "Fix the field above to see the command."));
+    if (!values) return show(commandSlot, el("p", { class: "error" }, "Fix the fields above to see the command."));
     show(commandSlot, copyable("update-node command", buildUpdateNodeCommand(ctx, { ...input, ...values }), "update-node-command"));
   };
   target.onChange(render);

@@ -1,15 +1,17 @@
 /**
  * Step 2: show the paired payout address beside the operator; when they differ, the payout key
- * signs MsgAuthorizeOperator (QR and link), and the page waits until the gateway's
- * `operator_authorizations/<payout>` lists the operator. An existing authorization counts as done;
- * equal addresses skip the step (ErrSelfAuthorization: no authorization is needed).
+ * signs MsgAuthorizeOperator. Inside the wallet app its bridge's `requestSign` signs and returns
+ * the transaction hash, which the page follows through the gateway to its outcome; otherwise a QR
+ * code and an "Open wallet" link, and the page waits until `operator_authorizations/<payout>`
+ * lists the operator. An existing authorization counts as done; equal addresses skip the step
+ * (ErrSelfAuthorization: no authorization is needed).
  */
-import type { ChainContext } from "../../src/protocol/index.ts";
-import { planOperatorAuthorization } from "../../src/protocol/index.ts";
+import type { AuthorizationStep, ChainContext } from "../../src/protocol/index.ts";
+import { planOperatorAuthorization, readSignAnswer } from "../../src/protocol/index.ts";
 import { addressItem, el, failure, show, type Step } from "../dom.ts";
-import { GatewayError, isOperatorAuthorized, waitForOperatorAuthorization } from "../gateway.ts";
+import { GatewayError, isOperatorAuthorized, waitForAuthorization, type AuthorizationEvidence } from "../gateway.ts";
 import { qrImage } from "../qr.ts";
-import type { WalletBridge } from "../wallet-bridge.ts";
+import { bridgeReason, openWalletLink, type WalletApp } from "../wallet-bridge.ts";
 
 interface AuthorizeInput {
   payoutRecipient: string;
@@ -20,8 +22,16 @@ interface AuthorizeInput {
   ttlSeconds: number;
 }
 
+type SignPlan = Extract<AuthorizationStep, { kind: "sign" }>;
+
+/** The transaction hash the wallet app returned, once it has; `wake` fires when it arrives. */
+interface Signature {
+  txhash: string | null;
+  wake: EventTarget;
+}
+
 /** Runs step 2 until the operator is authorized or the step is skipped. */
-export async function runAuthorizeStep(step: Step, ctx: ChainContext, input: AuthorizeInput, bridge: WalletBridge | null): Promise<void> {
+export async function runAuthorizeStep(step: Step, ctx: ChainContext, input: AuthorizeInput, app: WalletApp): Promise<void> {
   step.setState("active");
   const pair = el("dl", { class: "pair" }, ...addressItem("Your payout address (wallet)", input.payoutRecipient, "payout-address"), ...addressItem("Your node's operator address", input.operator, "operator-address"));
   const status = el("div", {});
@@ -42,20 +52,24 @@ export async function runAuthorizeStep(step: Step, ctx: ChainContext, input: Aut
         return;
       }
       const expiresAt = new Date(Math.min(Date.parse(plan.request.expires_at), Date.now() + input.ttlSeconds * 1000));
+      const signature: Signature = { txhash: null, wake: new EventTarget() };
       const stop = new AbortController();
-      renderSignRequest(status, plan.link, plan.request.preview.summary, expiresAt, bridge, stop);
-      const authorized = await waitForOperatorAuthorization(ctx, {
-        payoutRecipient: input.payoutRecipient,
-        operator: input.operator,
-        deadline: expiresAt,
-        signal: stop.signal,
-      });
-      if (authorized) {
-        show(status, el("p", { "data-testid": "authorize-done" }, "Authorized: your node's operator may now name you as its payout recipient."));
-        step.setState("done");
-        return;
+      renderSignRequest(status, ctx, plan, expiresAt, app, signature, stop.signal);
+      try {
+        const evidence = await waitForAuthorization(ctx, {
+          payoutRecipient: input.payoutRecipient,
+          operator: input.operator,
+          deadline: expiresAt,
+          txhash: () => signature.txhash,
+          wake: signature.wake,
+          signal: stop.signal,
+        });
+        show(status, el("p", { "data-testid": "authorize-done" }, doneSentence(evidence)));
+      } finally {
+        stop.abort();
       }
-      throw new StepFailure("The signing request expired before the authorization appeared on the network.");
+      step.setState("done");
+      return;
     } catch (error) {
       step.setState("failed");
       await failure(status, sentenceFor(error), "Create a new request");
@@ -66,32 +80,71 @@ export async function runAuthorizeStep(step: Step, ctx: ChainContext, input: Aut
 
 class StepFailure extends Error {}
 
-function renderSignRequest(status: HTMLElement, link: string, summary: string, expiresAt: Date, bridge: WalletBridge | null, stop: AbortController) {
-  const until = expiresAt.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  const open = el("a", { class: bridge ? "button secondary" : "button primary", href: link, "data-testid": "sign-link" }, "Open wallet to sign");
-  const parts: (Node | null)[] = [
-    el("p", {}, "Sign this with your wallet: ", el("strong", {}, summary), "."),
-  ];
-  if (bridge) {
-    const approve = el("button", { type: "button", class: "primary" }, "Sign in this wallet");
-    approve.addEventListener("click", async () => {
-      approve.disabled = true;
-      const answer = await bridge.open(link).catch(() => ({ approved: false }));
-      if (!answer?.approved) stop.abort(new StepFailure("Your wallet refused to sign the authorization."));
-      approve.disabled = false;
-    });
-    parts.push(el("div", { class: "actions" }, approve, open));
-  } else {
-    parts.push(qrImage(link, "QR code of the authorization to sign"), el("div", { class: "actions" }, open));
+/** The sentence for a successful outcome; throws a StepFailure for the others. */
+function doneSentence(evidence: AuthorizationEvidence): string {
+  switch (evidence.kind) {
+    case "listed":
+      return "Authorized: your node's operator may now name you as its payout recipient.";
+    case "included":
+      return `Authorized: transaction ${evidence.txhash} is on the network${evidence.height ? ` (block ${evidence.height})` : ""}. Your node's operator may now name you as its payout recipient.`;
+    case "already-authorized":
+      return `Your wallet had already authorized this operator, so transaction ${evidence.txhash} changed nothing: that counts as done.`;
+    case "failed":
+      throw new StepFailure(`The network refused the authorization (transaction ${evidence.txhash}): ${evidence.reason.replace(/[.!?]+$/, "")}.`);
+    case "expired":
+      throw new StepFailure("The signing request expired before the authorization appeared on the network.");
   }
-  parts.push(el("p", { class: "muted", "aria-live": "polite" }, `Waiting for the authorization to appear on the network. The request is valid until ${until}.`));
-  show(status, ...parts);
+}
+
+/** Shows the request; `settled` aborts once the step has its answer, so a late bridge reply changes nothing. */
+function renderSignRequest(status: HTMLElement, ctx: ChainContext, plan: SignPlan, expiresAt: Date, app: WalletApp, signature: Signature, settled: AbortSignal): void {
+  const until = expiresAt.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const what = el("p", {}, "Sign this with your wallet: ", el("strong", {}, plan.request.preview.summary), ".");
+  const waiting = el("p", { class: "muted", "aria-live": "polite" }, `Waiting for the authorization to appear on the network. The request is valid until ${until}.`);
+  const open = (primary: boolean) => openWalletLink(app, ctx.walletScheme, plan.link, { class: primary ? "button primary" : "button secondary", "data-testid": "sign-link" }, "Open wallet to sign");
+
+  const showCodes = (why?: string) =>
+    show(
+      status,
+      why ? el("p", { class: "notice", role: "status", "data-testid": "bridge-fallback" }, why) : null,
+      what,
+      plan.qrContent === null
+        ? el("p", { class: "notice", "data-testid": "sign-qr-too-large" }, "This request is too large for a QR code. On the phone that holds your wallet, use the “Open wallet to sign” button.")
+        : qrImage(plan.qrContent, "QR code of the authorization to sign"),
+      el("div", { class: "actions" }, open(true)),
+      waiting,
+    );
+
+  const bridge = app.bridge;
+  if (!bridge) return showCodes();
+  const approve = el("button", { type: "button", class: "primary" }, "Sign in your wallet app");
+  approve.addEventListener("click", async () => {
+    approve.disabled = true;
+    let answer: unknown;
+    try {
+      answer = await bridge.requestSign(plan.encoded);
+    } catch (error) {
+      if (settled.aborted) return;
+      return showCodes(`Your wallet app declined or could not sign${bridgeReason(error)}. Scan the code with the phone that holds your wallet, or use “Open wallet to sign”.`);
+    }
+    if (settled.aborted) return;
+    const txhash = readSignAnswer(answer);
+    if (txhash === null) return showCodes("Your wallet app did not return a transaction hash. Scan the code with the phone that holds your wallet, or use “Open wallet to sign”.");
+    signature.txhash = txhash;
+    signature.wake.dispatchEvent(new Event("wake"));
+    show(
+      status,
+      what,
+      el("p", {}, "Your wallet app signed and sent transaction ", el("code", { "data-testid": "sign-txhash" }, txhash), "."),
+      el("p", { class: "muted", "aria-live": "polite" }, "Waiting for the network to include it…"),
+    );
+  });
+  show(status, what, el("div", { class: "actions" }, approve, open(false)), waiting);
 }
 
 function sentenceFor(error: unknown): string {
-  if (error instanceof StepFailure || error instanceof GatewayError) {
-    return error instanceof GatewayError ? `${error.message} The page cannot check your authorization right now.` : error.message;
-  }
+  if (error instanceof StepFailure) return error.message;
+  if (error instanceof GatewayError) return `${error.message} The page cannot check your authorization right now.`;
   if (error instanceof Error && error.name === "MessageError") return `This authorization cannot be built: ${error.message}.`;
   return "Something went wrong while checking the authorization.";
 }

@@ -1,27 +1,39 @@
 /**
- * Step 1: pair the customer's wallet. A QR code drawn in the page, an "Open wallet" link whose
- * href is the connect deep link, and inside the wallet's web view its native bridge instead.
- * Nothing opens the wallet's scheme by itself: that would reload the page and lose the session.
+ * Step 1: pair the customer's wallet. In a browser: a QR code drawn in the page and an "Open
+ * wallet" link whose href is the connect deep link; the wallet relays its proof to the session.
+ * Inside the wallet app: its bridge's `requestConnect` with the same payload, whose answer is the
+ * paired identity (the session row stays pending; the page cancels nothing). A bridge that
+ * declines, fails or answers nonsense falls back to the QR and link, and the session keeps
+ * waiting for a relayed proof. Nothing opens the wallet's scheme by itself.
  */
+import { encodeWalletPayload, isAccountAddress, readConnectAnswer, type ChainContext } from "../../src/protocol/index.ts";
 import { el, failure, show, type Step } from "../dom.ts";
 import { qrImage } from "../qr.ts";
-import { PairingError, type SessionClient, type WalletIdentity } from "../session-client.ts";
-import type { WalletBridge } from "../wallet-bridge.ts";
+import { PairingError, type SessionClient } from "../session-client.ts";
+import { bridgeReason, openWalletLink, type WalletApp } from "../wallet-bridge.ts";
+
+/** The wallet the page paired with, and how it learnt the address. */
+export interface PairedWallet {
+  address: string;
+  pubkeyBase64: string | null;
+  accountLabel: string | null;
+  via: "wallet app" | "relayed proof";
+}
 
 /** Runs the connect step until a wallet is paired; every failure offers a retry. */
-export async function runConnectStep(step: Step, client: SessionClient, bridge: WalletBridge | null): Promise<WalletIdentity> {
+export async function runConnectStep(step: Step, ctx: ChainContext, client: SessionClient, app: Promise<WalletApp>): Promise<PairedWallet> {
   step.setState("active");
   for (;;) {
     try {
-      const identity = await attempt(step, client, bridge);
+      const paired = await attempt(step, ctx, client, app);
       step.setState("done");
       show(
         step.body,
-        el("p", {}, "Connected. Your wallet's payout address is:"),
-        el("p", { class: "address strong", "data-testid": "paired-address" }, identity.address),
-        identity.accountLabel ? el("p", { class: "muted" }, `Account: ${identity.accountLabel}`) : null,
+        el("p", {}, paired.via === "wallet app" ? "Connected through your wallet app. Your wallet's payout address is:" : "Connected. Your wallet's payout address is:"),
+        el("p", { class: "address strong", "data-testid": "paired-address" }, paired.address),
+        paired.accountLabel ? el("p", { class: "muted" }, `Account: ${paired.accountLabel}`) : null,
       );
-      return identity;
+      return paired;
     } catch (error) {
       step.setState("failed");
       await failure(step.body, sentenceFor(error), "Start again");
@@ -30,12 +42,11 @@ export async function runConnectStep(step: Step, client: SessionClient, bridge: 
   }
 }
 
-async function attempt(step: Step, client: SessionClient, bridge: WalletBridge | null): Promise<WalletIdentity> {
+async function attempt(step: Step, ctx: ChainContext, client: SessionClient, appFound: Promise<WalletApp>): Promise<PairedWallet> {
   show(step.body, el("p", { class: "muted" }, "Preparing a connection request…"));
-  const pending = await client.start();
+  const [pending, app] = await Promise.all([client.start(), appFound]);
   let cancelledHere = false;
-  let declined = false;
-
+  let settled = false;
   const cancel = el("button", { type: "button", class: "secondary" }, "Cancel");
   cancel.addEventListener("click", () => {
     cancelledHere = true;
@@ -43,47 +54,67 @@ async function attempt(step: Step, client: SessionClient, bridge: WalletBridge |
     pending.cancel().catch(() => undefined);
   });
   const until = pending.expiresAt.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  const open = el("a", { class: bridge ? "button secondary" : "button primary", href: pending.link, "data-testid": "connect-link" }, "Open wallet");
+  const relayed = pending.result.then(
+    (identity): PairedWallet => ({ address: identity.address, pubkeyBase64: identity.pubkeyBase64 ?? null, accountLabel: identity.accountLabel ?? null, via: "relayed proof" }),
+  );
+  // Once the bridge has answered, a later expiry of the still-pending row must not surface as an unhandled rejection.
+  relayed.catch(() => undefined);
 
-  if (bridge) {
-    const approve = el("button", { type: "button", class: "primary" }, "Connect this wallet");
-    approve.addEventListener("click", async () => {
-      approve.disabled = true;
-      try {
-        const answer = await bridge.open(pending.link);
-        if (!answer?.approved) {
-          declined = true;
-          await pending.cancel();
-        }
-      } catch {
-        declined = true;
-        await pending.cancel().catch(() => undefined);
-      }
-    });
+  const showCodes = (why?: string) =>
     show(
       step.body,
-      el("p", {}, "You are inside your wallet app. Approve the connection to share your payout address with this page."),
-      el("div", { class: "actions" }, approve, cancel),
-      el("p", { class: "muted" }, `The request is valid until ${until}.`),
-    );
-  } else {
-    show(
-      step.body,
+      why ? el("p", { class: "notice", role: "status", "data-testid": "bridge-fallback" }, why) : null,
       el("p", {}, "Scan this code with your wallet app. On the phone that holds your wallet, tap “Open wallet” instead."),
       qrImage(pending.link, "QR code of the wallet connection request"),
-      el("div", { class: "actions" }, open, cancel),
+      el("div", { class: "actions" }, openWalletLink(app, ctx.walletScheme, pending.link, { class: "button primary", "data-testid": "connect-link" }), cancel),
       el("p", { class: "muted" }, `The request is valid until ${until}. Your recovery phrase is never needed.`),
     );
+
+  const bridge = app.bridge;
+  let winner: Promise<PairedWallet> = relayed;
+  if (!bridge) {
+    showCodes();
+  } else {
+    const viaBridge = new Promise<PairedWallet>((resolve) => {
+      const approve = el("button", { type: "button", class: "primary" }, "Connect with this wallet");
+      approve.addEventListener("click", async () => {
+        approve.disabled = true;
+        let answer: unknown;
+        try {
+          answer = await bridge.requestConnect(encodeWalletPayload(pending.payload));
+        } catch (error) {
+          if (settled) return;
+          return showCodes(`Your wallet app declined or could not complete the connection${bridgeReason(error)}. Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.`);
+        }
+        if (settled) return;
+        const read = readConnectAnswer(ctx, answer);
+        if (!read.ok) return showCodes(`Your wallet app's answer cannot be used: ${read.problem}. Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.`);
+        resolve({ address: read.address, pubkeyBase64: read.pubkeyBase64, accountLabel: read.accountLabel, via: "wallet app" });
+      });
+      const active = app.activeAddress();
+      show(
+        step.body,
+        el("p", {}, "You are inside your wallet app. Approve the connection to share your payout address with this page."),
+        active && isAccountAddress(active, ctx.bech32Prefix)
+          ? el("p", { "data-testid": "active-account" }, "Your wallet's active account is ", el("span", { class: "address" }, active), ".")
+          : null,
+        el("div", { class: "actions" }, approve, openWalletLink(app, ctx.walletScheme, pending.link, { class: "button secondary", "data-testid": "connect-link" }), cancel),
+        el("p", { class: "muted" }, `The request is valid until ${until}.`),
+      );
+    });
+    winner = Promise.race([viaBridge, relayed]);
   }
 
   try {
-    return await pending.result;
+    return await winner;
   } catch (error) {
-    if (error instanceof PairingError && error.kind === "cancelled") {
-      if (cancelledHere) throw new PairingError("cancelled", "You cancelled the connection.");
-      if (declined) throw new PairingError("cancelled", "Your wallet declined the connection.");
+    if (error instanceof PairingError && error.kind === "cancelled" && cancelledHere) {
+      throw new PairingError("cancelled", "You cancelled the connection.");
     }
     throw error;
+  } finally {
+    // A bridge reply that arrives after the step has its answer changes nothing.
+    settled = true;
   }
 }
 

@@ -1,10 +1,12 @@
 /**
- * The two fields that say where the node runs: the operator key's name in its keyring and the
- * optional container. Both feed the printed commands; a bad container name is refused inline.
+ * The fields that say where and how the node signs: the operator key's name, the node's home,
+ * its keyring backend and its container (empty: no container). Each feeds the printed commands;
+ * a value the commands cannot carry safely is refused inline, next to its field.
  */
-import { checkContainerName, checkKeyName } from "../../src/protocol/index.ts";
+import { checkContainerName, checkHome, checkKeyName, checkKeyringBackend, KEYRING_BACKENDS } from "../../src/protocol/index.ts";
 import type { NodeTarget } from "../../src/protocol/index.ts";
 import { el } from "../dom.ts";
+import type { NodeDefaults } from "../settings.ts";
 
 /** The fields' current values (null while one is invalid) and change notification. */
 export interface NodeTargetFields {
@@ -13,42 +15,55 @@ export interface NodeTargetFields {
   elements: HTMLElement;
 }
 
-/** Key name and container fields, prefilled from the page's `key` and `container` parameters. */
-export function createNodeTargetFields(initial: { keyName: string; container: string }): NodeTargetFields {
+interface Field {
+  input: HTMLInputElement | HTMLSelectElement;
+  error: HTMLElement;
+  check(value: string): unknown;
+  parts: HTMLElement[];
+}
+
+function textField(id: string, name: string, label: string, help: string, value: string, check: (value: string) => unknown): Field {
+  const input = el("input", { id, name, type: "text", autocomplete: "off", spellcheck: "false", value, "aria-describedby": `${id}-help ${id}-error` });
+  return fieldParts(id, label, help, input, check);
+}
+
+function fieldParts(id: string, label: string, help: string, input: HTMLInputElement | HTMLSelectElement, check: (value: string) => unknown): Field {
+  const error = el("p", { id: `${id}-error`, class: "error", "aria-live": "polite" });
+  return { input, error, check, parts: [el("label", { for: id }, label), el("p", { id: `${id}-help`, class: "muted" }, help), input, error] };
+}
+
+/** The four fields, prefilled with the server's defaults (the link's `key` and `container` win). */
+export function createNodeTargetFields(initial: NodeDefaults): NodeTargetFields {
   const listeners: (() => void)[] = [];
-  const key = el("input", { id: "key-name", name: "key", type: "text", autocomplete: "off", spellcheck: "false", value: initial.keyName, "aria-describedby": "key-name-help key-name-error" });
-  const container = el("input", { id: "container", name: "container", type: "text", autocomplete: "off", spellcheck: "false", value: initial.container, "aria-describedby": "container-help container-error" });
-  const keyError = el("p", { id: "key-name-error", class: "error", "aria-live": "polite" });
-  const containerError = el("p", { id: "container-error", class: "error", "aria-live": "polite" });
-  const check = (): NodeTarget | null => {
-    const problems = [validate(key, keyError, checkKeyName), validate(container, containerError, (v) => (v === "" ? v : checkContainerName(v)))];
-    return problems.every(Boolean) ? { keyName: key.value, container: container.value || undefined } : null;
-  };
-  for (const input of [key, container]) input.addEventListener("input", () => listeners.forEach((l) => l()));
-  const elements = el(
-    "div",
-    { class: "fields" },
-    el("label", { for: "key-name" }, "Operator key name on the node"),
-    el("p", { id: "key-name-help", class: "muted" }, "The name of the node's operator key in its keyring (the --from key)."),
-    key,
-    keyError,
-    el("label", { for: "container" }, "Container name (optional)"),
-    el("p", { id: "container-help", class: "muted" }, "If the node runs in Docker, its container name; the command then runs through docker exec."),
-    container,
-    containerError,
+  const key = textField("key-name", "key", "Operator key name on the node", "The name of the node's operator key in its keyring (the --from key).", initial.keyName, checkKeyName);
+  const home = textField("node-home", "home", "Node home directory", "The node's --home: where its configuration and keyring live.", initial.home, checkHome);
+  const backend = el("select", { id: "keyring-backend", name: "keyring", "aria-describedby": "keyring-backend-help keyring-backend-error" });
+  for (const name of KEYRING_BACKENDS) backend.append(el("option", { value: name, selected: name === initial.keyringBackend }, name));
+  const keyring = fieldParts("keyring-backend", "Keyring backend", "The node's --keyring-backend.", backend, checkKeyringBackend);
+  const container = textField(
+    "container", "container", "Container name", "The node's Docker container; the commands run through docker exec. Leave it empty when the node runs without Docker.",
+    initial.container, (v) => (v === "" ? v : checkContainerName(v)),
   );
+  const fields = [key, home, keyring, container];
+  const check = (): NodeTarget | null =>
+    fields.map(validate).every(Boolean)
+      ? { keyName: key.input.value, home: home.input.value, keyringBackend: backend.value, container: container.input.value }
+      : null;
+  for (const field of fields) field.input.addEventListener(field.input instanceof HTMLSelectElement ? "change" : "input", () => listeners.forEach((l) => l()));
+  const elements = el("div", { class: "fields" }, ...fields.flatMap((f) => f.parts));
+  check();
   return { values: check, onChange: (l) => listeners.push(l), elements };
 }
 
-function validate(input: HTMLInputElement, slot: HTMLElement, check: (value: string) => string): boolean {
+function validate(field: Field): boolean {
   try {
-    check(input.value);
-    slot.textContent = "";
-    input.removeAttribute("aria-invalid");
+    field.check(field.input.value);
+    field.error.textContent = "";
+    field.input.removeAttribute("aria-invalid");
     return true;
   } catch (error) {
-    slot.textContent = error instanceof Error ? error.message : "Not valid";
-    input.setAttribute("aria-invalid", "true");
+    field.error.textContent = error instanceof Error ? error.message : "Not valid";
+    field.input.setAttribute("aria-invalid", "true");
     return false;
   }
 }

@@ -23,6 +23,8 @@ export interface Config {
   nodeBinary: string;
   /** Custom URL scheme of the wallet app. */
   walletScheme: string;
+  /** Stem of the globals the wallet app injects in its web view (`<stem>Mobile`, `__<STEM>_IN_APP__`). */
+  walletBridge: string;
   /** Defaults of the printed node commands: `--home`, `--keyring-backend`, the container. */
   nodeHome: string;
   nodeKeyringBackend: string;
@@ -92,6 +94,7 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
     nativeDenom: get("NATIVE_DENOM"),
     nodeBinary: get("NODE_BINARY"),
     walletScheme: get("WALLET_SCHEME"),
+    walletBridge: get("WALLET_BRIDGE"),
     nodeHome: get("NODE_HOME"),
     nodeKeyringBackend: get("NODE_KEYRING_BACKEND"),
     nodeContainer: get("NODE_CONTAINER"),

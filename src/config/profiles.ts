@@ -4,7 +4,8 @@
  * its profile's value. Data only: no code reads a brand word from anywhere but here and `env`.
  *
  * Sources for the network's words: network.md (public repository Hope-Network-Org/hope-node:
- * wallet/docs/hosted-nodes.md, wallet/src/payload.ts, wallet/src/origin.ts, docs/incentives.md).
+ * wallet/docs/hosted-nodes.md, wallet/src/payload.ts, wallet/src/origin.ts, wallet/src/inApp.ts,
+ * docs/incentives.md).
  */
 
 /** Variables a profile sets; the names are the Worker's configuration variables. */
@@ -23,6 +24,7 @@ export type ProfileVariable =
   | "NATIVE_DENOM"
   | "NODE_BINARY"
   | "WALLET_SCHEME"
+  | "WALLET_BRIDGE"
   | "NODE_HOME"
   | "NODE_KEYRING_BACKEND"
   | "NODE_CONTAINER"
@@ -39,6 +41,8 @@ const HOPE_WORDS = {
   NATIVE_DENOM: "uhope",
   NODE_BINARY: "hoped",
   WALLET_SCHEME: "hopewallet",
+  // The wallet app's web view injects HopeWalletMobile, __HOPE_WALLET_IN_APP__, __HOPE_WALLET_ACTIVE_ADDRESS__.
+  WALLET_BRIDGE: "HopeWallet",
   NODE_HOME: "/home/hope/.hope",
   NODE_KEYRING_BACKEND: "test",
   NODE_CONTAINER: "hope-peer",
@@ -63,6 +67,7 @@ export const NETWORK_PROFILES = {
       NATIVE_DENOM: "uchain",
       NODE_BINARY: "chaind",
       WALLET_SCHEME: "chainwallet",
+      WALLET_BRIDGE: "ChainWallet",
       NODE_HOME: "/home/chain/.chain",
       NODE_KEYRING_BACKEND: "test",
       NODE_CONTAINER: "chain-node",

@@ -5,6 +5,7 @@
  * them in step.
  */
 import * as z from "zod/mini";
+import { KEYRING_BACKENDS } from "../protocol/index.ts";
 import { NETWORK_PROFILES } from "./profiles.ts";
 
 /** Public-key types a wallet proof may carry, with their encoded lengths in bytes. */
@@ -45,8 +46,9 @@ export const VARIABLES = {
   NATIVE_DENOM: { schema: text(/^[a-zA-Z][a-zA-Z0-9/:._-]{2,127}$/, "a Cosmos denom"), doc: "Smallest unit of the native token; amounts are integer strings of it" },
   NODE_BINARY: { schema: text(/^[a-zA-Z0-9][a-zA-Z0-9._-]*$/, "a program name"), doc: "Node binary in the commands the page prints" },
   WALLET_SCHEME: { schema: text(/^[a-z][a-z0-9+.-]*$/, "a URL scheme"), doc: "The wallet app's URL scheme for deep links (<scheme>://connect?p=…)" },
+  WALLET_BRIDGE: { schema: text(/^[A-Z][A-Za-z0-9]*$/, "a PascalCase name"), doc: "Stem of the globals the wallet app injects in its web view: window.<stem>Mobile, __<STEM>_IN_APP__, __<STEM>_ACTIVE_ADDRESS__" },
   NODE_HOME: { schema: text(/^\/[A-Za-z0-9._/-]*$/, "an absolute path"), doc: "The node's --home in printed commands (editable on the page)" },
-  NODE_KEYRING_BACKEND: { schema: z.enum(["os", "file", "kwallet", "pass", "test", "memory"], { error: "must be a Cosmos keyring backend" }), doc: "The node's --keyring-backend in printed commands (editable on the page)" },
+  NODE_KEYRING_BACKEND: { schema: z.enum(KEYRING_BACKENDS, { error: "must be a Cosmos keyring backend" }), doc: "The node's --keyring-backend in printed commands (editable on the page)" },
   NODE_CONTAINER: { schema: text(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/, "a container name"), doc: "Container the node runs in (docker exec), editable on the page" },
   UPSTREAM_URLS: { schema: z.string().check(z.trim(), z.minLength(1, "must name at least one URL")), doc: "Comma-separated LCD (REST) base URLs, tried in order with failover" },
   SESSION_TTL_MAX_SECONDS: { schema: integer(10, 86_400), default: "600", doc: "Longest session life; a create asking for a later expires_at is refused" },

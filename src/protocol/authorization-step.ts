@@ -1,18 +1,28 @@
 /**
  * Step 2 of onboarding as one decision: given the paired payout address and the operator, either
  * no authorization is needed (they are equal: ErrSelfAuthorization avoided) or here is the
- * MsgAuthorizeOperator sign request and its deep link.
+ * MsgAuthorizeOperator sign request in each form the wallet takes: deep link, the in-app bridge's
+ * base64, and the QR's content.
  */
 import type { ChainContext } from "./chain-context.ts";
 import { SelfAuthorizationError } from "./messages/errors.ts";
 import { buildAuthorizeOperator } from "./messages/incentives.ts";
-import { signDeepLink } from "./deep-links.ts";
-import { buildSignRequest, type SignRequest } from "./sign-request.ts";
+import { encodeWalletPayload, signDeepLink } from "./deep-links.ts";
+import { buildSignRequest, signQrContent, type SignRequest } from "./sign-request.ts";
 
-/** Either the step is skipped, or the wallet must sign `request` (shown as `link`). */
+/** Either the step is skipped, or the wallet must sign `request`. */
 export type AuthorizationStep =
   | { readonly kind: "skip"; readonly reason: string }
-  | { readonly kind: "sign"; readonly request: SignRequest; readonly link: string };
+  | {
+      readonly kind: "sign";
+      readonly request: SignRequest;
+      /** `<scheme>://sign?p=…`: the "Open wallet" action. */
+      readonly link: string;
+      /** The base64 the in-app bridge's `requestSign` takes (the link's `p`, not URL-encoded). */
+      readonly encoded: string;
+      /** What the QR code shows, or null when the request is too large for one. */
+      readonly qrContent: string | null;
+    };
 
 /** Decides the authorize step for a payout recipient and an operator; invalid addresses throw. */
 export function planOperatorAuthorization(
@@ -36,5 +46,11 @@ export function planOperatorAuthorization(
     title: "Authorize your node's operator",
     now: input.now,
   });
-  return { kind: "sign", request, link: signDeepLink(ctx.walletScheme, request) };
+  return {
+    kind: "sign",
+    request,
+    link: signDeepLink(ctx.walletScheme, request),
+    encoded: encodeWalletPayload(request),
+    qrContent: signQrContent(ctx.walletScheme, request),
+  };
 }

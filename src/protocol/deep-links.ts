@@ -19,8 +19,31 @@ export function signDeepLink(scheme: string, request: SignRequest): string {
   return deepLink(scheme, "sign", request);
 }
 
+/**
+ * The standard base64 of a payload's UTF-8 JSON: what a link carries in `p` (before URL-encoding),
+ * what the wallet app's in-app bridge takes, and a sign QR's raw content.
+ */
+export function encodeWalletPayload(payload: object): string {
+  return toBase64(new TextEncoder().encode(JSON.stringify(payload)));
+}
+
+/** The JSON inside `encodeWalletPayload`'s base64 (a scanned sign QR); throws an Error that says what is wrong. */
+export function decodeWalletPayload(encoded: string): unknown {
+  let json: string;
+  try {
+    json = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(fromBase64(encoded.trim()));
+  } catch {
+    throw new Error("The payload is not base64 of UTF-8 text");
+  }
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw new Error("The payload is not JSON");
+  }
+}
+
 function deepLink(scheme: string, action: DeepLinkAction, payload: object): string {
-  return `${scheme}://${action}?p=${encodeURIComponent(toBase64(new TextEncoder().encode(JSON.stringify(payload))))}`;
+  return `${scheme}://${action}?p=${encodeURIComponent(encodeWalletPayload(payload))}`;
 }
 
 /**
@@ -31,17 +54,13 @@ function deepLink(scheme: string, action: DeepLinkAction, payload: object): stri
 export function parseDeepLink(link: string): { scheme: string; action: DeepLinkAction; payload: unknown } {
   const match = /^([a-z][a-z0-9+.-]*):\/\/(connect|sign)\?p=([A-Za-z0-9%._~-]+)$/.exec(link.trim());
   if (!match) throw new Error("Not a wallet link: expected <scheme>://connect?p=… or <scheme>://sign?p=…");
-  let json: string;
+  let encoded: string;
   try {
-    json = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(fromBase64(decodeURIComponent(match[3]!)));
+    encoded = decodeURIComponent(match[3]!);
   } catch {
-    throw new Error("The link's p parameter is not URL-encoded base64 of UTF-8 text");
+    throw new Error("The link's p parameter is not URL-encoded");
   }
-  try {
-    return { scheme: match[1]!, action: match[2] as DeepLinkAction, payload: JSON.parse(json) };
-  } catch {
-    throw new Error("The link's payload is not JSON");
-  }
+  return { scheme: match[1]!, action: match[2] as DeepLinkAction, payload: decodeWalletPayload(encoded) };
 }
 
 function toBase64(bytes: Uint8Array): string {

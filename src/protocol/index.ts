@@ -19,18 +19,54 @@ export {
   type WalletProof,
 } from "./session-row.ts";
 export { buildConnectPayload, CONNECT_TTL_MS, type ConnectPayload } from "./connect-payload.ts";
-export { connectDeepLink, parseDeepLink, signDeepLink, type DeepLinkAction } from "./deep-links.ts";
-export { buildSignRequest, signRequestSchema, SIGN_REQUEST_TTL_MS, type SignRequest } from "./sign-request.ts";
-export { describeMessage } from "./message-preview.ts";
+export {
+  connectDeepLink,
+  decodeWalletPayload,
+  encodeWalletPayload,
+  parseDeepLink,
+  signDeepLink,
+  type DeepLinkAction,
+} from "./deep-links.ts";
+export {
+  buildSignRequest,
+  chooseQrContent,
+  MAX_QR_CHARS,
+  signQrContent,
+  signRequestSchema,
+  SIGN_REQUEST_TTL_MS,
+  type PreviewFee,
+  type SignRequest,
+} from "./sign-request.ts";
+export { describeMessage, previewMessage, type PreviewMessage } from "./message-preview.ts";
+export {
+  BRIDGE_WAIT_MS,
+  deepLinkMessage,
+  readConnectAnswer,
+  readSignAnswer,
+  walletAppGlobals,
+  WEB_VIEW_GLOBAL,
+  type ConnectAnswer,
+  type WalletAppGlobals,
+} from "./wallet-app.ts";
 export { planOperatorAuthorization, type AuthorizationStep } from "./authorization-step.ts";
 export { AUTHORIZATION_EXISTS_TEXT, isAuthorizationExists, MessageError, SelfAuthorizationError } from "./messages/errors.ts";
 export { listsOperator, operatorAuthorizationsPath } from "./messages/authorizations.ts";
+export { canonicalTxHash, readTxAnswer, TX_HASH_PATTERN, txLookupPath, type TxOutcome } from "./messages/tx-outcome.ts";
 export { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "./messages/incentives.ts";
 export { buildSend, type SendValue } from "./messages/bank.ts";
 export { buildDelegate, buildUndelegate } from "./messages/staking.ts";
 export { requireSigner, signerOf, type SignerRole } from "./messages/signers.ts";
 export type { Coin, TxMessage } from "./messages/tx-message.ts";
 export { typeUrls, type TypeUrls } from "./messages/type-urls.ts";
-export { buildPayoutRecipientLine, buildUpdateNodeCommand, type NodeTarget } from "./commands/node-commands.ts";
-export { buildSweep, DEFAULT_FEE_RESERVE, type Sweep } from "./commands/sweep.ts";
-export { checkContainerName, checkKeyName, commandLine, shellWord } from "./commands/shell.ts";
+export { buildPayoutRecipientLine, buildUpdateNodeCommand, DEFAULT_KEY_NAME, type NodeTarget } from "./commands/node-commands.ts";
+export { buildSweep, DEFAULT_SWEEP_RESERVE, type Sweep } from "./commands/sweep.ts";
+export {
+  checkContainerName,
+  checkHome,
+  checkKeyName,
+  checkKeyringBackend,
+  commandLine,
+  KEYRING_BACKENDS,
+  shellWord,
+  type KeyringBackend,
+} from "./commands/shell.ts";

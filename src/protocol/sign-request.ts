@@ -1,17 +1,27 @@
 /**
- * The sign request of wallet-protocol.md: what the page asks the wallet to sign, carried by a
- * `<scheme>://sign?p=…` link. It names the chain, expires, says who asks, hints which account
- * must sign, shows a human preview and carries the transaction's messages.
+ * The sign request of wallet-protocol.md, in the wallet's own format: what the page asks the
+ * wallet to sign, carried by a `<scheme>://sign?p=…` link, a QR code or the in-app bridge. It names
+ * the chain, expires, says who asks, hints which account must sign, shows a human preview and
+ * carries the transaction's messages. Never `session_id`, never `v`: those mark a connect payload.
  */
 import * as z from "zod/mini";
 import type { ChainContext } from "./chain-context.ts";
+import { encodeWalletPayload, signDeepLink } from "./deep-links.ts";
 import { MessageError } from "./messages/errors.ts";
+import { parseFields } from "./messages/fields.ts";
 import { requireSigner } from "./messages/signers.ts";
 import type { TxMessage } from "./messages/tx-message.ts";
 import { mintSignRequestId, SIGN_REQUEST_ID_PATTERN } from "./ids.ts";
-import { describeMessage } from "./message-preview.ts";
+import { describeMessage, previewMessage, type PreviewMessage } from "./message-preview.ts";
 
-/** `{id, chain_id, expires_at, origin, account_hint, preview, transaction}`. */
+/** The fee the wallet shows; amounts are integer strings. */
+export interface PreviewFee {
+  readonly amount: string;
+  readonly denom: string;
+  readonly gas: string;
+}
+
+/** `{id, chain_id, expires_at, origin, account_hint, return_url?, preview, transaction}`. */
 export interface SignRequest {
   readonly id: string;
   readonly chain_id: string;
@@ -19,16 +29,27 @@ export interface SignRequest {
   readonly origin: { readonly name: string; readonly url: string };
   /** The address that must sign: the wallet selects (or asks for) this account. */
   readonly account_hint: string;
-  readonly preview: { readonly title: string; readonly summary: string; readonly messages: readonly string[]; readonly fee?: string };
-  readonly transaction: { readonly memo: string; readonly messages: readonly TxMessage[] };
+  /** Where the wallet may send the user back after signing (on the request's origin). */
+  readonly return_url?: string;
+  readonly preview: {
+    readonly title: string;
+    readonly summary: string;
+    readonly messages: readonly PreviewMessage[];
+    readonly fee?: PreviewFee;
+  };
+  readonly transaction: { readonly memo?: string; readonly messages: readonly TxMessage[] };
 }
 
 /** How long a sign request stays valid by default: five minutes, as a session. */
 export const SIGN_REQUEST_TTL_MS = 5 * 60 * 1000;
 
+/** The most characters a QR code carries that phone cameras still read reliably (the wallet's own limit). */
+export const MAX_QR_CHARS = 2800;
+
 /**
  * A sign request for `messages`, all signed by `signer` (checked against each message's signer
- * rule). `title` and `summary` default to the first message's description.
+ * rule). `title` defaults to "Sign a transaction" and `summary` to the messages' sentences; both
+ * are trimmed and must not be blank.
  */
 export function buildSignRequest(
   ctx: ChainContext,
@@ -39,6 +60,8 @@ export function buildSignRequest(
     title?: string;
     summary?: string;
     memo?: string;
+    returnUrl?: string;
+    fee?: PreviewFee;
     expiresAt?: Date;
     now?: number;
     id?: string;
@@ -48,32 +71,99 @@ export function buildSignRequest(
   requireSigner(ctx, input.messages, input.signer);
   const id = input.id ?? mintSignRequestId();
   if (!SIGN_REQUEST_ID_PATTERN.test(id)) throw new MessageError("INVALID_ID", "id must be pl_ followed by 32 lowercase hex characters", "id");
-  const lines = input.messages.map((m) => describeMessage(ctx, m));
+  const origin = new URL(input.origin.url).origin;
+  const title = previewText("title", input.title ?? "Sign a transaction");
+  const summary = previewText("summary", input.summary ?? input.messages.map((m) => describeMessage(ctx, m)).join("; "));
+  const memo = input.memo ?? "";
   return {
     id,
     chain_id: ctx.chainId,
     expires_at: (input.expiresAt ?? new Date((input.now ?? Date.now()) + SIGN_REQUEST_TTL_MS)).toISOString(),
-    origin: { name: input.origin.name, url: new URL(input.origin.url).origin },
+    origin: { name: input.origin.name, url: origin },
     account_hint: input.signer,
-    preview: { title: input.title ?? "Sign a transaction", summary: input.summary ?? lines[0]!, messages: lines },
-    transaction: { memo: input.memo ?? "", messages: input.messages.map((m) => ({ typeUrl: m.typeUrl, value: m.value })) },
+    ...(input.returnUrl === undefined ? {} : { return_url: returnUrlOn(origin, input.returnUrl) }),
+    preview: {
+      title,
+      summary,
+      messages: input.messages.map((m) => previewMessage(ctx, m)),
+      ...(input.fee === undefined ? {} : parseFields(z.object({ fee: feeSchema }), { fee: input.fee }, "INVALID_FEE")),
+    },
+    transaction: {
+      ...(memo === "" ? {} : { memo }),
+      messages: input.messages.map((m) => ({ typeUrl: m.typeUrl, value: m.value })),
+    },
   };
 }
 
-const messageSchema = z.object({ typeUrl: z.string().check(z.minLength(2)), value: z.record(z.string(), z.unknown()) });
+/**
+ * What a sign QR code shows: the raw base64 when it fits, else the sign deep link when that fits,
+ * else null (too large for a QR: the page offers only its "Open wallet" action).
+ */
+export function signQrContent(scheme: string, request: SignRequest): string | null {
+  return chooseQrContent(encodeWalletPayload(request), signDeepLink(scheme, request));
+}
 
-/** The schema a wallet (or the simulator) checks a received sign request with. */
-export const signRequestSchema = z.object({
+/**
+ * The wallet's QR rule on the two forms of one request. (A link %-encodes the base64's `+ / =`,
+ * so with standard base64 it is never the shorter one; the rule keeps the wallet's order anyway.)
+ */
+export function chooseQrContent(raw: string, link: string): string | null {
+  if (raw.length <= MAX_QR_CHARS) return raw;
+  return link.length <= MAX_QR_CHARS ? link : null;
+}
+
+const NOT_BLANK = /\S/;
+const INTEGER = /^(0|[1-9][0-9]*)$/;
+
+function previewText(field: "title" | "summary", value: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw new MessageError("EMPTY_PREVIEW", `preview.${field} must not be blank`, field);
+  return trimmed;
+}
+
+function returnUrlOn(origin: string, value: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // Refused below.
+  }
+  if (!url || url.origin !== origin) throw new MessageError("INVALID_RETURN_URL", `return_url must be a URL on ${origin}`, "returnUrl");
+  return url.href;
+}
+
+const feeSchema = z.strictObject({
+  amount: z.string().check(z.regex(INTEGER, "must be an integer string")),
+  denom: z.string().check(z.minLength(1)),
+  gas: z.string().check(z.regex(INTEGER, "must be an integer string")),
+});
+
+const messageSchema = z.object({ typeUrl: z.string().check(z.minLength(2)), value: z.record(z.string(), z.unknown()) });
+const previewMessageSchema = z.object({
+  type: z.string().check(z.minLength(1)),
+  from: z.optional(z.string()),
+  to: z.optional(z.string()),
+  amount: z.optional(z.string()),
+  denom: z.optional(z.string()),
+  summary: z.optional(z.string()),
+});
+
+/**
+ * The schema a wallet (or the simulator) checks a received sign request with. Strict at the top,
+ * so a connect payload (`session_id`, `v`) is never taken for a sign request.
+ */
+export const signRequestSchema = z.strictObject({
   id: z.string().check(z.regex(SIGN_REQUEST_ID_PATTERN)),
   chain_id: z.string().check(z.minLength(1)),
   expires_at: z.iso.datetime({ offset: true }),
   origin: z.object({ name: z.string(), url: z.string() }),
-  account_hint: z.string(),
+  account_hint: z.string().check(z.minLength(1)),
+  return_url: z.optional(z.string()),
   preview: z.object({
-    title: z.string(),
-    summary: z.string(),
-    messages: z.array(z.string()),
-    fee: z.optional(z.string()),
+    title: z.string().check(z.regex(NOT_BLANK, "must not be blank")),
+    summary: z.string().check(z.regex(NOT_BLANK, "must not be blank")),
+    messages: z.array(previewMessageSchema).check(z.minLength(1)),
+    fee: z.optional(z.object({ amount: z.string(), denom: z.string(), gas: z.string() })),
   }),
-  transaction: z.object({ memo: z.string(), messages: z.array(messageSchema).check(z.minLength(1)) }),
+  transaction: z.object({ memo: z.optional(z.string()), messages: z.array(messageSchema).check(z.minLength(1)) }),
 });

@@ -1,20 +1,27 @@
 /**
  * The onboarding page end to end: real Chromium against `wrangler dev` and the devnet, the wallet
- * played by the simulator (`scripts/wallet.ts`). Screenshots of each step land in docs/screenshots/.
+ * played by the simulator (`scripts/wallet.ts`), and inside the wallet app by a fake web view of
+ * the real shape (helpers/in-app.ts). Screenshots of each step land in docs/screenshots/.
  */
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { buildPayoutRecipientLine, buildUpdateNodeCommand } from "../../src/protocol/index.ts";
-import { buildSweep, DEFAULT_FEE_RESERVE } from "../../src/protocol/index.ts";
+import { buildPayoutRecipientLine, buildUpdateNodeCommand, type NodeTarget } from "../../src/protocol/index.ts";
+import { buildSweep, DEFAULT_SWEEP_RESERVE } from "../../src/protocol/index.ts";
 import { buildAuthorizeOperator } from "../../src/protocol/index.ts";
-import { parseDeepLink } from "../../src/protocol/index.ts";
+import { decodeWalletPayload, deepLinkMessage, parseDeepLink } from "../../src/protocol/index.ts";
 import type { ConnectPayload } from "../../src/protocol/index.ts";
 import type { SignRequest } from "../../src/protocol/index.ts";
+import type { Locator } from "playwright-core";
+import { qrDataUrl } from "../../page/qr.ts";
 import { assertClean, DESKTOP, openBrowser, PHONE, screenshot, type Browser } from "./helpers/browser.ts";
 import { devnetAuthorizations, freshAddress, recordAuthorization, serverContext } from "./helpers/chain.ts";
+import { installFakeApp, type AppRecord, type FakeApp } from "./helpers/in-app.ts";
 import { connectedAddress, runWallet } from "./helpers/wallet.ts";
 
 const base = inject("baseUrl");
 const ctx = await serverContext();
+const settings = (await (await fetch(`${base}/api/config`)).json()) as Record<string, string>;
+/** The node target the page starts from: the server's defaults. */
+const defaults: NodeTarget = { keyName: settings.node_key_name!, home: settings.node_home!, keyringBackend: settings.node_keyring_backend!, container: settings.node_container! };
 let browser: Browser | undefined;
 
 afterEach(async () => {
@@ -28,14 +35,49 @@ async function open(viewport = PHONE, path = "/", init?: Parameters<typeof openB
   return browser;
 }
 
+/** Opens the page inside a fake wallet app. */
+async function openInApp(path: string, app: FakeApp): Promise<{ b: Browser; record: AppRecord }> {
+  let record: AppRecord | undefined;
+  const b = await open(PHONE, path, async (page) => void (record = await installFakeApp(page, app)));
+  return { b, record: record! };
+}
+
 const onboardingPath = (operator: string, extra = "") => `/?operator=${operator}&label=rack-b-7${extra}`;
 
 async function connectLinkOf(b: Browser): Promise<string> {
   return (await b.page.getByTestId("connect-link").getAttribute("href"))!;
 }
 
+async function signLinkOf(b: Browser): Promise<string> {
+  return (await b.page.getByTestId("sign-link").getAttribute("href"))!;
+}
+
+/** The base64 the link carries in `p`: what the bridge takes and a small request's QR shows. */
+const payloadOf = (link: string) => decodeURIComponent(link.split("?p=")[1]!);
+
+/** A devnet fault (an injected answer) until `removeFault`. */
+async function addFault(fault: Record<string, unknown>): Promise<{ id: number }> {
+  const response = await fetch(`${inject("devnetUrl")}/__devnet/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fault) });
+  return (await response.json()) as { id: number };
+}
+
+async function removeFault(fault: { id: number }): Promise<void> {
+  await fetch(`${inject("devnetUrl")}/__devnet/faults/${fault.id}`, { method: "DELETE" });
+}
+
+/** The text of `locator` once it is visible (waiting as long as the page may poll the network). */
+async function shown(locator: Locator): Promise<string | null> {
+  await locator.waitFor();
+  return locator.textContent();
+}
+
+async function sessionStatus(sessionId: string): Promise<string> {
+  const row = (await (await fetch(`${base}/api/${ctx.walletPath}/sessions/${sessionId}`)).json()) as { status: string };
+  return row.status;
+}
+
 describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
-  it("walks the whole flow on a phone: form, connect, authorize, apply, sweep", async () => {
+  it("walks the whole flow on a phone: form, connect, authorize from another phone's scan, apply, sweep", async () => {
     const operator = freshAddress(ctx);
     const b = await open(PHONE, "/");
     const { page } = b;
@@ -48,7 +90,7 @@ describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
     await screenshot(page, "phone-0-form");
     await page.getByRole("button", { name: "Continue" }).click();
 
-    // Step 1: QR drawn in the page, "Open wallet" carries the connect deep link.
+    // Step 1: the connect QR is the connect deep link, which "Open wallet" carries too.
     const link = await connectLinkOf(b);
     const parsed = parseDeepLink(link);
     expect(parsed.scheme).toBe(ctx.walletScheme);
@@ -56,31 +98,40 @@ describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
     const payload = parsed.payload as ConnectPayload;
     expect(payload.chain_id).toBe(ctx.chainId);
     expect(payload.relay_url).toBe(`${base}/api/${ctx.walletPath}/sessions/${payload.session_id}/confirm`);
-    expect(await page.locator("#step-connect img.qr").getAttribute("src")).toMatch(/^data:image\/gif;base64,/);
+    expect(await page.locator("#step-connect img.qr").getAttribute("src")).toBe(qrDataUrl(link).src);
     await screenshot(page, "phone-1-connect");
 
     const payout = connectedAddress(await runWallet("--seed", `phone-${Date.now()}`, link));
     await expect.poll(() => page.getByTestId("paired-address").textContent()).toBe(payout);
 
-    // Step 2: both addresses side by side, then the MsgAuthorizeOperator sign request.
+    // Step 2: both addresses side by side, then the MsgAuthorizeOperator sign request in the wallet's format.
     expect(await page.getByTestId("payout-address").textContent()).toBe(payout);
     expect(await page.getByTestId("operator-address").textContent()).toBe(operator);
-    const signLink = (await page.getByTestId("sign-link").getAttribute("href"))!;
+    const signLink = await signLinkOf(b);
     const request = parseDeepLink(signLink).payload as SignRequest;
     expect(request.id).toMatch(/^pl_[0-9a-f]{32}$/);
+    expect(request).not.toHaveProperty("session_id");
+    expect(request).not.toHaveProperty("v");
     expect(request.chain_id).toBe(ctx.chainId);
     expect(request.account_hint).toBe(payout);
     expect(request.origin.url).toBe(base);
+    expect(request.preview.title.trim()).not.toBe("");
+    expect(request.preview.messages).toEqual([expect.objectContaining({ type: "MsgAuthorizeOperator", from: payout, to: operator, summary: request.preview.summary })]);
     expect(request.transaction.messages).toEqual([buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "rack-b-7" })]);
-    expect(await page.locator("#step-authorize img.qr").count()).toBe(1);
+    // The small authorization's QR is the raw base64, not the link.
+    const qrContent = payloadOf(signLink);
+    expect(decodeWalletPayload(qrContent)).toEqual(request);
+    expect(await page.locator("#step-authorize img.qr").getAttribute("src")).toBe(qrDataUrl(qrContent).src);
     await screenshot(page, "phone-2-authorize");
 
-    expect(await runWallet(signLink)).toMatch(/^authorized: /m);
-    await page.getByTestId("authorize-done").waitFor();
+    // Another phone scans it: no hash reaches this page, so the authorization list tells.
+    expect(await runWallet(qrContent)).toMatch(/^included: [0-9A-F]{64} at height \d+$/m);
+    expect(await shown(page.getByTestId("authorize-done"))).toMatch(/^Authorized: your node's operator/);
     expect(await devnetAuthorizations()).toContainEqual(expect.objectContaining({ payout_recipient: payout, operator, label: "rack-b-7" }));
 
-    // Step 3: the exact environment line and command, each copyable.
-    const command = buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, keyName: "operator" });
+    // Step 3: the exact environment line and command (the server's node defaults), each copyable.
+    const command = buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...defaults });
+    expect(command.startsWith(`docker exec ${defaults.container} ${ctx.nodeBinary} tx incentives update-node "" --payout-recipient ${payout} --from ${defaults.keyName} --home `)).toBe(true);
     expect(await page.locator("#payout-line").textContent()).toBe(buildPayoutRecipientLine(ctx, { operator, payoutRecipient: payout }));
     expect(await page.locator("#update-node-command").textContent()).toBe(command);
     await page.getByRole("button", { name: "Copy update-node command" }).click();
@@ -90,14 +141,14 @@ describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
     await page.locator("#step-apply").scrollIntoViewIfNeeded();
     await screenshot(page, "phone-3-apply");
 
-    // Step 4: the optional sweep keeps the fee reserve.
+    // Step 4: the optional sweep keeps the reserve.
     await page.getByText("Sweep leftover operator balance to your payout address").click();
     await page.getByLabel("Operator balance").fill("1500000");
-    const sweep = buildSweep(ctx, { operator, payoutRecipient: payout, balance: "1500000", feeReserve: DEFAULT_FEE_RESERVE, keyName: "operator" });
+    const sweep = buildSweep(ctx, { operator, payoutRecipient: payout, balance: "1500000", reserve: DEFAULT_SWEEP_RESERVE, ...defaults });
     await expect.poll(() => page.locator("#sweep-command").textContent()).toBe(sweep.command);
-    await page.getByLabel("Fee reserve").fill("2000000");
+    await page.getByLabel("Reserve", { exact: true }).fill("2000000");
     await expect.poll(() => page.locator("#step-sweep .error").textContent()).toMatch(/nothing to sweep/);
-    await page.getByLabel("Fee reserve").fill(DEFAULT_FEE_RESERVE);
+    await page.getByLabel("Reserve", { exact: true }).fill(DEFAULT_SWEEP_RESERVE);
     await screenshot(page, "phone-4-sweep");
 
     // Readable at 360 px: nothing scrolls sideways.
@@ -106,30 +157,39 @@ describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
     assertClean(b.guard);
   });
 
-  it("walks the flow on a desktop, with key and container from the link", async () => {
+  it("walks the flow on a desktop, with key and container from the link and every node field editable", async () => {
     const operator = freshAddress(ctx);
     const b = await open(DESKTOP, onboardingPath(operator, "&key=node-key&container=node-1"));
     const { page } = b;
     await screenshot(page, "desktop-1-connect");
     const payout = connectedAddress(await runWallet("--seed", `desktop-${Date.now()}`, await connectLinkOf(b)));
-    const signLink = (await page.getByTestId("sign-link").getAttribute("href"))!;
+    const signLink = await signLinkOf(b);
     await screenshot(page, "desktop-2-authorize");
     await runWallet(signLink);
     await page.getByTestId("authorize-done").waitFor();
 
-    const command = buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, keyName: "node-key", container: "node-1" });
-    expect(await page.locator("#update-node-command").textContent()).toBe(command);
-    expect(command.startsWith("docker exec node-1 ")).toBe(true);
+    const target = { ...defaults, keyName: "node-key", container: "node-1" };
+    const commandFor = (t: NodeTarget) => buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...t });
+    expect(await page.locator("#update-node-command").textContent()).toBe(commandFor(target));
+    expect(commandFor(target).startsWith("docker exec node-1 ")).toBe(true);
     await screenshot(page, "desktop-3-apply");
 
-    // A hostile container name never reaches the command.
-    await page.getByLabel("Container name (optional)").fill("node-1; rm -rf /");
+    // A hostile container name never reaches the command; an empty one runs the binary directly.
+    await page.getByLabel("Container name").fill("node-1; rm -rf /");
     await expect.poll(() => page.locator("#container-error").textContent()).toMatch(/container name/);
     expect(await page.locator("#update-node-command").count()).toBe(0);
-    await page.getByLabel("Container name (optional)").fill("");
-    await expect.poll(() => page.locator("#update-node-command").textContent()).toBe(
-      buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, keyName: "node-key" }),
-    );
+    await page.getByLabel("Container name").fill("");
+    await expect.poll(() => page.locator("#update-node-command").textContent()).toBe(commandFor({ ...target, container: "" }));
+
+    // Home and keyring backend are editable; a hostile home is quoted as one word, a relative one refused.
+    await page.getByLabel("Node home directory").fill("relative/home");
+    await expect.poll(() => page.locator("#node-home-error").textContent()).toMatch(/absolute path/);
+    expect(await page.locator("#update-node-command").count()).toBe(0);
+    await page.getByLabel("Node home directory").fill("/srv/my node; rm -rf /");
+    await page.getByLabel("Keyring backend").selectOption("file");
+    const edited = { ...target, container: "", home: "/srv/my node; rm -rf /", keyringBackend: "file" };
+    await expect.poll(() => page.locator("#update-node-command").textContent()).toBe(commandFor(edited));
+    expect(commandFor(edited)).toContain(" --home '/srv/my node; rm -rf /' --keyring-backend file ");
     assertClean(b.guard);
   });
 
@@ -152,7 +212,7 @@ describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
     expect(await recordAuthorization(payout, operator)).toBe(201);
     let b = await open(PHONE, onboardingPath(operator));
     await runWallet("--address", payout, await connectLinkOf(b));
-    await expect.poll(() => b.page.getByTestId("authorize-done").textContent()).toMatch(/already authorized/);
+    expect(await shown(b.page.getByTestId("authorize-done"))).toMatch(/already authorized/);
     expect(await b.page.getByTestId("sign-link").count()).toBe(0);
     assertClean(b.guard);
     await b.close();
@@ -161,9 +221,9 @@ describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
     const second = freshAddress(ctx);
     b = browser = await open(PHONE, onboardingPath(second));
     await runWallet("--address", payout, await connectLinkOf(b));
-    const signLink = (await b.page.getByTestId("sign-link").getAttribute("href"))!;
+    const signLink = await signLinkOf(b);
     expect(await recordAuthorization(payout, second)).toBe(201);
-    expect(await runWallet("--address", payout, signLink)).toMatch(/already authorized: .*counts as success/);
+    expect(await runWallet("--address", payout, signLink)).toMatch(/^already authorized: [0-9A-F]{64} .*\(counts as success\)$/m);
     await b.page.getByTestId("authorize-done").waitFor();
     assertClean(b.guard);
   });
@@ -173,8 +233,7 @@ describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
     const first = parseDeepLink(await connectLinkOf(b)).payload as ConnectPayload;
     await b.page.getByRole("button", { name: "Cancel" }).click();
     await expect.poll(() => b.page.getByRole("alert").textContent()).toBe("You cancelled the connection.");
-    const row = await (await fetch(`${base}/api/${ctx.walletPath}/sessions/${first.session_id}`)).json();
-    expect(row.status).toBe("cancelled");
+    expect(await sessionStatus(first.session_id)).toBe("cancelled");
     await screenshot(b.page, "phone-failure-cancelled");
     await b.page.getByRole("button", { name: "Start again" }).click();
     const second = parseDeepLink(await connectLinkOf(b)).payload as ConnectPayload;
@@ -205,72 +264,179 @@ describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
   it("says so when the sign request expires unsigned, and makes a new one", async () => {
     const b = await open(PHONE, onboardingPath(freshAddress(ctx)));
     await runWallet(await connectLinkOf(b));
-    const first = parseDeepLink((await b.page.getByTestId("sign-link").getAttribute("href"))!).payload as SignRequest;
+    const first = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
     await b.page.getByRole("alert").filter({ hasText: "expired" }).waitFor({ timeout: (inject("sessionTtlSeconds") + 30) * 1000 });
     expect(await b.page.getByRole("alert").textContent()).toBe("The signing request expired before the authorization appeared on the network.");
     await b.page.getByRole("button", { name: "Create a new request" }).click();
-    const second = parseDeepLink((await b.page.getByTestId("sign-link").getAttribute("href"))!).payload as SignRequest;
+    const second = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
     expect(second.id).not.toBe(first.id);
-    await runWallet(`${(await b.page.getByTestId("sign-link").getAttribute("href"))!}`);
+    await runWallet(await signLinkOf(b));
     await b.page.getByTestId("authorize-done").waitFor();
     assertClean(b.guard);
   });
 
   it("says so when the gateway is down, and retries", async () => {
     const payout = freshAddress(ctx);
-    const fault = await (
-      await fetch(`${inject("devnetUrl")}/__devnet/faults`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ prefix: `/${ctx.namespace}/incentives/v1/operator_authorizations/${payout}`, status: 503 }),
-      })
-    ).json();
+    const fault = await addFault({ prefix: `/${ctx.namespace}/incentives/v1/operator_authorizations/${payout}`, status: 503 });
     const b = await open(PHONE, onboardingPath(freshAddress(ctx)));
     // The browser logs failed fetches as console errors; this test expects exactly those.
     await runWallet("--address", payout, await connectLinkOf(b));
     await b.page.getByRole("alert").filter({ hasText: "gateway" }).waitFor();
     expect(await b.page.getByRole("alert").textContent()).toMatch(/^The network gateway answered with an error \(HTTP 5\d\d\)\. The page cannot check your authorization right now\.$/);
     await screenshot(b.page, "phone-failure-gateway");
-    await fetch(`${inject("devnetUrl")}/__devnet/faults/${fault.id}`, { method: "DELETE" });
+    await removeFault(fault);
     await b.page.getByRole("button", { name: "Create a new request" }).click();
     await b.page.getByTestId("sign-link").waitFor();
     expect(b.guard.problems.every((p) => /Failed to load resource: the server responded with a status of 5\d\d/.test(p))).toBe(true);
     expect(b.guard.offOrigin).toEqual([]);
   });
 
-  it("uses the wallet's in-app bridge instead of a QR code, and reports a refusal", async () => {
-    const b = await open(PHONE, onboardingPath(freshAddress(ctx)), async (page) => {
-      await page.addInitScript(() => {
-        (window as { walletBridge?: unknown }).walletBridge = { version: 1, open: async () => ({ approved: false }) };
+  describe("inside the wallet app", () => {
+    it("connects through requestConnect (the row stays pending), then signs through requestSign and follows the transaction", async () => {
+      const operator = freshAddress(ctx);
+      const payout = freshAddress(ctx);
+      const { b, record } = await openInApp(onboardingPath(operator), {
+        bridge: "now",
+        activeAddress: payout,
+        connect: () => ({ address: payout, pubkeyBase64: "AAEC", accountLabel: "Main account" }),
+        signer: payout,
       });
-    });
-    await b.page.getByRole("button", { name: "Connect this wallet" }).waitFor();
-    expect(await b.page.locator("img.qr").count()).toBe(0);
-    await b.page.getByRole("button", { name: "Connect this wallet" }).click();
-    await expect.poll(() => b.page.getByRole("alert").textContent()).toBe("Your wallet declined the connection.");
-    assertClean(b.guard);
-  });
+      const { page } = b;
+      // The active account is a hint shown before approving; no QR inside the app.
+      await expect.poll(() => page.getByTestId("active-account").textContent()).toBe(`Your wallet's active account is ${payout}.`);
+      expect(await page.locator("img.qr").count()).toBe(0);
+      await screenshot(page, "phone-in-app-connect");
+      const link = await connectLinkOf(b);
+      await page.getByRole("button", { name: "Connect with this wallet" }).click();
+      await expect.poll(() => page.getByTestId("paired-address").textContent()).toBe(payout);
+      // requestConnect got the same base64 the deep link carries; the session row stays pending.
+      expect(record.connects).toEqual([payloadOf(link)]);
+      const session = decodeWalletPayload(record.connects[0]!) as ConnectPayload;
+      expect(await sessionStatus(session.session_id)).toBe("pending");
 
-  it("completes through the in-app bridge when the wallet approves", async () => {
-    const operator = freshAddress(ctx);
-    const payout = freshAddress(ctx);
-    const opened: string[] = [];
-    const b = await open(PHONE, onboardingPath(operator), async (page) => {
-      await page.exposeFunction("simulatedWallet", async (link: string) => {
-        opened.push(link);
-        await runWallet("--address", payout, link);
-      });
-      await page.addInitScript(() => {
-        const w = window as unknown as { walletBridge: unknown; simulatedWallet(link: string): Promise<void> };
-        w.walletBridge = { version: 1, open: async (link: string) => (await w.simulatedWallet(link), { approved: true }) };
-      });
+      const signLink = await signLinkOf(b);
+      await page.getByRole("button", { name: "Sign in your wallet app" }).click();
+      expect(await shown(page.getByTestId("authorize-done"))).toMatch(/^Authorized: transaction [0-9A-F]{64} is on the network \(block \d+\)\./);
+      expect(record.signs).toEqual([payloadOf(signLink)]);
+      const txhash = /transaction ([0-9A-F]{64})/.exec((await page.getByTestId("authorize-done").textContent())!)![1]!;
+      const lookup = (await (await fetch(`${base}/api/cosmos/tx/v1beta1/txs/${txhash}`)).json()) as { tx_response: { code: number } };
+      expect(lookup.tx_response.code).toBe(0);
+      expect(await devnetAuthorizations()).toContainEqual(expect.objectContaining({ payout_recipient: payout, operator }));
+      await screenshot(page, "phone-in-app-signed");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      assertClean(b.guard);
     });
-    await b.page.getByRole("button", { name: "Connect this wallet" }).click();
-    await expect.poll(() => b.page.getByTestId("paired-address").textContent()).toBe(payout);
-    await b.page.getByRole("button", { name: "Sign in this wallet" }).click();
-    await b.page.getByTestId("authorize-done").waitFor();
-    expect(opened.map((link) => parseDeepLink(link).action)).toEqual(["connect", "sign"]);
-    assertClean(b.guard);
+
+    it("falls back to the QR and link when the wallet app declines, and the session still takes a relayed proof", async () => {
+      const { b, record } = await openInApp(onboardingPath(freshAddress(ctx)), {
+        bridge: "now",
+        connect: () => {
+          throw new Error("User rejected the request");
+        },
+      });
+      await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
+      await expect.poll(() => b.page.getByTestId("bridge-fallback").textContent()).toBe(
+        "Your wallet app declined or could not complete the connection (User rejected the request). Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.",
+      );
+      expect(await b.page.locator("#step-connect img.qr").count()).toBe(1);
+      expect(record.connects).toHaveLength(1);
+      await screenshot(b.page, "phone-in-app-declined");
+      const payout = connectedAddress(await runWallet(await connectLinkOf(b)));
+      await expect.poll(() => b.page.getByTestId("paired-address").textContent()).toBe(payout);
+      assertClean(b.guard);
+    });
+
+    it("falls back when the wallet app answers with an address that is not the network's", async () => {
+      const { b } = await openInApp(onboardingPath(freshAddress(ctx)), { bridge: "now", connect: () => ({ address: "cosmos1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqnrql8a" }) });
+      await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
+      await expect.poll(() => b.page.getByTestId("bridge-fallback").textContent()).toMatch(/^Your wallet app's answer cannot be used: its address /);
+      expect(await b.page.getByTestId("paired-address").count()).toBe(0);
+      assertClean(b.guard);
+    });
+
+    it("finds a bridge injected a second after the page loaded", async () => {
+      const payout = freshAddress(ctx);
+      const { b } = await openInApp(onboardingPath(freshAddress(ctx)), { bridge: "late", connect: () => ({ address: payout }) });
+      await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
+      await expect.poll(() => b.page.getByTestId("paired-address").textContent()).toBe(payout);
+      assertClean(b.guard);
+    });
+
+    it("shows the QR when no bridge comes within 2.5 s, and Open wallet posts the link to the app instead of navigating", async () => {
+      const { b, record } = await openInApp(onboardingPath(freshAddress(ctx)), { bridge: "never" });
+      await b.page.locator("#step-connect img.qr").waitFor();
+      expect(await b.page.getByRole("button", { name: "Connect with this wallet" }).count()).toBe(0);
+      const link = await connectLinkOf(b);
+      const before = b.page.url();
+      await b.page.getByTestId("connect-link").click();
+      await expect.poll(() => record.posted).toEqual([deepLinkMessage(ctx.walletScheme, link)]);
+      expect(JSON.parse(record.posted[0]!)).toEqual({ type: `${ctx.walletScheme}_deeplink`, url: link });
+      expect(b.page.url()).toBe(before);
+      assertClean(b.guard);
+    });
+
+    it("counts a signed authorization that already existed as success", async () => {
+      const operator = freshAddress(ctx);
+      const payout = freshAddress(ctx);
+      // The authorization list lags here (it stays empty), so only the transaction can tell the page.
+      const lagging = await addFault({ prefix: `/${ctx.namespace}/incentives/v1/operator_authorizations/${payout}`, status: 200, content_type: "application/json", body: JSON.stringify({ authorizations: [], pagination: { next_key: null, total: "0" } }) });
+      const { b } = await openInApp(onboardingPath(operator), { bridge: "now", connect: () => ({ address: payout }), signer: payout });
+      await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
+      await b.page.getByRole("button", { name: "Sign in your wallet app" }).waitFor();
+      // Authorized elsewhere after the page asked: the wallet's transaction fails with ErrAuthorizationExists.
+      expect(await recordAuthorization(payout, operator)).toBe(201);
+      await b.page.getByRole("button", { name: "Sign in your wallet app" }).click();
+      expect(await shown(b.page.getByTestId("authorize-done"))).toMatch(/^Your wallet had already authorized this operator, so transaction [0-9A-F]{64} changed nothing/);
+      expect(await b.page.locator("#step-authorize .state").textContent()).toBe("Done");
+      await removeFault(lagging);
+      assertClean(b.guard);
+    });
+
+    it("shows the chain's own failure text when the transaction fails in its block", async () => {
+      const operator = freshAddress(ctx);
+      const payout = freshAddress(ctx);
+      let broadcast: { txhash: string; codespace: string; raw_log: string } | undefined;
+      const { b } = await openInApp(onboardingPath(operator), {
+        bridge: "now",
+        connect: () => ({ address: payout }),
+        // A wallet whose transaction the chain refuses: here it signed a self-authorization (ErrSelfAuthorization).
+        sign: async () => {
+          const self = buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator: freshAddress(ctx) });
+          const messages = [{ ...self, value: { ...self.value, operator: payout } }];
+          const response = await fetch(`${inject("devnetUrl")}/__devnet/txs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ signer: payout, messages }) });
+          broadcast = ((await response.json()) as { tx_response: typeof broadcast }).tx_response;
+          return { txhash: broadcast!.txhash };
+        },
+      });
+      await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
+      await b.page.getByRole("button", { name: "Sign in your wallet app" }).click();
+      const text = await shown(b.page.getByRole("alert"));
+      expect(broadcast!.raw_log).not.toBe("");
+      expect(text).toBe(`The network refused the authorization (transaction ${broadcast!.txhash}): ${broadcast!.codespace}: ${broadcast!.raw_log.replace(/[.!?]+$/, "")}.`);
+      await screenshot(b.page, "phone-in-app-failed");
+      expect(await b.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      assertClean(b.guard);
+    });
+
+    it("falls back to the QR when the wallet app will not sign, and still notices a scan from another phone", async () => {
+      const operator = freshAddress(ctx);
+      const payout = freshAddress(ctx);
+      const { b } = await openInApp(onboardingPath(operator), {
+        bridge: "now",
+        connect: () => ({ address: payout }),
+        sign: async () => {
+          throw new Error("Signing cancelled");
+        },
+      });
+      await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
+      await b.page.getByRole("button", { name: "Sign in your wallet app" }).click();
+      await expect.poll(() => b.page.getByTestId("bridge-fallback").textContent()).toMatch(/^Your wallet app declined or could not sign \(Signing cancelled\)\./);
+      const signLink = await signLinkOf(b);
+      expect(await b.page.locator("#step-authorize img.qr").getAttribute("src")).toBe(qrDataUrl(payloadOf(signLink)).src);
+      await runWallet("--address", payout, payloadOf(signLink));
+      expect(await shown(b.page.getByTestId("authorize-done"))).toMatch(/^Authorized: your node's operator/);
+      assertClean(b.guard);
+    });
   });
 
   it("serves the page with a strict CSP and no inline code", async () => {

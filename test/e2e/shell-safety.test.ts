@@ -1,7 +1,9 @@
 /**
  * The printed node commands in a real POSIX shell: each runs exactly one invocation of the node
- * binary with exactly the intended arguments, whatever the key name holds. A stand-in binary on
- * PATH records its argv; a hostile value that escaped its word would run a second command.
+ * binary (through docker exec when a container is named) with exactly the intended arguments,
+ * whatever the editable key name and home hold; a hostile container or keyring backend never
+ * reaches a command. Stand-ins for the binary and docker on PATH record their argv; a hostile
+ * value that escaped its word would run a second command.
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,9 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { toBech32 } from "@cosmjs/encoding";
-import { buildUpdateNodeCommand } from "../../src/protocol/index.ts";
+import { buildUpdateNodeCommand, MessageError } from "../../src/protocol/index.ts";
 import { buildSweep } from "../../src/protocol/index.ts";
-import type { ChainContext } from "../../src/protocol/index.ts";
+import type { ChainContext, NodeTarget } from "../../src/protocol/index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "shell-safety-"));
 const ctx: ChainContext = { namespace: "acme", bech32Prefix: "acme", chainId: "acme-1", nativeDenom: "uacme", nodeBinary: "acmed", walletScheme: "acmewallet", walletPath: "wallet" };
@@ -50,21 +52,42 @@ describe("printed commands in /bin/sh", () => {
     "-y --home /tmp",
   ];
 
+  const target: NodeTarget = { keyName: "operator", home: "/home/acme/.acme", keyringBackend: "test", container: "" };
+  const flags = (home: string) => ["--home", home, "--keyring-backend", "test", "--chain-id", "acme-1", "--sign-mode", "pq-direct", "-y"];
+
   it.each(hostile)("update-node with key name %j is one invocation with that exact --from", (keyName) => {
-    const calls = run(buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, keyName }));
-    expect(calls).toEqual([["acmed", "tx", "incentives", "update-node", "", "--payout-recipient", payout, "--from", keyName, "--chain-id", "acme-1", "--sign-mode", "pq-direct", "-y"]]);
+    const calls = run(buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...target, keyName }));
+    expect(calls).toEqual([["acmed", "tx", "incentives", "update-node", "", "--payout-recipient", payout, "--from", keyName, ...flags(target.home)]]);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it.each(hostile.map((value) => `/${value}`))("update-node with home %j is one invocation with that exact --home", (home) => {
+    const calls = run(buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...target, home }));
+    expect(calls).toEqual([["acmed", "tx", "incentives", "update-node", "", "--payout-recipient", payout, "--from", "operator", ...flags(home)]]);
     expect(existsSync(marker)).toBe(false);
   });
 
   it("the docker exec wrap passes the node command through unchanged", () => {
-    const calls = run(buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, keyName: `k; touch ${marker}`, container: "node-1" }));
-    expect(calls).toEqual([["docker", "exec", "node-1", "acmed", "tx", "incentives", "update-node", "", "--payout-recipient", payout, "--from", `k; touch ${marker}`, "--chain-id", "acme-1", "--sign-mode", "pq-direct", "-y"]]);
+    const home = `/h; touch ${marker}`;
+    const calls = run(buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...target, keyName: `k; touch ${marker}`, home, container: "node-1" }));
+    expect(calls).toEqual([["docker", "exec", "node-1", "acmed", "tx", "incentives", "update-node", "", "--payout-recipient", payout, "--from", `k; touch ${marker}`, ...flags(home)]]);
     expect(existsSync(marker)).toBe(false);
   });
 
-  it("the sweep is one bank send that pays the reserve as its fee", () => {
-    const sweep = buildSweep(ctx, { operator, payoutRecipient: payout, balance: "1000", feeReserve: "100", keyName: `$(touch ${marker})` });
-    expect(run(sweep.command)).toEqual([["acmed", "tx", "bank", "send", `$(touch ${marker})`, payout, "900uacme", "--fees", "100uacme", "--chain-id", "acme-1", "--sign-mode", "pq-direct", "-y"]]);
+  it("the sweep is one bank send of balance minus the reserve, with no --fees", () => {
+    const home = `/$(touch ${marker})`;
+    const sweep = buildSweep(ctx, { operator, payoutRecipient: payout, balance: "1000", reserve: "100", ...target, keyName: `$(touch ${marker})`, home, container: "node-1" });
+    expect(run(sweep.command)).toEqual([["docker", "exec", "node-1", "acmed", "tx", "bank", "send", `$(touch ${marker})`, payout, "900uacme", ...flags(home)]]);
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it.each([
+    ["container", `node-1; touch ${marker}`],
+    ["container", `$(touch ${marker})`],
+    ["keyringBackend", `test; touch ${marker}`],
+    ["keyringBackend", `$(touch ${marker})`],
+  ])("a hostile %s (%j) is refused, so no command carries it", (field, value) => {
+    expect(() => buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...target, [field]: value })).toThrow(MessageError);
+    expect(() => buildSweep(ctx, { operator, payoutRecipient: payout, balance: "10", reserve: "1", ...target, [field]: value })).toThrow(MessageError);
   });
 });

@@ -5,9 +5,9 @@ import { isAuthorizationExists } from "../../src/protocol/index";
 import { buildAuthorizeOperator } from "../../src/protocol/index";
 import { planOperatorAuthorization } from "../../src/protocol/index";
 import { buildConnectPayload } from "../../src/protocol/index";
-import { connectDeepLink, parseDeepLink, signDeepLink } from "../../src/protocol/index";
+import { connectDeepLink, decodeWalletPayload, encodeWalletPayload, parseDeepLink, signDeepLink } from "../../src/protocol/index";
 import { mintSessionId } from "../../src/protocol/index";
-import { buildSignRequest, signRequestSchema } from "../../src/protocol/index";
+import { buildSignRequest, chooseQrContent, MAX_QR_CHARS, signQrContent, signRequestSchema } from "../../src/protocol/index";
 import * as z from "zod/mini";
 import { OTHER, address, refusal, workerContext } from "./helpers";
 
@@ -62,8 +62,9 @@ describe("connect payload and its deep link", () => {
 
 describe("sign request", () => {
   const message = buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "Node 1" });
+  const sentence = `Allow node operator ${operator} to pay its rewards to ${payout} (label "Node 1")`;
 
-  it("has the wallet-protocol shape: pl_ id, chain id, expiry, origin, account hint, preview, transaction", () => {
+  it("has the wallet's shape: pl_ id, chain id, expiry, origin, account hint, preview objects, transaction", () => {
     const request = buildSignRequest(ctx, { origin, signer: payout, messages: [message], title: "Authorize", now: NOW });
     expect(request.id).toMatch(/^pl_[0-9a-f]{32}$/);
     expect(request).toEqual({
@@ -74,12 +75,40 @@ describe("sign request", () => {
       account_hint: payout,
       preview: {
         title: "Authorize",
-        summary: `Allow node operator ${operator} to pay its rewards to ${payout} (label "Node 1")`,
-        messages: [`Allow node operator ${operator} to pay its rewards to ${payout} (label "Node 1")`],
+        summary: sentence,
+        messages: [{ type: "MsgAuthorizeOperator", from: payout, to: operator, summary: sentence }],
       },
-      transaction: { memo: "", messages: [message] },
+      transaction: { messages: [message] },
     });
+    expect(request).not.toHaveProperty("session_id");
+    expect(request).not.toHaveProperty("v");
     expect(z.safeParse(signRequestSchema, request).success).toBe(true);
+  });
+
+  it("carries memo, return_url and fee when given", () => {
+    const request = buildSignRequest(ctx, {
+      origin, signer: payout, messages: [message], memo: "onboarding", returnUrl: `${origin.url}/done?x=1`, fee: { amount: "5000", denom: ctx.nativeDenom, gas: "200000" },
+    });
+    expect(request.transaction.memo).toBe("onboarding");
+    expect(request.return_url).toBe(`${origin.url}/done?x=1`);
+    expect(request.preview.fee).toEqual({ amount: "5000", denom: ctx.nativeDenom, gas: "200000" });
+    expect(z.safeParse(signRequestSchema, request).success).toBe(true);
+  });
+
+  it("trims title and summary, and refuses them blank", () => {
+    const request = buildSignRequest(ctx, { origin, signer: payout, messages: [message], title: "  Authorize  ", summary: "\tAllow it\n" });
+    expect([request.preview.title, request.preview.summary]).toEqual(["Authorize", "Allow it"]);
+    const blankTitle = refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [message], title: " \n " }));
+    expect([blankTitle.reason, blankTitle.field]).toEqual(["EMPTY_PREVIEW", "title"]);
+    const blankSummary = refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [message], summary: "" }));
+    expect([blankSummary.reason, blankSummary.field]).toEqual(["EMPTY_PREVIEW", "summary"]);
+  });
+
+  it("refuses a return_url off the request's origin and a malformed fee", () => {
+    const offOrigin = refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [message], returnUrl: "https://elsewhere.example/" }));
+    expect([offOrigin.reason, offOrigin.field]).toEqual(["INVALID_RETURN_URL", "returnUrl"]);
+    const badFee = refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [message], fee: { amount: "1.5", denom: "u", gas: "1" } }));
+    expect([badFee.reason, badFee.field]).toEqual(["INVALID_FEE", "fee.amount"]);
   });
 
   it("round-trips through its sign deep link", () => {
@@ -98,10 +127,56 @@ describe("sign request", () => {
     expect(refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [message], id: "pl_x" })).reason).toBe("INVALID_ID");
   });
 
-  it("previews a MsgSend with its amount and denom", () => {
+  it("previews a MsgSend with its parties, amount and denom", () => {
     const send = buildSend(ctx, { fromAddress: operator, toAddress: payout, amount: "990000" });
     const request = buildSignRequest(ctx, { origin, signer: operator, messages: [send] });
-    expect(request.preview.summary).toBe(`Send 990000 ${ctx.nativeDenom} from ${operator} to ${payout}`);
+    const summary = `Send 990000 ${ctx.nativeDenom} from ${operator} to ${payout}`;
+    expect(request.preview.summary).toBe(summary);
+    expect(request.preview.messages).toEqual([{ type: "MsgSend", from: operator, to: payout, amount: "990000", denom: ctx.nativeDenom, summary }]);
+  });
+
+  it("the wallet's schema refuses a connect payload and a request without preview text", () => {
+    const request = buildSignRequest(ctx, { origin, signer: payout, messages: [message], now: NOW });
+    const connect = buildConnectPayload(ctx, { sessionId: mintSessionId(), origin, now: NOW });
+    expect(z.safeParse(signRequestSchema, connect).success).toBe(false);
+    expect(z.safeParse(signRequestSchema, { ...request, session_id: connect.session_id }).success).toBe(false);
+    expect(z.safeParse(signRequestSchema, { ...request, v: 1 }).success).toBe(false);
+    expect(z.safeParse(signRequestSchema, { ...request, preview: { ...request.preview, title: "  " } }).success).toBe(false);
+    expect(z.safeParse(signRequestSchema, { ...request, preview: { ...request.preview, summary: "" } }).success).toBe(false);
+    expect(z.safeParse(signRequestSchema, { ...request, preview: { ...request.preview, messages: ["a sentence"] } }).success).toBe(false);
+  });
+});
+
+describe("sign QR content", () => {
+  const message = buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "n" });
+  const withMemo = (memo: string) => buildSignRequest(ctx, { origin, signer: payout, messages: [message], memo, now: NOW });
+  /** A memo that brings the request's base64 to exactly `chars` characters (a multiple of 4). */
+  const sized = (chars: number) => {
+    const bare = encodeWalletPayload(withMemo("m")).length;
+    return withMemo("m".repeat(1 + ((chars - bare) / 4) * 3));
+  };
+
+  it("is the raw base64 of the request while it fits 2800 characters", () => {
+    const small = withMemo("");
+    expect(signQrContent(ctx.walletScheme, small)).toBe(encodeWalletPayload(small));
+    expect(decodeWalletPayload(signQrContent(ctx.walletScheme, small)!)).toEqual(small);
+    const edge = sized(MAX_QR_CHARS);
+    expect(encodeWalletPayload(edge)).toHaveLength(MAX_QR_CHARS);
+    expect(signQrContent(ctx.walletScheme, edge)).toBe(encodeWalletPayload(edge));
+  });
+
+  it("is nothing when the request is too large, so the page offers only its Open wallet action", () => {
+    const over = sized(MAX_QR_CHARS + 4);
+    expect(signDeepLink(ctx.walletScheme, over).length).toBeGreaterThan(MAX_QR_CHARS);
+    expect(signQrContent(ctx.walletScheme, over)).toBeNull();
+    expect(MAX_QR_CHARS).toBe(2800);
+  });
+
+  it("follows the wallet's order: raw base64, else the link when that fits, else nothing", () => {
+    const at = (n: number) => "x".repeat(n);
+    expect(chooseQrContent(at(2800), at(10))).toBe(at(2800));
+    expect(chooseQrContent(at(2801), at(2800))).toBe(at(2800));
+    expect(chooseQrContent(at(2801), at(2801))).toBeNull();
   });
 });
 
@@ -118,6 +193,9 @@ describe("planOperatorAuthorization", () => {
     expect(step.request.account_hint).toBe(payout);
     expect(step.request.transaction.messages).toEqual([buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "n" })]);
     expect(parseDeepLink(step.link).payload).toEqual(step.request);
+    // The bridge takes the link's p (not URL-encoded); the small authorization fits a QR as raw base64.
+    expect(step.encoded).toBe(decodeURIComponent(step.link.split("?p=")[1]!));
+    expect(step.qrContent).toBe(step.encoded);
   });
 
   it("still validates equal addresses before skipping", () => {
@@ -143,7 +221,10 @@ describe("an existing authorization counts as success", () => {
     const other = address(ctx.bech32Prefix, 3);
     expect(operatorAuthorizationsPath(ctx, payout)).toBe(`/${ctx.namespace}/incentives/v1/operator_authorizations/${payout}`);
     expect(listsOperator({ authorizations: [{ payout_recipient: payout, operator, label: "" }] }, operator)).toBe(true);
-    expect(listsOperator({ operators: [operator] }, operator)).toBe(true);
+    expect(listsOperator({ Authorization: [{ payoutRecipient: payout, operator }] }, operator)).toBe(true);
+    expect(listsOperator({ authorizations: [{ operator: ` ${operator.toUpperCase()} ` }] }, operator)).toBe(true);
+    expect(listsOperator({ operators: [operator] }, operator)).toBe(false);
+    expect(listsOperator({ authorizations: [operator] }, operator)).toBe(false);
     expect(listsOperator({ authorizations: [{ payout_recipient: payout, operator: other }] }, operator)).toBe(false);
     expect(listsOperator({ authorizations: [] }, operator)).toBe(false);
     expect(listsOperator("nope", operator)).toBe(false);

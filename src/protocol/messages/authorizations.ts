@@ -1,7 +1,8 @@
 /**
  * Reading `GET /<namespace>/incentives/v1/operator_authorizations/<payout>`: is an operator
  * already authorized by a payout recipient? A listed pair counts as success, like
- * ErrAuthorizationExists.
+ * ErrAuthorizationExists. Read as the network's own client reads it: the list under
+ * `authorizations` (or `Authorization`), operators compared trimmed and case-insensitively.
  */
 import type { ChainContext } from "../chain-context.ts";
 
@@ -10,20 +11,16 @@ export function operatorAuthorizationsPath(ctx: Pick<ChainContext, "namespace">,
   return `/${ctx.namespace}/incentives/v1/operator_authorizations/${encodeURIComponent(payoutRecipient)}`;
 }
 
-/**
- * True when an `operator_authorizations` answer lists `operator`. The response body is not fixed
- * by the spec, so this looks for an entry whose `operator` (or `operator_address`) is the
- * operator, in any array of the body, or for the bare address in a string array.
- */
-export function listsOperator(body: unknown, operator: string, depth = 0): boolean {
-  if (depth > 4 || typeof body !== "object" || body === null) return false;
-  if (Array.isArray(body)) {
-    return body.some((entry) => {
-      if (entry === operator) return true;
-      if (typeof entry !== "object" || entry === null) return false;
-      const record = entry as Record<string, unknown>;
-      return record.operator === operator || record.operator_address === operator || listsOperator(entry, operator, depth + 1);
-    });
-  }
-  return Object.values(body).some((value) => typeof value === "object" && listsOperator(value, operator, depth + 1));
+/** True when an `operator_authorizations` answer lists `operator`. */
+export function listsOperator(body: unknown, operator: string): boolean {
+  if (typeof body !== "object" || body === null) return false;
+  const record = body as Record<string, unknown>;
+  const list = record.authorizations ?? record.Authorization;
+  if (!Array.isArray(list)) return false;
+  const wanted = normalized(operator);
+  return list.some((entry) => typeof entry === "object" && entry !== null && normalized((entry as Record<string, unknown>).operator) === wanted);
+}
+
+function normalized(value: unknown): string {
+  return typeof value === "string" ? value.trim().toLowerCase() : "\u0000";
 }

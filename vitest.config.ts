@@ -15,6 +15,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     exclude: ["test/e2e/**"],
     globalSetup: ["./devnet/vitest-global-setup.ts"],
+    setupFiles: ["./test/setup.ts"],
     deps: {
       // @cosmjs/encoding is CommonJS requiring ESM-only @scure/base; pre-bundle it for workerd.
       optimizer: { ssr: { enabled: true, include: ["@cosmjs/encoding"] } },

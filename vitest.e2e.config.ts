@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-// End-to-end tests in Node: the devnet on 1327 and `wrangler dev` on 8797 (started by the global
-// setup), real headless Chromium driven by playwright-core, and the wallet simulator.
+// End-to-end tests in Node: the devnet and `wrangler dev` on free loopback ports (started by the
+// global setup), real headless Chromium driven by playwright-core, and the wallet simulator.
 export default defineConfig({
   test: {
     include: ["test/e2e/**/*.test.ts"],

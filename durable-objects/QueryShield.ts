@@ -22,7 +22,7 @@ export class QueryShield extends DurableObject<Env> {
       const held = await this.store.load();
       const background = (work: Promise<unknown>) => ctx.waitUntil(work);
       this.core = new ShieldCore(held, {
-        upstream: (ask) => shieldHealth.ask(env.UPSTREAM_HEALTH, ask.settings, ask.path, background),
+        upstream: (ask) => shieldHealth.ask(env.UPSTREAM_HEALTH, ask.settings, ask.query, background),
         save: (entry, keepSeconds) => this.store.save(entry, keepSeconds),
         background,
         now: () => Date.now(),

@@ -1,8 +1,22 @@
-/** Hono's environment for this Worker: its bindings and the values each request carries. */
+/** Hono's environment for this Worker: its bindings and the values each request carries (read them with `c.get`: `c.var` copies them all on every read). */
+import type { TimingVariables } from "hono/timing";
 import type { Config } from "./config";
+import type { CacheStatus, ShieldTrace } from "./gateway/cache-status";
 
 export type AppEnv = {
   Bindings: Env;
-  /** `route` names the matched route pattern for the access log when the path alone does not. */
-  Variables: { config: Config; requestId: string; route?: string };
+  Variables: TimingVariables & {
+    config: Config;
+    requestId: string;
+    /** Epoch ms when the request arrived, taken once by the request context. */
+    startedAt: number;
+    /** The matched route pattern for the access log, when Hono's own `routePath` is a wildcard. */
+    route?: string;
+    /** How the gateway served the request (its `X-Cache`). */
+    cache?: CacheStatus;
+    /** Milliseconds the gateway spent asking upstream nodes for this request. */
+    upstreamMs?: number;
+    /** What the shield tier did for this request's data-center miss, or why the Worker went around it. */
+    shield?: ShieldTrace;
+  };
 };

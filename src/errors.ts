@@ -101,9 +101,9 @@ export const permissionDenied = (reason: string, message: string, metadata?: Rec
   new ApiError({ status: 403, code: GrpcCode.PERMISSION_DENIED, reason, message, metadata });
 
 /** An upstream that could not be reached or answered wrongly (502, gRPC UNAVAILABLE). */
-export const badGateway = (reason: string, message: string, metadata?: Record<string, string>, headers?: Record<string, string>) =>
-  new ApiError({ status: 502, code: GrpcCode.UNAVAILABLE, reason, message, metadata }, headers);
+export const badGateway = (reason: string, message: string, metadata?: Record<string, string>) =>
+  new ApiError({ status: 502, code: GrpcCode.UNAVAILABLE, reason, message, metadata });
 
 /** An upstream that did not answer in time (504, gRPC DEADLINE_EXCEEDED). */
-export const gatewayTimeout = (reason: string, message: string, metadata?: Record<string, string>, headers?: Record<string, string>) =>
-  new ApiError({ status: 504, code: GrpcCode.DEADLINE_EXCEEDED, reason, message, metadata }, headers);
+export const gatewayTimeout = (reason: string, message: string, metadata?: Record<string, string>) =>
+  new ApiError({ status: 504, code: GrpcCode.DEADLINE_EXCEEDED, reason, message, metadata });

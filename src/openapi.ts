@@ -7,9 +7,9 @@ import * as z from "zod/mini";
 import { version } from "../package.json";
 import type { Config } from "./config";
 import { errorBodySchema } from "./errors";
-import { X_CACHE_PATTERN } from "./gateway/respond";
-import { GATEWAY_ROUTES, type GatewayRoute } from "./gateway/route-table";
-import { QUERY_VALUES, paramSchemas } from "./gateway/validators";
+import { X_CACHE_PATTERN } from "./gateway/cache-status";
+import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, type GatewayRoute } from "./gateway/route-table";
+import { QUERY_DESCRIPTIONS, QUERY_VALUES, blockHeightSchema, paramDescriptions, paramSchemas } from "./gateway/validators";
 import { sessionRowSchema } from "./protocol/index";
 import { createSessionSchema, sessionIdSchema, walletProofBodySchema } from "./sessions/schemas";
 
@@ -118,20 +118,22 @@ function openApiPath(route: GatewayRoute, config: Config): string {
 
 function gatewayOperation(route: GatewayRoute, config: Config): Json {
   const kinds = paramSchemas(config.bech32Prefix);
-  const pathParams = Object.entries(route.params ?? {}).map(([name, kind]) => ({
-    name,
-    in: "path",
-    required: true,
-    schema: schema(kinds[kind]),
-    description: kind === "address" ? `Account address: bech32, prefix "${config.bech32Prefix}", lowercase, checksum verified` : "Unsigned 64-bit decimal, no leading zeros",
-  }));
-  const queryParams = (route.query ?? []).map((name) => ({ name, in: "query", required: false, schema: schema(QUERY_VALUES[name]) }));
+  const described = paramDescriptions(config.bech32Prefix);
+  const pathParams = Object.entries(route.params ?? {}).map(([name, kind]) => ({ name, in: "path", required: true, schema: schema(kinds[kind]), description: described[kind] }));
+  const queryParams = (route.query ?? []).map((name) => ({ name, in: "query", required: false, schema: schema(QUERY_VALUES[name]), description: QUERY_DESCRIPTIONS[name] }));
+  const height = {
+    name: "x-cosmos-block-height",
+    in: "header",
+    required: false,
+    schema: schema(blockHeightSchema),
+    description: `Read the state at this past block height (forwarded to the node; its answer is kept ${HISTORICAL_ANSWER_TTL} s, since a past height never changes)`,
+  };
   return {
     tags: ["gateway"],
     operationId: route.path.replace("{ns}", "ns").replace(/[/:]+(\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\W+/, ""),
     summary: route.summary,
-    description: `Cached for ${route.ttl} s (${route.why}); served stale while revalidating and when every upstream fails. Unknown query parameters are refused.`,
-    parameters: [...pathParams, ...queryParams, { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } }],
+    description: `Cached for ${route.ttl} s (${route.why}); a 4xx answer for ${answerTtl(route, 400, false)} s. Served stale while revalidating and when every upstream fails. Unknown query parameters are refused; the values of known ones go to the node as given.`,
+    parameters: [...pathParams, ...queryParams, height, { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } }],
     responses: {
       "200": {
         description: "The upstream node's JSON answer",
@@ -139,12 +141,12 @@ function gatewayOperation(route: GatewayRoute, config: Config): Json {
           "X-Cache": { schema: { type: "string", pattern: X_CACHE_PATTERN } },
           ETag: { schema: { type: "string" } },
           Age: { schema: { type: "integer" } },
-          "x-cosmos-block-height": { schema: { type: "string" } },
+          "x-cosmos-block-height": { schema: { type: "string" }, description: "Block height of the answer (the node's Grpc-Metadata-X-Cosmos-Block-Height)" },
         },
         content: json({ type: "object" }),
       },
       "304": { description: "Not modified (If-None-Match)" },
-      "400": errorAnswer("Invalid path parameter or query parameter"),
+      "400": errorAnswer("Invalid path parameter, query parameter or height (or the node's own refusal)"),
       "404": errorAnswer("Not found (upstream answer, or no such route)"),
       "405": errorAnswer("Method not allowed"),
       "502": errorAnswer("Every upstream failed or answered something that is not JSON"),

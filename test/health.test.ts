@@ -1,6 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { version } from "../package.json";
+import { DEVNET, gateway } from "./gateway/helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -19,6 +20,16 @@ describe("GET /api/health", () => {
     });
     expect(report.upstreams).toHaveLength(1);
     expect(report.upstreams[0]).toMatchObject({ upstream: "1: http://127.0.0.1:1317", healthy: true, consecutive_failures: 0 });
+  });
+
+  it("names an upstream by its origin only: a provider's key in its path never shows", async () => {
+    const secret = "sk-live-4f9a2c71d0e8b356";
+    const gw = gateway([secret]);
+    await gw.fetch("/api/cosmos/bank/v1beta1/supply?pagination.limit=1");
+    const text = await (await gw.fetch("/api/health")).text();
+    const report = JSON.parse(text) as { upstreams: { upstream: string; last_status: number | null }[] };
+    expect(report.upstreams).toEqual([expect.objectContaining({ upstream: `1: ${new URL(DEVNET).origin}`, last_status: 200 })]);
+    expect(text).not.toContain(secret);
   });
 
   it("turns to down (503) once every upstream is being skipped after failures", async () => {

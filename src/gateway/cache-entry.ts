@@ -3,7 +3,7 @@
  * JSON body and block height, when it was stored and for how long it is fresh.
  */
 import type { Config } from "../config";
-import { ERROR_ANSWER_TTL } from "./route-table";
+import { MOUNT, type MatchedQuery } from "./match";
 import type { UpstreamAnswer } from "./upstreams";
 
 /** A gateway answer, as plain data so that concurrent requests can share it. */
@@ -25,12 +25,29 @@ const STORED_AT = "x-gateway-stored-at";
 const TTL = "x-gateway-ttl";
 const HEIGHT = "x-cosmos-block-height";
 
-/**
- * The Cache API key of a query: on the request's own origin (the cache is per zone), carrying
- * the chain id so a new network never sees an old one's answers.
- */
-export function cacheKey(origin: string, config: Config, upstreamPath: string): Request {
-  return new Request(`${origin}/__gateway-cache/${encodeURIComponent(config.chainId)}${upstreamPath}`);
+/** Where one query's answer is kept. */
+export interface QueryKeys {
+  /**
+   * The hot cache's key: for a read of the latest state, the canonical request URL itself, so a
+   * request sent in canonical form finds its entry without being parsed; a historical read adds
+   * `#<height>`, which no request URL carries.
+   */
+  hot: string;
+  /**
+   * The Cache API key (also the coalescing key): on the request's own origin (the cache is per
+   * zone), carrying the chain id so a new network never sees an old one's answers, and the
+   * height of a historical read.
+   */
+  cache: string;
+}
+
+export function queryKeys(requestUrl: string, config: Config, query: MatchedQuery): QueryKeys {
+  const origin = requestUrl.slice(0, requestUrl.indexOf("/", requestUrl.indexOf("//") + 2));
+  const at = query.height === null ? "" : `@${query.height}`;
+  return {
+    hot: `${origin}${MOUNT}${query.upstreamPath}${query.height === null ? "" : `#${query.height}`}`,
+    cache: `${origin}/__gateway-cache/${encodeURIComponent(config.chainId)}${at}${query.upstreamPath}`,
+  };
 }
 
 /** Seconds since the answer was stored. */
@@ -44,14 +61,20 @@ export async function etagOf(status: number, body: string): Promise<string> {
   return `"${hex}"`;
 }
 
-/** The entry for an upstream's answer stored at `now`: the route's TTL, or briefly for a 4xx. */
-export async function entryOf(answer: UpstreamAnswer, routeTtl: number, now: number): Promise<CachedAnswer> {
-  const ttl = answer.status < 300 ? routeTtl : Math.min(routeTtl, ERROR_ANSWER_TTL);
+/** Seconds an answer of one query is fresh: a 2xx, and a 4xx. */
+export interface AnswerTtls {
+  answer: number;
+  error: number;
+}
+
+/** The entry for an upstream's answer stored at `now`. */
+export async function entryOf(answer: UpstreamAnswer, ttls: AnswerTtls, now: number): Promise<CachedAnswer> {
+  const ttl = answer.status < 300 ? ttls.answer : ttls.error;
   return { status: answer.status, body: answer.body, height: answer.height, storedAt: now, ttl, etag: await etagOf(answer.status, answer.body) };
 }
 
-/** Reads the entry for `key`, or null. */
-export async function readEntry(key: Request): Promise<CachedAnswer | null> {
+/** Reads the entry for `key` (a `QueryKeys.cache`), or null. */
+export async function readEntry(key: string): Promise<CachedAnswer | null> {
   const stored = await caches.default.match(key);
   if (!stored) return null;
   const height = stored.headers.get(HEIGHT);
@@ -69,7 +92,7 @@ export async function readEntry(key: Request): Promise<CachedAnswer | null> {
  * Stores `entry` for its TTL plus the longer of the SWR and stale-if-error windows, after which
  * the Cache API drops it. Stored as a 200 whatever the upstream status, which rides in a header.
  */
-export async function writeEntry(key: Request, entry: CachedAnswer, config: Config): Promise<void> {
+export async function writeEntry(key: string, entry: CachedAnswer, config: Config): Promise<void> {
   const keep = entry.ttl + Math.max(config.cacheSwrSeconds, config.cacheStaleIfErrorSeconds);
   const headers = new Headers({
     "content-type": "application/json",

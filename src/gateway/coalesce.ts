@@ -19,8 +19,15 @@ export function isInflight(key: string): boolean {
 export function coalesce<T>(key: string, ctx: ExecutionContext, work: () => Promise<T>): Promise<T> {
   const running = inflight.get(key);
   if (running) return running as Promise<T>;
-  const shared = work().finally(() => inflight.delete(key));
+  const shared = work().finally(() => {
+    if (inflight.get(key) === shared) inflight.delete(key);
+  });
   inflight.set(key, shared);
   ctx.waitUntil(shared.catch(() => undefined));
   return shared;
+}
+
+/** Forgets every running key (tests start from nothing; the work itself runs on). */
+export function resetInflight(): void {
+  inflight.clear();
 }

@@ -2,49 +2,58 @@
  * The cached gateway for the network's module queries, mounted under `/api`: the routes of
  * `route-table.ts` under `/<CHAIN_NAMESPACE>/…` and `/cosmos/…`, GET/HEAD answered from the edge
  * cache and the upstream LCD nodes, OPTIONS as CORS preflight, anything else 405.
+ *
+ * One pipeline per request: Server-Timing (`timing`) → cache status and hot replays
+ * (`cacheStatus`) → CORS (`cors`, on answers, errors and preflights alike) → validation
+ * (`validQuery`) → `serveQuery`.
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
+import { cors } from "hono/cors";
+import { timing } from "hono/timing";
 import type { Config } from "../config";
 import { methodNotAllowed } from "../http/method-not-allowed";
-import { compileRoutes, matchQuery } from "./match";
-import { ALLOWED_METHODS, CORS_HEADERS, preflight, type CacheStatus } from "./respond";
+import { resetInflight } from "./coalesce";
+import type { GatewayEnv } from "./gateway-env";
+import { resetHotCache } from "./hot-cache";
+import { cacheStatus } from "./hot-path";
+import { HEIGHT_HEADER, compileRoutes } from "./match";
 import { serveQuery } from "./serve";
+import { shieldHealth } from "./shield/health-link";
+import { resetUpstreamHealth } from "./upstreams";
+import { validQuery } from "./valid-query";
 
 export { upstreamHealth, type UpstreamState } from "./upstreams";
 
-/** Path prefix the gateway is mounted at (`app.route("/api", gatewayRoutes(config))`). */
-const MOUNT = "/api";
+/** Methods the gateway answers: it is read-only. */
+const METHODS = ["GET", "HEAD", "OPTIONS"];
+
+/** Headers a browser may read from a gateway answer. */
+const EXPOSED = ["age", "etag", "x-cache", HEIGHT_HEADER, "server-timing", "x-request-id"];
 
 /** The gateway's routes for one configuration. */
-export function gatewayRoutes(config: Config): Hono<AppEnv> {
+export function gatewayRoutes(config: Config): Hono<GatewayEnv> {
   const routes = compileRoutes(config);
-  const refuseMethod = methodNotAllowed(ALLOWED_METHODS);
-  const app = new Hono<AppEnv>();
+  // Public chain data: any origin may read it, preflights allow the headers they ask for (If-None-Match, x-cosmos-block-height).
+  const publicData = cors({ origin: "*", allowMethods: METHODS, exposeHeaders: EXPOSED, maxAge: 86_400 });
+  const serverTiming = timing({ totalDescription: "gateway", crossOrigin: true });
+  const status = cacheStatus();
+  const valid = validQuery(routes);
+  const refuseMethod = methodNotAllowed(METHODS.join(", "));
+
+  const app = new Hono<GatewayEnv>();
   for (const prefix of [`/${config.namespace}`, "/cosmos"]) {
-    // Errors included: browsers must be able to read a refusal of public data too.
-    app.use(`${prefix}/*`, async (c, next) => {
-      const startedAt = Date.now();
-      await next();
-      const headers = c.res.headers;
-      for (const [name, value] of Object.entries(CORS_HEADERS)) headers.set(name, value);
-      if (!headers.has("x-cache")) {
-        // Refused before the cache (BYPASS), or no upstream could answer and nothing was cached (MISS).
-        headers.set("x-cache", (c.res.status >= 500 ? "MISS" : "BYPASS") satisfies CacheStatus);
-        headers.set("server-timing", `gateway;dur=${Date.now() - startedAt}`);
-      }
-    });
-    app.all(`${prefix}/*`, (c) => {
-      const url = new URL(c.req.url);
-      const path = url.pathname.slice(MOUNT.length);
-      const method = c.req.method;
-      if (method === "GET" || method === "HEAD") {
-        const shields = config.cacheShield ? c.env.QUERY_SHIELDS : null;
-        return serveQuery(config, c.executionCtx as ExecutionContext, c.req.raw, matchQuery(routes, path, url.search), shields);
-      }
-      matchQuery(routes, path, "");
-      return method === "OPTIONS" ? preflight(c.req.raw) : refuseMethod(c);
-    });
+    app.use(`${prefix}/*`, serverTiming, status, publicData);
+    app.get(`${prefix}/*`, valid, serveQuery);
+    // Broadcasts and every other write: the gateway never forwards them, whatever the path.
+    app.all(`${prefix}/*`, refuseMethod);
   }
   return app;
+}
+
+/** Forgets the isolate's gateway state: hot entries, in-flight refreshes, upstream health, the shields' board (tests start from nothing). */
+export function resetGatewayState(): void {
+  resetHotCache();
+  resetInflight();
+  resetUpstreamHealth();
+  shieldHealth.reset();
 }

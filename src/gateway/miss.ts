@@ -5,9 +5,10 @@
  */
 import type { Config } from "../config";
 import { ApiError } from "../errors";
-import { entryOf, type CachedAnswer } from "./cache-entry";
+import { entryOf, type AnswerTtls, type CachedAnswer } from "./cache-entry";
+import type { ShieldTrace } from "./cache-status";
 import type { MatchedQuery } from "./match";
-import { CORS_HEADERS, SHIELD_FAIL_OPEN, type ShieldTrace } from "./respond";
+import { answerTtl } from "./route-table";
 import { askShield, type ShieldNamespace } from "./shield/client";
 import { shieldSettings, type ShieldMode, type ShieldOutcome } from "./shield/protocol";
 import { askUpstreams } from "./upstreams";
@@ -19,25 +20,45 @@ export interface Obtained {
   shield?: ShieldTrace;
 }
 
-/** The answer for `match`; throws the upstreams' 502/504 ApiError when there is none to give. */
-export async function obtain(config: Config, shields: ShieldNamespace | null, match: MatchedQuery, mode: ShieldMode): Promise<Obtained> {
-  if (!shields) return askDirect(config, match, CORS_HEADERS);
+/** What the shield tier did for a miss that failed anyway (the Worker went around it, then the upstreams failed too). */
+const failedAfterShield = new WeakMap<object, ShieldTrace>();
+
+/** The shield's part in the miss that threw `err`, if it had one. */
+export function shieldTraceOf(err: unknown): ShieldTrace | undefined {
+  return typeof err === "object" && err !== null ? failedAfterShield.get(err) : undefined;
+}
+
+/** The answer for `query`; throws the upstreams' 502/504 ApiError when there is none to give. */
+export async function obtain(config: Config, shields: ShieldNamespace | null, query: MatchedQuery, mode: ShieldMode): Promise<Obtained> {
+  const ttls = ttlsOf(query);
+  if (!shields) return askDirect(config, query, ttls);
   const started = Date.now();
   let outcome: ShieldOutcome;
   try {
-    outcome = await askShield(shields, config, { path: match.upstreamPath, ttl: match.route.ttl, mode, settings: shieldSettings(config) });
+    const upstreamQuery = { upstreamPath: query.upstreamPath, height: query.height };
+    outcome = await askShield(shields, config, { query: upstreamQuery, ttls, mode, settings: shieldSettings(config) });
   } catch (fault) {
     const shield = { fault: fault instanceof Error ? fault.message : String(fault), ms: Date.now() - started };
-    console.warn(JSON.stringify({ level: "warn", event: "shield_fail_open", path: match.upstreamPath, fault: shield.fault, shield_ms: shield.ms }));
-    const headers = { ...CORS_HEADERS, "x-cache": `MISS, ${SHIELD_FAIL_OPEN}` };
-    return { ...(await askDirect(config, match, headers)), shield };
+    console.warn(JSON.stringify({ level: "warn", event: "shield_fail_open", path: query.upstreamPath, fault: shield.fault, shield_ms: shield.ms }));
+    try {
+      return { ...(await askDirect(config, query, ttls)), shield };
+    } catch (err) {
+      if (typeof err === "object" && err !== null) failedAfterShield.set(err, shield);
+      throw err;
+    }
   }
   // The upstreams failed for the shield: its verdict stands, so an outage costs no extra request per city.
-  if (!outcome.ok) throw new ApiError(outcome.error, CORS_HEADERS);
+  if (!outcome.ok) throw new ApiError(outcome.error);
   return { entry: outcome.entry, upstreamMs: outcome.upstreamMs, shield: { status: outcome.status, ms: Date.now() - started } };
 }
 
-async function askDirect(config: Config, match: MatchedQuery, errorHeaders: Record<string, string>): Promise<Obtained> {
-  const answer = await askUpstreams(config, match.upstreamPath, errorHeaders);
-  return { entry: await entryOf(answer, match.route.ttl, Date.now()), upstreamMs: answer.upstreamMs };
+/** How long an answer to `query` is fresh, by its status. */
+function ttlsOf(query: MatchedQuery): AnswerTtls {
+  const historical = query.height !== null;
+  return { answer: answerTtl(query.route, 200, historical), error: answerTtl(query.route, 400, historical) };
+}
+
+async function askDirect(config: Config, query: MatchedQuery, ttls: AnswerTtls): Promise<Obtained> {
+  const answer = await askUpstreams(config, query);
+  return { entry: await entryOf(answer, ttls, Date.now()), upstreamMs: answer.upstreamMs };
 }

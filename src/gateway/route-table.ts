@@ -1,7 +1,8 @@
 /**
- * The gateway's routes: the 19 module queries of groups A–E, one row each. The code walks this
- * table; adding an endpoint is adding a row. `{ns}` is the brand namespace from CHAIN_NAMESPACE,
- * `:name` a path parameter whose validator is named in `params`.
+ * The gateway's routes: the 19 module queries of groups A–E and the queries the network's own
+ * tools use, one row each. The code walks this table; adding an endpoint is adding a row. `{ns}`
+ * is the brand namespace from CHAIN_NAMESPACE, `:name` a path parameter whose validator is named
+ * in `params`. Every route is a read: the gateway answers GET and HEAD only.
  */
 import type { ParamKind, QueryName } from "./validators";
 
@@ -14,10 +15,12 @@ export interface GatewayRoute {
   params?: Readonly<Record<string, ParamKind>>;
   /** Query parameters the route takes; anything else is refused. */
   query?: readonly QueryName[];
-  /** Seconds an answer is fresh. */
+  /** Seconds a 2xx answer is fresh. */
   ttl: number;
   /** Why this TTL: how fast the value changes on chain. */
   why: string;
+  /** Seconds a 4xx answer is fresh, when not ERROR_ANSWER_TTL (and never more than `ttl`). */
+  errorTtl?: number;
 }
 
 /** The Cosmos `PageRequest` parameters every list route takes. */
@@ -31,6 +34,19 @@ export const PAGINATION: readonly QueryName[] = [
 
 /** Seconds an upstream 4xx answer (an unknown node, a bad id) is cached: briefly, it may appear next block. */
 export const ERROR_ANSWER_TTL = 5;
+
+/**
+ * Seconds a 2xx answer to a historical read (`x-cosmos-block-height: N`) is fresh, whatever the
+ * row: the state at a past height never changes, so only storage bounds it (a day; a node that
+ * prunes the height answers a 4xx, which keeps the brief error TTL).
+ */
+export const HISTORICAL_ANSWER_TTL = 86_400;
+
+/** Seconds an answer of `route` with `status` is fresh; `historical` for a read at a past height. */
+export function answerTtl(route: GatewayRoute, status: number, historical: boolean): number {
+  if (status >= 300) return Math.min(route.ttl, route.errorTtl ?? ERROR_ANSWER_TTL);
+  return historical ? HISTORICAL_ANSWER_TTL : route.ttl;
+}
 
 export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // A. incentives
@@ -61,6 +77,20 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
     query: PAGINATION,
     ttl: 5,
     why: "onboarding polls for a just-signed authorization; about one block",
+  },
+  {
+    path: "/{ns}/incentives/v1/peer_grant/:operator",
+    summary: "Fee grant the network gives a hosted node's operator",
+    params: { operator: "address" },
+    ttl: 30,
+    why: "granted at registration and renewed rarely",
+  },
+  {
+    path: "/{ns}/incentives/v1/eligible_nodes",
+    summary: "Hosted nodes eligible for the payout",
+    query: PAGINATION,
+    ttl: 15,
+    why: "eligibility follows proofs and liveness, a few blocks of lag is fine",
   },
   {
     path: "/{ns}/incentives/v1/estimated_daily_payout",
@@ -97,6 +127,22 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
     ttl: 300,
     why: "denom metadata changes only by governance or upgrade",
   },
+  // Auth and transactions (what a node signer reads)
+  {
+    path: "/cosmos/auth/v1beta1/accounts/:address",
+    summary: "Account (number, sequence, public key)",
+    params: { address: "address" },
+    ttl: 2,
+    why: "a signer reads the sequence just before signing and each transaction moves it; stale by a block fails the broadcast",
+  },
+  {
+    path: "/cosmos/tx/v1beta1/txs/:hash",
+    summary: "A transaction by hash",
+    params: { hash: "txHash" },
+    ttl: 86_400,
+    why: "a transaction in a block never changes; not found yet (404) is kept a second only, since clients poll for inclusion",
+    errorTtl: 1,
+  },
   // C. staking
   {
     path: "/cosmos/staking/v1beta1/validators",
@@ -118,6 +164,27 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
     summary: "Staking pool (bonded and not bonded tokens)",
     ttl: 15,
     why: "bonded totals move with delegations, a few blocks of lag is fine",
+  },
+  // Distribution
+  {
+    path: "/cosmos/distribution/v1beta1/delegators/:delegator_address/rewards",
+    summary: "Staking rewards of a delegator",
+    params: { delegator_address: "address" },
+    ttl: 6,
+    why: "rewards accrue every block",
+  },
+  {
+    path: "/cosmos/distribution/v1beta1/validators/:validator_address/commission",
+    summary: "Accumulated commission of a validator",
+    params: { validator_address: "validatorAddress" },
+    ttl: 15,
+    why: "accrues every block; nobody needs it to the block",
+  },
+  {
+    path: "/cosmos/distribution/v1beta1/community_pool",
+    summary: "Community pool",
+    ttl: 30,
+    why: "grows every block by a fraction of fees and inflation; an aggregate",
   },
   // D. trust score
   {

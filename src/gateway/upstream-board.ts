@@ -15,7 +15,7 @@ export interface UpstreamState {
   lastStatus: number | null;
   lastLatencyMs: number | null;
   lastError: string | null;
-  /** Last `x-cosmos-block-height` it answered with. */
+  /** Last block height it answered a read of the latest state with. */
   lastHeight: number | null;
   lastCheckedAt: number | null;
 }
@@ -36,6 +36,11 @@ const HEIGHT_MEMORY_MS = 60_000;
 
 export class UpstreamBoard {
   private readonly states = new Map<string, UpstreamState>();
+
+  /** Forgets everything (tests start from nothing). */
+  reset(): void {
+    this.states.clear();
+  }
 
   private stateOf(url: string): UpstreamState {
     let state = this.states.get(url);

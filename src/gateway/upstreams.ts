@@ -11,6 +11,13 @@ export type { UpstreamState } from "./upstream-board";
 /** The settings an upstream round needs (what a shield is handed with each miss). */
 export type UpstreamSettings = Pick<Config, "upstreamUrls" | "upstreamTimeoutMs" | "upstreamBudgetMs" | "upstreamAuthHeader" | "upstreamCooldownMs">;
 
+/** What to ask the upstreams: the path and canonical query, at the latest height or a past one. */
+export interface UpstreamQuery {
+  upstreamPath: string;
+  /** A past block height to read at (sent as `x-cosmos-block-height`), or null for the latest state. */
+  height: string | null;
+}
+
 /** An upstream answer the gateway will use: a 2xx or 4xx with a JSON body. */
 export interface UpstreamAnswer {
   status: number;
@@ -23,15 +30,24 @@ export interface UpstreamAnswer {
 /** This isolate's own view: what the Worker's direct requests saw. */
 export const isolateBoard = new UpstreamBoard();
 
+/** Forgets what every upstream did (tests start from nothing). */
+export function resetUpstreamHealth(): void {
+  isolateBoard.reset();
+}
+
 /** A cheap snapshot of every configured upstream's recent state in this isolate (for `/api/health`). */
 export function upstreamHealth(config: Pick<Config, "upstreamUrls">, now = Date.now()): UpstreamState[] {
   return isolateBoard.snapshot(config.upstreamUrls, now);
 }
 
-/** The headers an upstream gets: JSON please, and the provider's key if configured. Nothing of the client's. */
-function upstreamHeaders(config: UpstreamSettings): Headers {
+/**
+ * The headers an upstream gets: JSON please, the provider's key if configured, and the validated
+ * height of a historical read. Nothing else of the client's.
+ */
+function upstreamHeaders(config: UpstreamSettings, height: string | null): Headers {
   const headers = new Headers({ accept: "application/json" });
   if (config.upstreamAuthHeader) headers.set(config.upstreamAuthHeader[0], config.upstreamAuthHeader[1]);
+  if (height !== null) headers.set("x-cosmos-block-height", height);
   return headers;
 }
 
@@ -48,11 +64,11 @@ function heightOf(headers: Headers): number | null {
 /** One attempt's result: an answer to use, or why it failed (the next upstream is tried). */
 type Attempt = { answer: UpstreamAnswer } | { failure: string; timedOut: boolean };
 
-async function attempt(config: UpstreamSettings, board: UpstreamBoard, url: string, path: string, timeoutMs: number): Promise<Attempt> {
+async function attempt(config: UpstreamSettings, board: UpstreamBoard, url: string, query: UpstreamQuery, timeoutMs: number): Promise<Attempt> {
   const started = Date.now();
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await fetch(`${url}${path}`, { headers: upstreamHeaders(config), redirect: "manual", signal });
+    const response = await fetch(`${url}${query.upstreamPath}`, { headers: upstreamHeaders(config, query.height), redirect: "manual", signal });
     const height = heightOf(response.headers);
     // The body is read whole before anything reaches the client, so a failure here still fails over.
     const body = await response.text();
@@ -66,7 +82,8 @@ async function attempt(config: UpstreamSettings, board: UpstreamBoard, url: stri
           : !isJson(response.headers.get("content-type"), body)
             ? `answered ${status} with a body that is not JSON`
             : null;
-    board.record(url, { status, ms, height, error: failure ?? undefined }, config.upstreamCooldownMs);
+    // A historical answer's height is the one asked for: it says nothing about how far the node has synced.
+    board.record(url, { status, ms, height: query.height === null ? height : null, error: failure ?? undefined }, config.upstreamCooldownMs);
     if (failure) return { failure, timedOut: false };
     return { answer: { status, body, height, upstreamMs: ms } };
   } catch (err) {
@@ -88,16 +105,12 @@ function isJson(contentType: string | null, body: string): boolean {
 }
 
 /**
- * Asks the upstreams in the board's order until one answers with a usable 2xx or 4xx, within the
- * per-attempt timeout and the total budget, recording each attempt on the board. Throws a 504
- * when time ran out (or every attempt timed out), otherwise a 502 naming what each upstream did.
+ * One upstream round: asks the upstreams in the board's order until one answers with a usable 2xx
+ * or 4xx, within the per-attempt timeout and the total budget, recording each attempt on the
+ * board. Throws a 504 when time ran out (or every attempt timed out), otherwise a 502 naming what
+ * each upstream did.
  */
-export async function askUpstreams(
-  config: UpstreamSettings,
-  path: string,
-  errorHeaders?: Record<string, string>,
-  board: UpstreamBoard = isolateBoard,
-): Promise<UpstreamAnswer> {
+export async function askUpstreams(config: UpstreamSettings, query: UpstreamQuery, board: UpstreamBoard = isolateBoard): Promise<UpstreamAnswer> {
   const started = Date.now();
   const deadline = started + config.upstreamBudgetMs;
   const failures: string[] = [];
@@ -105,7 +118,7 @@ export async function askUpstreams(
   for (const url of board.order(config.upstreamUrls, started)) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) break;
-    const result = await attempt(config, board, url, path, Math.min(config.upstreamTimeoutMs, remaining));
+    const result = await attempt(config, board, url, query, Math.min(config.upstreamTimeoutMs, remaining));
     if ("answer" in result) return { ...result.answer, upstreamMs: Date.now() - started };
     // Named by position in UPSTREAM_URLS: the URL itself may be a private provider's.
     failures.push(`upstream #${config.upstreamUrls.indexOf(url) + 1} ${result.failure}`);
@@ -114,7 +127,7 @@ export async function askUpstreams(
   const message = failures.join("; ") || "no upstream could be tried";
   const budgetSpent = Date.now() >= deadline;
   if (budgetSpent || (allTimedOut && failures.length > 0)) {
-    throw gatewayTimeout("UPSTREAM_TIMEOUT", `No upstream answered in time: ${message}`, { attempts: String(failures.length) }, errorHeaders);
+    throw gatewayTimeout("UPSTREAM_TIMEOUT", `No upstream answered in time: ${message}`, { attempts: String(failures.length) });
   }
-  throw badGateway("UPSTREAM_UNAVAILABLE", `No upstream gave a usable answer: ${message}`, { attempts: String(failures.length) }, errorHeaders);
+  throw badGateway("UPSTREAM_UNAVAILABLE", `No upstream gave a usable answer: ${message}`, { attempts: String(failures.length) });
 }

@@ -1,21 +1,24 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
+import type { ShieldTrace } from "../gateway/cache-status";
 
 /**
- * Gives every request its configuration and a request id (Cloudflare's ray id when there is one),
- * returns the id in `x-request-id` so a user's report can be found in the logs, and prints one
- * structured JSON access-log line per request (Workers Logs indexes its fields).
+ * Gives every request its configuration, its arrival time and a request id (Cloudflare's ray id
+ * when there is one), returns the id in `x-request-id` so a user's report can be found in the
+ * logs, and prints one structured JSON access-log line per request (Workers Logs indexes its
+ * fields) from the values the handlers left in the context.
  */
 export function requestContext(config: Config): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const started = Date.now();
+    const startedAt = Date.now();
     const requestId = requestIdOf(c.req.raw);
     c.set("config", config);
     c.set("requestId", requestId);
+    c.set("startedAt", startedAt);
     await next();
-    c.res = withHeader(c.res, "x-request-id", requestId);
-    console.log(JSON.stringify(accessLogLine(c, requestId, Date.now() - started)));
+    setHeader(c, "x-request-id", requestId);
+    console.log(JSON.stringify(accessLogLine(c, Date.now() - startedAt)));
   };
 }
 
@@ -25,35 +28,45 @@ export function requestIdOf(request: Request): string {
 }
 
 /** The access-log record: who asked what, the answer, the cache state and the upstream's time. */
-export function accessLogLine(c: Context<AppEnv>, requestId: string, durationMs: number) {
-  const upstream = /(?:^|,)\s*upstream;dur=([\d.]+)/.exec(c.res.headers.get("server-timing") ?? "");
+export function accessLogLine(c: Context<AppEnv>, durationMs: number) {
   return {
     level: c.res.status >= 500 ? "error" : "info",
-    request_id: requestId,
+    request_id: c.get("requestId"),
     method: c.req.method,
     route: c.get("route") ?? c.req.routePath,
-    path: new URL(c.req.url).pathname,
+    path: pathOf(c.req.url),
     status: c.res.status,
-    cache: c.res.headers.get("x-cache"),
-    upstream_ms: upstream ? Number(upstream[1]) : null,
+    cache: c.get("cache") ?? null,
+    shield: shieldOf(c.get("shield")),
+    upstream_ms: c.get("upstreamMs") ?? null,
     duration_ms: durationMs,
     colo: (c.req.raw.cf as { colo?: string } | undefined)?.colo ?? null,
   };
 }
 
-/** Sets a header, copying the response first when its headers are immutable (a Durable Object's answer). */
-function withHeader(response: Response, name: string, value: string): Response {
+/** The shield's part for the log: what it did, or `fail-open` when the Worker went around it. */
+function shieldOf(trace: ShieldTrace | undefined): string | null {
+  return trace ? ("fault" in trace ? "fail-open" : trace.status) : null;
+}
+
+/** The path of a URL as sent (escapes kept), without parsing the whole URL. */
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const end = url.indexOf("?", start);
+  return end === -1 ? url.slice(start) : url.slice(start, end);
+}
+
+/**
+ * Sets a header on the response in place; a Durable Object's answer has immutable headers and is
+ * copied first. (Assigning `c.res` copies the response, so the common case must not.)
+ */
+function setHeader(c: Context<AppEnv>, name: string, value: string): void {
   try {
-    response.headers.set(name, value);
-    return response;
+    c.res.headers.set(name, value);
   } catch {
-    const copy = new Response(response.body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-      webSocket: response.webSocket,
-    });
-    copy.headers.set(name, value);
-    return copy;
+    const response = c.res;
+    c.res = new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers, webSocket: response.webSocket });
+    c.res.headers.set(name, value);
   }
 }

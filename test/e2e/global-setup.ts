@@ -1,19 +1,19 @@
 /**
- * Global setup of the e2e suite: the devnet on 127.0.0.1:1327 and the Worker under `wrangler dev`
- * on 127.0.0.1:8797 (fresh `--persist-to` directory, gateway pointed at the devnet), both stopped
- * afterwards. Chromium is looked up here: absent outside CI, the browser tests skip loudly;
- * absent with CI=true, the run fails.
+ * Global setup of the e2e suite: the devnet and the Worker under `wrangler dev` (fresh
+ * `--persist-to` directory, gateway pointed at the devnet), each on a free loopback port so that
+ * runs side by side do not meet, both stopped afterwards. The browser is chosen here, once
+ * (helpers/chromium.ts); with none the run fails.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { startDevnet } from "../../devnet/server.ts";
 import { WRANGLER_OFFLINE_ENV } from "../../scripts/offline-env.ts";
+import { chooseChromium, type ChromiumChoice } from "./helpers/chromium.ts";
+import { freeLoopbackPort } from "./helpers/ports.ts";
 
-export const WORKER_PORT = 8797;
-export const DEVNET_PORT = 1327;
 /** Sessions (and so sign requests) live this long in the e2e server, so expiry tests end soon. */
 export const SESSION_TTL_SECONDS = 25;
 
@@ -21,14 +21,9 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     devnetUrl: string;
-    chromiumPath: string | null;
+    chromium: ChromiumChoice;
     sessionTtlSeconds: number;
   }
-}
-
-function findChromium(): string | null {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/lib/chromium/chromium", "/usr/bin/chromium-browser"];
-  return candidates.find((path): path is string => Boolean(path) && existsSync(path!)) ?? null;
 }
 
 async function waitForServer(url: string, server: ChildProcess, output: () => string): Promise<void> {
@@ -47,24 +42,18 @@ async function waitForServer(url: string, server: ChildProcess, output: () => st
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const chromiumPath = findChromium();
-  if (!chromiumPath) {
-    if (process.env.CI) throw new Error("CI=true but Chromium is missing: install it with `apt-get install -y chromium` (see .ci/run)");
-    const bar = "!".repeat(78);
-    console.warn(`\n${bar}\n!! E2E BROWSER TESTS SKIPPED: Chromium not found (apt-get install -y chromium).\n!! Only the browser-free e2e tests run. With CI=true this is a failure.\n${bar}\n`);
-  }
+  const started = performance.now();
+  const chromium = await chooseChromium();
+  console.log(`e2e browser: ${chromium.executablePath} (${chromium.source}, ready in ${Math.round(performance.now() - started)} ms)`);
 
-  const baseUrl = `http://127.0.0.1:${WORKER_PORT}`;
-  // An old server still on the port would answer for ours, with another configuration.
-  const stale = await fetch(`${baseUrl}/api/config`).then(() => true, () => false);
-  if (stale) throw new Error(`port ${WORKER_PORT} is already in use; stop what listens there before the e2e run`);
-  const devnet = await startDevnet({ port: DEVNET_PORT, host: "127.0.0.1" });
+  const devnet = await startDevnet({ port: 0, host: "127.0.0.1" });
+  const baseUrl = `http://127.0.0.1:${await freeLoopbackPort()}`;
   const persist = mkdtempSync(join(tmpdir(), "e2e-wrangler-"));
   let log = "";
   const wrangler = spawn(
     "wrangler",
     [
-      "dev", "--ip", "127.0.0.1", "--port", String(WORKER_PORT), "--show-interactive-dev-session=false",
+      "dev", "--ip", "127.0.0.1", "--port", new URL(baseUrl).port, "--show-interactive-dev-session=false",
       "--persist-to", persist,
       "--var", `UPSTREAM_URLS:${devnet.url}`,
       "--var", `SESSION_TTL_MAX_SECONDS:${SESSION_TTL_SECONDS}`,
@@ -97,7 +86,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide("baseUrl", baseUrl);
   project.provide("devnetUrl", devnet.url);
-  project.provide("chromiumPath", chromiumPath);
+  project.provide("chromium", chromium);
   project.provide("sessionTtlSeconds", SESSION_TTL_SECONDS);
   return stop;
 }

@@ -76,7 +76,7 @@ async function sessionStatus(sessionId: string): Promise<string> {
   return row.status;
 }
 
-describe.skipIf(!inject("chromiumPath"))("onboarding page in Chromium", () => {
+describe("onboarding page in Chromium", () => {
   it("walks the whole flow on a phone: form, connect, authorize from another phone's scan, apply, sweep", async () => {
     const operator = freshAddress(ctx);
     const b = await open(PHONE, "/");

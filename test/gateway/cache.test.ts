@@ -64,21 +64,31 @@ describe("methods and CORS", () => {
     const gw = gateway();
     const response = await gw.fetch("/api/chain/incentives/v1/params", {
       method: "OPTIONS",
-      headers: { origin: "https://app.example", "access-control-request-method": "GET", "access-control-request-headers": "if-none-match" },
+      headers: { origin: "https://app.example", "access-control-request-method": "GET", "access-control-request-headers": "if-none-match, x-cosmos-block-height" },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
-    expect(response.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
-    expect(response.headers.get("access-control-allow-headers")).toBe("if-none-match");
+    expect(response.headers.get("access-control-allow-methods")).toBe("GET,HEAD,OPTIONS");
+    expect(response.headers.get("access-control-allow-headers")).toBe("if-none-match,x-cosmos-block-height");
+    expect(response.headers.get("access-control-max-age")).toBe("86400");
+    expect(response.headers.get("x-cache")).toBe("BYPASS");
     expect(await upstreamRequests(`~${gw.tags[0]}`)).toBe(0);
   });
 
-  it.each(["POST", "PUT", "DELETE", "PATCH"])("refuses %s with 405 and Allow, without asking an upstream", async (method) => {
+  it.each([
+    ["POST", "/api/cosmos/bank/v1beta1/supply"],
+    ["PUT", "/api/cosmos/bank/v1beta1/supply"],
+    ["DELETE", "/api/cosmos/bank/v1beta1/supply"],
+    ["PATCH", "/api/chain/incentives/v1/params"],
+    // A broadcast: the gateway is read-only, whatever the path.
+    ["POST", "/api/cosmos/tx/v1beta1/txs"],
+  ])("refuses %s %s with 405 and Allow, without asking an upstream", async (method, path) => {
     const gw = gateway();
-    const response = await gw.fetch("/api/cosmos/bank/v1beta1/supply", { method, body: method === "DELETE" ? undefined : "{}" });
+    const response = await gw.fetch(path, { method, body: method === "DELETE" ? undefined : '{"tx_bytes":"","mode":"BROADCAST_MODE_SYNC"}' });
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("x-cache")).toBe("BYPASS");
     expect(await errorReason(response)).toBe("METHOD_NOT_ALLOWED");
     expect(await upstreamRequests(`~${gw.tags[0]}`)).toBe(0);
   });
@@ -94,13 +104,14 @@ describe("methods and CORS", () => {
   it("does not forward client cookies or authorization upstream", async () => {
     const gw = gateway(undefined, { UPSTREAM_AUTH_HEADER: "X-Provider-Key: sekrit" });
     const path = balances(freshAddress());
-    await gw.fetch(`/api${path}`, { headers: { cookie: "session=1", authorization: "Bearer client", "x-cosmos-block-height": "5" } });
+    await gw.fetch(`/api${path}`, { headers: { cookie: "session=1", authorization: "Bearer client", "x-forwarded-for": "203.0.113.9" } });
     const response = await fetch(`${(await import("./helpers")).DEVNET}/__devnet/requests?prefix=${encodeURIComponent(`~${gw.tags[0]}${path}`)}`);
     const seen = (await response.json()) as { last_headers: Record<string, Record<string, string>> };
     const headers = seen.last_headers[`~${gw.tags[0]}${path}`]!;
     expect(headers["x-provider-key"]).toBe("sekrit");
     expect(headers.cookie).toBeUndefined();
     expect(headers.authorization).toBeUndefined();
+    expect(headers["x-forwarded-for"]).toBeUndefined();
     expect(headers["x-cosmos-block-height"]).toBeUndefined();
   });
 });
@@ -211,5 +222,45 @@ describe("request coalescing", () => {
     const responses = await Promise.all(Array.from({ length: 20 }, () => gw.fetch(`/api${path}`)));
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(502));
     expect(await upstreamRequests(`~${gw.tags[0]}${path}`)).toBe(1);
+  });
+});
+
+describe("hot replay", () => {
+  /** Status, headers and body, with what differs by nature between two requests left out (request id, timings). */
+  async function comparable(response: Response) {
+    const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== "x-request-id"));
+    headers["server-timing"] = headers["server-timing"]!.replace(/dur=[\d.]+/g, "dur=…");
+    return { status: response.status, headers, body: await response.text() };
+  }
+
+  it("answers a fresh hot key exactly as the full path does, Age and Cache-Control brought up to date", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now());
+    const gw = gateway();
+    const path = `/api${balances(freshAddress())}`;
+    expect((await gw.fetch(path)).headers.get("x-cache")).toBe("MISS");
+    // A conditional request takes the full path (its tag does not match, so it is a 200).
+    const full = await comparable(await gw.fetch(path, { headers: { "if-none-match": '"another"' } }));
+    const replayed = await comparable(await gw.fetch(path));
+    expect(full.headers["x-cache"]).toBe("HIT");
+    expect(replayed).toEqual(full);
+    expect(Object.keys(replayed.headers).sort()).toEqual([
+      "access-control-allow-origin",
+      "access-control-expose-headers",
+      "age",
+      "cache-control",
+      "content-type",
+      "etag",
+      "server-timing",
+      "timing-allow-origin",
+      "x-cache",
+      "x-cosmos-block-height",
+    ]);
+
+    vi.setSystemTime(Date.now() + 2_000);
+    const later = await gw.fetch(path);
+    expect([later.headers.get("x-cache"), later.headers.get("age")]).toEqual(["HIT", "2"]);
+    expect(later.headers.get("cache-control")).toMatch(/^public, max-age=3, /);
+    expect(later.headers.get("etag")).toBe(full.headers.etag);
   });
 });

@@ -11,6 +11,9 @@ export const ORIGIN = "https://edge.test";
 /** Base URL of the devnet that vitest's globalSetup started. */
 export const DEVNET = (env as unknown as { DEVNET_URL: string }).DEVNET_URL;
 
+/** A devnet delay no test waits out: an upstream that never answers, against a gateway timeout of a few hundred ms. */
+export const NEVER_MS = 30_000;
+
 /** A fresh mount tag: a virtual upstream nobody else in the run uses. */
 export function tag(): string {
   return `t${crypto.randomUUID().slice(0, 8)}`;

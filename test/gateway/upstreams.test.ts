@@ -1,7 +1,7 @@
 /** Failover, timeouts, skipping a failing node, and block-height monotonicity across upstreams. */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { errorReason } from "../helpers/sessions";
-import { fault, freshAddress, gateway, json, tag, upstreamRequests } from "./helpers";
+import { NEVER_MS, fault, freshAddress, gateway, json, tag, upstreamRequests } from "./helpers";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -17,6 +17,9 @@ describe("failover before the first byte", () => {
     ["a 429", { status: 429 }],
     ["a dropped connection", { drop: true }],
     ["a non-JSON 200", { status: 200, body: "<html>captive portal</html>" }],
+    // Not followed: a node that redirects is misconfigured or captive, and the client must never see where to.
+    ["a 302 redirect", { status: 302 }],
+    ["a 301 redirect with a JSON body", { status: 301, body: '{"moved":true}', content_type: "application/json" }],
   ])("moves to the next upstream on %s", async (_name, spec) => {
     const gw = gateway([tag(), tag()]);
     const [a, b] = gw.tags as [string, string];
@@ -37,20 +40,20 @@ describe("failover before the first byte", () => {
     expect([await count(a, path), await count(b, path)]).toEqual([1, 0]);
   });
 
-  it("moves on when an upstream is slower than the per-attempt timeout", async () => {
-    const gw = gateway([tag(), tag()], { UPSTREAM_TIMEOUT_MS: "150" });
+  it("moves on when an upstream does not answer within the per-attempt timeout", async () => {
+    const gw = gateway([tag(), tag()], { UPSTREAM_TIMEOUT_MS: "100" });
     const [a, b] = gw.tags as [string, string];
     const path = balances();
-    await fault({ tag: a, prefix: path, delay_ms: 1500 });
+    await fault({ tag: a, prefix: path, delay_ms: NEVER_MS });
     const response = await gw.fetch(`/api${path}`);
     expect(response.status).toBe(200);
     expect([await count(a, path), await count(b, path)]).toEqual([1, 1]);
   });
 
-  it("answers 504 when every upstream is too slow", async () => {
+  it("answers 504 when no upstream answers in time", async () => {
     const gw = gateway([tag(), tag()], { UPSTREAM_TIMEOUT_MS: "100" });
     const path = balances();
-    await fault({ prefix: path, delay_ms: 1000 });
+    await fault({ prefix: path, delay_ms: NEVER_MS });
     const response = await gw.fetch(`/api${path}`);
     expect(response.status).toBe(504);
     expect(await json(response)).toMatchObject({ code: 4, message: expect.stringContaining("upstream #2 no answer within 100 ms") });
@@ -60,7 +63,7 @@ describe("failover before the first byte", () => {
     const gw = gateway([tag(), tag(), tag()], { UPSTREAM_TIMEOUT_MS: "150", UPSTREAM_BUDGET_MS: "200" });
     const [a, b, c] = gw.tags as [string, string, string];
     const path = balances();
-    await fault({ prefix: path, delay_ms: 1000 });
+    await fault({ prefix: path, delay_ms: NEVER_MS });
     const response = await gw.fetch(`/api${path}`);
     expect(response.status).toBe(504);
     expect(await errorReason(response)).toBe("UPSTREAM_TIMEOUT");
@@ -153,18 +156,5 @@ describe("block-height monotonicity", () => {
     const response = await gw.fetch(`/api${path}`);
     expect(response.headers.get("x-cache")).toBe("MISS");
     expect(response.headers.get("x-cosmos-block-height")).toBeNull();
-  });
-
-  it("prefers an upstream that is not behind the highest height recently seen", async () => {
-    const gw = gateway([tag(), tag()], { UPSTREAM_COOLDOWN_MS: "0" });
-    const [a, b] = gw.tags as [string, string];
-    await fault({ tag: a, status: 500, times: 1 });
-    await gw.fetch(`/api${balances()}`); // a fails, b answers at the current height
-    await fault({ tag: a, height_offset: -50 });
-    await gw.fetch(`/api${balances()}`); // a is asked first again and answers 50 blocks behind
-    expect([await count(a), await count(b)]).toEqual([2, 1]);
-    const path = balances();
-    await gw.fetch(`/api${path}`);
-    expect([await count(a, path), await count(b, path)]).toEqual([0, 1]);
   });
 });

@@ -70,7 +70,7 @@ async function run(s: fc.Scheduler, steps: { advanceMs: number; mode: ShieldMode
   const outcomes: Promise<unknown>[] = [];
   for (const { advanceMs, mode, release, awaited } of steps) {
     clock += advanceMs;
-    const ask: ShieldAsk = { path: "/cosmos/bank/v1beta1/supply", ttl: 5, mode, settings: SETTINGS };
+    const ask: ShieldAsk = { query: { upstreamPath: "/cosmos/bank/v1beta1/supply", height: null }, ttls: { answer: 5, error: 5 }, mode, settings: SETTINGS };
     const outcome = core.answer(ask).then((o) => served.push(o));
     outcomes.push(outcome);
     if (awaited) await s.waitFor(outcome);

@@ -85,7 +85,7 @@ export class ShieldCore {
 
   private async fetchAndKeep(ask: ShieldAsk): Promise<Round> {
     const answer = await this.host.upstream(ask);
-    const fresh = await entryOf(answer, ask.ttl, this.host.now());
+    const fresh = await entryOf(answer, ask.ttls, this.host.now());
     const { entry, kept } = newest(this.held, fresh);
     this.held = entry;
     await this.host.save(entry, entry.ttl + Math.max(ask.settings.cacheSwrSeconds, ask.settings.cacheStaleIfErrorSeconds));

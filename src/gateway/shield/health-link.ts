@@ -8,7 +8,7 @@ import type { UpstreamHealth } from "../../../durable-objects/UpstreamHealth";
 import type { Config } from "../../config";
 import { within } from "../deadline";
 import { UpstreamBoard, type UpstreamState } from "../upstream-board";
-import { askUpstreams, type UpstreamAnswer } from "../upstreams";
+import { askUpstreams, type UpstreamAnswer, type UpstreamQuery } from "../upstreams";
 import { placement, type ShieldSettings } from "./protocol";
 
 /** Name of the deployment's one health object. */
@@ -27,7 +27,7 @@ export function healthObject(namespace: HealthNamespace, settings: Pick<Config, 
 
 /**
  * One isolate's board, kept in step with the health object: at most one exchange a second while
- * all is well, and one at once when an upstream fails.
+ * nothing changes, and one at once when a node fails, recovers or is seen for the first time.
  */
 export class HealthLink {
   /** When the board last took the shared view. */
@@ -38,24 +38,32 @@ export class HealthLink {
   constructor(readonly board = new UpstreamBoard()) {}
 
   /**
-   * One upstream round in the shared order. A failure it found is reported before the answer
-   * leaves (the discovery others should not pay for again); what went well is reported with the
-   * next exchange.
+   * One upstream round in the shared order. What changed (a node failing, recovering, or seen for
+   * the first time: the discoveries others should not pay for again) is reported before the
+   * answer leaves; what merely confirms the known goes with the next exchange.
    */
-  async ask(namespace: HealthNamespace, settings: ShieldSettings, path: string, background: (work: Promise<unknown>) => void): Promise<UpstreamAnswer> {
+  async ask(namespace: HealthNamespace, settings: ShieldSettings, query: UpstreamQuery, background: (work: Promise<unknown>) => void): Promise<UpstreamAnswer> {
     const health = healthObject(namespace, settings);
     const urls = settings.upstreamUrls;
     if (this.due()) await this.exchange(health, urls);
-    const started = Date.now();
+    const before = this.board.snapshot(urls);
     let answer: UpstreamAnswer | undefined;
     try {
-      answer = await askUpstreams(settings, path, undefined, this.board);
+      answer = await askUpstreams(settings, query, this.board);
       return answer;
     } finally {
-      const failed = !answer || this.board.snapshot(urls).some((s) => s.lastError !== null && s.lastCheckedAt !== null && s.lastCheckedAt >= started);
-      if (failed) await this.exchange(health, urls);
+      const after = this.board.snapshot(urls);
+      const changed = after.some((s, i) => s.lastCheckedAt !== before[i]!.lastCheckedAt && (s.lastError !== null || before[i]!.lastCheckedAt === null || !before[i]!.healthy));
+      if (!answer || changed) await this.exchange(health, urls);
       else if (this.due()) background(this.exchange(health, urls));
     }
+  }
+
+  /** Forgets the board and when it was last in step (tests start from nothing). */
+  reset(): void {
+    this.board.reset();
+    this.syncedAt = 0;
+    this.unreportedFrom = 0;
   }
 
   private due(): boolean {

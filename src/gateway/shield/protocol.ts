@@ -5,8 +5,8 @@
  */
 import type { Config } from "../../config";
 import type { ErrorSpec } from "../../errors";
-import type { CachedAnswer } from "../cache-entry";
-import type { UpstreamSettings } from "../upstreams";
+import type { AnswerTtls, CachedAnswer } from "../cache-entry";
+import type { UpstreamQuery, UpstreamSettings } from "../upstreams";
 
 /**
  * `miss`: the data center has nothing it may serve, so a shield answer within its SWR window will
@@ -18,10 +18,10 @@ export type ShieldMode = "miss" | "refresh";
 export type ShieldSettings = UpstreamSettings & Pick<Config, "cacheSwrSeconds" | "cacheStaleIfErrorSeconds" | "cacheShieldLocation">;
 
 export interface ShieldAsk {
-  /** The upstream path with its canonical query: the key. */
-  path: string;
-  /** Seconds an answer of this route is fresh. */
-  ttl: number;
+  /** The upstream path with its canonical query, and the height of a historical read: the key. */
+  query: UpstreamQuery;
+  /** Seconds an answer to it is fresh. */
+  ttls: AnswerTtls;
   mode: ShieldMode;
   settings: ShieldSettings;
 }
@@ -46,9 +46,9 @@ export function shieldSettings(config: Config): ShieldSettings {
   return { upstreamUrls, upstreamTimeoutMs, upstreamBudgetMs, upstreamAuthHeader, upstreamCooldownMs, cacheSwrSeconds, cacheStaleIfErrorSeconds, cacheShieldLocation };
 }
 
-/** The Durable Object name of a key's shield: the chain id keeps networks apart, as in the cache key. */
-export function shieldName(chainId: string, path: string): string {
-  return `${chainId} ${path}`;
+/** The Durable Object name of a key's shield: the chain id keeps networks apart and a historical read's height apart, as in the cache key. */
+export function shieldName(chainId: string, query: UpstreamQuery): string {
+  return `${chainId}${query.height === null ? "" : `@${query.height}`} ${query.upstreamPath}`;
 }
 
 /** Options for a stub: the configured placement of objects created by it. */

@@ -1,19 +1,14 @@
 /**
- * Real headless Chromium (Debian's build) through playwright-core, with a guard on every page:
- * each request is routed and recorded, anything leaving the server's origin is blocked and
- * reported, and console errors, page errors and CSP violations are collected for the test to
- * assert on.
+ * Real headless Chromium (the one helpers/chromium.ts chose) through playwright-core, with a
+ * guard on every page: each request is routed and recorded, anything leaving the server's origin
+ * is blocked and reported, and console errors, page errors and CSP violations are collected for
+ * the test to assert on.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { inject } from "vitest";
-
-const ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
 
 export const PHONE = { width: 360, height: 740 };
 export const DESKTOP = { width: 1280, height: 900 };
@@ -35,13 +30,13 @@ export interface Browser {
 
 /** A fresh Chromium profile with one guarded page. */
 export async function openBrowser(viewport: { width: number; height: number }, init?: (page: Page) => Promise<void>): Promise<Browser> {
-  const executablePath = inject("chromiumPath");
-  if (!executablePath) throw new Error("Chromium is not installed");
+  const { executablePath, args } = inject("chromium");
   const origin = new URL(inject("baseUrl")).origin;
   const profile = mkdtempSync(join(tmpdir(), "e2e-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
-    args: ARGS,
+    args,
+    headless: true,
     viewport,
     permissions: ["clipboard-read", "clipboard-write"],
     locale: "en-US",

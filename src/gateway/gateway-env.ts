@@ -1,0 +1,14 @@
+/** The gateway's Hono environment: the app's, plus what its own middleware hands on. */
+import type { AppEnv } from "../app-env";
+import type { CachedAnswer } from "./cache-entry";
+import type { MatchedQuery } from "./match";
+
+export type GatewayEnv = {
+  Bindings: AppEnv["Bindings"];
+  Variables: AppEnv["Variables"] & {
+    /** The validated query (set by `validQuery`). */
+    query: MatchedQuery;
+    /** The cached answer the response was built from, and its hot-cache key (set by `serveQuery`). */
+    answered?: { key: string; answer: CachedAnswer };
+  };
+};

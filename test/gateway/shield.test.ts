@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../src/config";
 import { shieldName } from "../../src/gateway/shield/protocol";
 import { errorReason } from "../helpers/sessions";
-import { fault, freshAddress, gateway, json, tag, upstreamRequests, type Gateway } from "./helpers";
+import { fault, freshAddress, gateway, json, lastUpstreamHeaders, tag, upstreamRequests, type Gateway } from "./helpers";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -156,6 +156,25 @@ describe("what the shield serves", () => {
     expect(response.headers.get("x-cache")).toBe("MISS");
     expect(await json(response)).toMatchObject({ code: 14, message: expect.stringContaining("upstream #1 answered 500") });
     expect(await upstreamRequests(`~${t}${path}`)).toBe(1);
+  });
+});
+
+describe("historical reads", () => {
+  it("give a past height a shield of its own, shared by every data center, with the height forwarded once", async () => {
+    const [a, b] = cities(2);
+    const t = a!.tags[0]!;
+    const path = balances();
+    const latest = await a!.fetch(`/api${path}`);
+    const past = String(height(latest) - 1);
+    const atPast = { headers: { "x-cosmos-block-height": past } };
+    const first = await a!.fetch(`/api${path}`, atPast);
+    const second = await b!.fetch(`/api${path}`, atPast);
+    expect([first.headers.get("x-cosmos-block-height"), second.headers.get("x-cosmos-block-height")]).toEqual([past, past]);
+    expect([shieldTiming(first), shieldTiming(second)]).toEqual(["MISS", "HIT"]);
+    expect((await lastUpstreamHeaders(`~${t}${path}`))["x-cosmos-block-height"]).toBe(past);
+    // One request for the latest state, one for the past height, whatever the number of cities.
+    expect(await upstreamRequests(`~${t}${path}`)).toBe(2);
+    expect(height(await b!.fetch(`/api${path}`))).toBe(height(latest));
   });
 });
 

@@ -191,6 +191,7 @@ describe("fail open", () => {
     ["breaks off its answer", shieldsThat(async () => ({ later: new ReadableStream({ start: (c) => c.error(new Error("broken")) }) })), {}],
   ])("asks the upstream directly when the shield %s, and says so in X-Cache and the log", async (_name, shields, vars) => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
     const gw = gateway([tag()], vars, { bindings: { QUERY_SHIELDS: shields } });
     const path = balances();
     const response = await gw.fetch(`/api${path}`);
@@ -199,8 +200,10 @@ describe("fail open", () => {
     expect(response.headers.get("x-cache")).toBe("MISS, SHIELD-FAIL-OPEN");
     expect(shieldTiming(response)).toBe("fail-open");
     expect(await upstreamRequests(`~${gw.tags[0]}${path}`)).toBe(1);
-    const logged = warn.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
-    expect(logged).toContainEqual(expect.objectContaining({ level: "warn", event: "shield_fail_open", path, fault: expect.any(String) }));
+    const warned = warn.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    expect(warned).toContainEqual(expect.objectContaining({ level: "warn", event: "shield_fail_open", path, fault: expect.any(String) }));
+    const accessLog = log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    expect(accessLog).toContainEqual(expect.objectContaining({ path: `/api${path}`, status: 200, cache: "MISS", shield: "fail-open" }));
   });
 
   it("still serves the data center's stale copy, or the upstreams' own error, when the direct request fails too, and says so", async () => {

@@ -46,7 +46,7 @@ async function timed(url: string): Promise<Timed> {
   const response = await fetch(url);
   await response.arrayBuffer();
   const ms = performance.now() - started;
-  return { ms, cache: response.headers.get("x-cache"), shield: /shield;desc="([^"]+)"/.exec(response.headers.get("server-timing") ?? "")?.[1] ?? null };
+  return { ms, cache: response.headers.get("x-cache"), shield: /(?:^|,)\s*shield;(?:dur=[\d.]+;)?desc="([^"]+)"/.exec(response.headers.get("server-timing") ?? "")?.[1] ?? null };
 }
 
 /**

@@ -36,7 +36,7 @@ export function canonicalTxHash(value: unknown): string | null {
 
 /** Reads one answer (HTTP status and parsed JSON body) about a transaction. */
 export function readTxAnswer(status: number, body: unknown): TxOutcome {
-  if (status === 404) return { kind: "pending" };
+  if (status === 404) return { kind: "unreadable", status };
   const response = status >= 200 && status < 300 ? (body as { tx_response?: unknown } | null)?.tx_response : undefined;
   if (typeof response !== "object" || response === null) return { kind: "unreadable", status };
   const r = response as { txhash?: unknown; code?: unknown; codespace?: unknown; raw_log?: unknown; height?: unknown };

@@ -7,75 +7,29 @@
  * alternating rounds, and reports the workerd process's CPU time per request (from /proc) with
  * req/s and p50/p99; medians over the rounds. Writes docs/PERFORMANCE.md (section "workerd").
  */
-import autocannon from "autocannon";
 import { rmSync } from "node:fs";
-import type { IncomingHttpHeaders } from "node:http";
 import { loadavg } from "node:os";
 import { basename } from "node:path";
 import { startDevnet, type Devnet } from "../devnet/server.ts";
 import { buildWorker, type WorkerBundle } from "../scripts/build-worker.ts";
-import { processCpuMicros } from "./lib/process-cpu.ts";
 import { writeReportSection } from "./lib/report.ts";
 import { machine, summarize } from "./lib/stats.ts";
 import { wranglerWorkerd } from "./lib/workerd-binary.ts";
 import { SOCKETS, writeWorkerdConfig } from "./lib/workerd-config.ts";
+import { CONNECTIONS, header, load, type Run, type Target } from "./lib/workerd-load.ts";
 import { startWorkerd, type WorkerdProcess } from "./lib/workerd-process.ts";
 import { readWorkerSettings } from "./lib/wrangler-settings.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const CONNECTIONS = 10;
 /** Past this the run is abandoned (everything started is still stopped). */
 const DEADLINE_MS = 150_000;
-
-interface Target {
-  label: string;
-  url: string;
-  /** True when the answer is the one being measured (a 200, and for the hit `x-cache: HIT`). */
-  expected: (status: number, headers: IncomingHttpHeaders) => boolean;
-}
-
-interface Run {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  unexpected: number;
-  cpuMicrosPerRequest: number;
-}
-
-/** Loads `target` for `seconds`; CPU is the workerd process's own, read before and after. */
-async function load(workerd: WorkerdProcess, target: Target, seconds: number): Promise<Run> {
-  let unexpected = 0;
-  const onResponse = (status: number, _body: string, _context: object, headers: IncomingHttpHeaders | undefined) => {
-    if (!target.expected(status, headers ?? {})) unexpected++;
-  };
-  const cpuBefore = processCpuMicros(workerd.pid);
-  const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, requests: [{ method: "GET", onResponse }] });
-  const cpu = processCpuMicros(workerd.pid) - cpuBefore;
-  const requests = result.requests.total;
-  // Thousands of answers cost CPU; none seen means the pid is not the process that answered.
-  if (cpu <= 0 || requests === 0) throw new Error(`${target.label}: ${requests} answers for ${cpu} µs of workerd CPU`);
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests,
-    unexpected: unexpected + result.errors + result.timeouts,
-    cpuMicrosPerRequest: cpu / requests,
-  };
-}
 
 /** The cache backend answers the way workerd expects: a put is matched with its headers and body, a delete removes it. */
 async function checkCacheBackend(url: string): Promise<void> {
   const report = await (await fetch(url)).json();
   const expected = { seen: { status: 200, kept: "yes", body: "stored body" }, deleted: true, goneAfterDelete: true };
   if (JSON.stringify(report) !== JSON.stringify(expected)) throw new Error(`cache backend misbehaves: ${JSON.stringify(report)}`);
-}
-
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const found = Object.entries(headers).find(([n]) => n.toLowerCase() === name)?.[1];
-  return Array.isArray(found) ? found.join(", ") : found;
 }
 
 let bundle: WorkerBundle | undefined;
@@ -121,10 +75,10 @@ try {
   // Other work on the machine inflates every figure; the ratios within rounds hold up better.
   const loadAverage = loadavg()[0]!.toFixed(1);
   // One short load each first, so no round pays for compiling the code.
-  for (const target of targets) await load(workerd, target, 1);
+  for (const target of targets) await load(workerd.pid, target, 1);
   const runs = targets.map(() => [] as Run[]);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, target] of targets.entries()) runs[i]!.push(await load(workerd, target, SECONDS));
+    for (const [i, target] of targets.entries()) runs[i]!.push(await load(workerd.pid, target, SECONDS));
   }
 
   const median = (values: number[]) => summarize(values).p50;

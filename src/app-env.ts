@@ -1,7 +1,7 @@
 /** Hono's environment for this Worker: its bindings and the values each request carries (read them with `c.get`: `c.var` copies them all on every read). */
 import type { TimingVariables } from "hono/timing";
 import type { Config } from "./config";
-import type { CacheStatus } from "./gateway/cache-status";
+import type { CacheStatus, ShieldTrace } from "./gateway/cache-status";
 
 export type AppEnv = {
   Bindings: Env;
@@ -16,5 +16,7 @@ export type AppEnv = {
     cache?: CacheStatus;
     /** Milliseconds the gateway spent asking upstream nodes for this request. */
     upstreamMs?: number;
+    /** What the shield tier did for this request's data-center miss, or why the Worker went around it. */
+    shield?: ShieldTrace;
   };
 };

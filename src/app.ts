@@ -7,12 +7,12 @@ import type { AppEnv } from "./app-env";
 import type { Config } from "./config";
 import { ApiError, GrpcCode, errorResponse, notFound } from "./errors";
 import { gatewayRoutes } from "./gateway";
+import { sharedUpstreamHealth } from "./gateway/shield/health-link";
 import { healthReport } from "./health";
 import { openApiDocument } from "./openapi";
 import { requestContext } from "./middleware/request-context";
 import { pageSettings } from "./page-settings";
 import { sessionRoutes } from "./sessions/routes";
-
 
 /** Builds the app for one configuration; the wallet path is part of the routes. */
 export function buildApp(config: Config): Hono<AppEnv> {
@@ -21,8 +21,9 @@ export function buildApp(config: Config): Hono<AppEnv> {
 
   app.route(`/api/${config.walletPath}/sessions`, sessionRoutes());
   app.get("/api/config", (c) => c.json(pageSettings(config), 200, { "cache-control": "public, max-age=60" }));
-  app.get("/api/health", (c) => {
-    const report = healthReport(config, c.env.CF_VERSION_METADATA);
+  app.get("/api/health", async (c) => {
+    const shared = config.cacheShield ? await sharedUpstreamHealth(c.env.UPSTREAM_HEALTH, config) : null;
+    const report = healthReport(config, c.env.CF_VERSION_METADATA, shared);
     return c.json(report, report.status === "ok" ? 200 : 503, { "cache-control": "no-store" });
   });
   let openApi: string | undefined;

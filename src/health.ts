@@ -1,14 +1,19 @@
 /**
  * `GET /api/health`: version, the configuration in force (no secrets) and what each upstream did
- * lately, as this isolate saw it. Cheap enough to poll: no I/O.
+ * lately: as this isolate saw it, merged with what every shield saw (the shared health object)
+ * when the shield tier is on. Cheap enough to poll: at most one Durable Object request.
  */
 import { version } from "../package.json";
 import type { Config } from "./config";
+import { UpstreamBoard, type UpstreamState } from "./gateway/upstream-board";
 import { upstreamHealth } from "./gateway/upstreams";
 
-/** `ok` while some upstream is usable; `down` when every one is being skipped after failures. */
-export function healthReport(config: Config, deployment: WorkerVersionMetadata | undefined, now = Date.now()) {
-  const upstreams = upstreamHealth(config, now).map((state, index) => ({
+/**
+ * `ok` while some upstream is usable; `down` when every one is being skipped after failures.
+ * `shared` is the health object's view (null: shield off, or the object did not answer in time).
+ */
+export function healthReport(config: Config, deployment: WorkerVersionMetadata | undefined, shared: UpstreamState[] | null = null, now = Date.now()) {
+  const upstreams = known(config, shared, now).map((state, index) => ({
     // Only the origin: a provider's key may live in the path of an upstream URL.
     upstream: `${index + 1}: ${new URL(state.url).origin}`,
     healthy: state.healthy,
@@ -37,6 +42,23 @@ export function healthReport(config: Config, deployment: WorkerVersionMetadata |
       upstream_budget_ms: config.upstreamBudgetMs,
       upstream_auth_header: config.upstreamAuthHeader ? "set" : "not set",
     },
+    shield: {
+      enabled: config.cacheShield,
+      location_hint: config.cacheShieldLocation,
+      wait_ms: config.cacheShieldWaitMs,
+      // Whether the upstream states below include what every shield saw, or this isolate's alone.
+      shared_health: !config.cacheShield ? ("off" as const) : shared ? ("included" as const) : ("unreachable" as const),
+    },
     upstreams,
   };
+}
+
+/** This isolate's view, with the shared one merged in (later observations win). */
+function known(config: Config, shared: UpstreamState[] | null, now: number): UpstreamState[] {
+  const own = upstreamHealth(config, now);
+  if (!shared) return own;
+  const board = new UpstreamBoard();
+  board.merge(own);
+  board.merge(shared);
+  return board.snapshot(config.upstreamUrls, now);
 }

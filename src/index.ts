@@ -7,6 +7,8 @@ import { GrpcCode, errorResponse } from "./errors";
 import { requestIdOf } from "./middleware/request-context";
 
 export { PairingSession } from "../durable-objects/PairingSession";
+export { QueryShield } from "../durable-objects/QueryShield";
+export { UpstreamHealth } from "../durable-objects/UpstreamHealth";
 
 const apps = new WeakMap<object, Hono<AppEnv>>();
 

@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import { version } from "../package.json";
 import type { Config } from "./config";
 import { errorBodySchema } from "./errors";
-import { CACHE_STATUSES } from "./gateway/cache-status";
+import { X_CACHE_PATTERN } from "./gateway/cache-status";
 import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, type GatewayRoute } from "./gateway/route-table";
 import { QUERY_DESCRIPTIONS, QUERY_VALUES, blockHeightSchema, paramDescriptions, paramSchemas } from "./gateway/validators";
 import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES, sessionRowSchema } from "./protocol/index";
@@ -164,7 +164,7 @@ function gatewayOperation(route: GatewayRoute, config: Config): Json {
       "200": {
         description: "The upstream node's JSON answer",
         headers: {
-          "X-Cache": { schema: { type: "string", enum: CACHE_STATUSES } },
+          "X-Cache": { schema: { type: "string", pattern: X_CACHE_PATTERN } },
           ETag: { schema: { type: "string" } },
           Age: { schema: { type: "integer" } },
           "x-cosmos-block-height": { schema: { type: "string" }, description: "Block height of the answer (the node's Grpc-Metadata-X-Cosmos-Block-Height)" },

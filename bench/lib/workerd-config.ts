@@ -38,8 +38,7 @@ const CACHE_SERVICE_FILE = "cache-service.js";
  * Worker), plus a directory for Durable Object storage; returns the config's path.
  */
 export function writeWorkerdConfig(dir: string, edgeModule: string, settings: WorkerSettings, vars: Record<string, string>): string {
-  const cacheService = readFileSync(new URL("./workerd-cache-service.ts", import.meta.url), "utf8");
-  writeFileSync(join(dir, CACHE_SERVICE_FILE), transformSync(cacheService, { loader: "ts", format: "esm" }).code);
+  writeCacheService(dir);
   writeFileSync(join(dir, FLOOR_FILE), FLOOR_MODULE);
   writeFileSync(join(dir, CACHE_CHECK_FILE), CACHE_CHECK_MODULE);
   const storageDir = join(dir, "durable-objects");
@@ -49,27 +48,50 @@ export function writeWorkerdConfig(dir: string, edgeModule: string, settings: Wo
   return configPath;
 }
 
+/** Writes the in-memory Cache API backend (workerd-cache-service.ts, as JavaScript) into `dir`; returns its file name. */
+export function writeCacheService(dir: string): string {
+  const cacheService = readFileSync(new URL("./workerd-cache-service.ts", import.meta.url), "utf8");
+  writeFileSync(join(dir, CACHE_SERVICE_FILE), transformSync(cacheService, { loader: "ts", format: "esm" }).code);
+  return CACHE_SERVICE_FILE;
+}
+
 /** capnp text literal (UTF-8 text with `\\`, `"` and control characters escaped). */
-function text(value: string): string {
+export function text(value: string): string {
   return `"${value.replace(/[\\"\x00-\x1f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`)}"`;
 }
 
-function list(items: readonly string[]): string {
+export function list(items: readonly string[]): string {
   return `[${items.join(", ")}]`;
+}
+
+/** The [vars] of `settings` with `vars` over them, as capnp bindings. */
+export function varBindings(settings: WorkerSettings, vars: Record<string, string>): string[] {
+  return Object.entries({ ...settings.vars, ...vars } as Record<string, unknown>).map(([name, value]) =>
+    typeof value === "string" ? `(name = ${text(name)}, text = ${text(value)})` : `(name = ${text(name)}, json = ${text(JSON.stringify(value))})`,
+  );
+}
+
+/** The Durable Object namespaces of wrangler.toml, as the Worker that hosts them declares them. */
+export function namespaceDeclarations(settings: WorkerSettings): string {
+  return list(settings.durableObjects.map((d) => `(className = ${text(d.className)}, uniqueKey = ${text(`bench-${d.className}`)}, enableSql = ${d.sql})`));
+}
+
+/** A Worker's compatibility settings from wrangler.toml. */
+export function compatibility(settings: WorkerSettings): string {
+  return `compatibilityDate = ${text(settings.compatibilityDate)}, compatibilityFlags = ${list(settings.compatibilityFlags.map(text))}`;
+}
+
+/** One ES module embedded from the config's directory. */
+export function moduleOf(file: string): string {
+  return `modules = [(name = ${text(file)}, esModule = embed ${text(file)})]`;
 }
 
 /** `settings` from wrangler.toml; `vars` override or add to its [vars]. */
 function workerdConfig(settings: WorkerSettings, edgeModule: string, storageDir: string, vars: Record<string, string>): string {
-  const allVars: Record<string, unknown> = { ...settings.vars, ...vars };
-  const bindings = [
-    ...Object.entries(allVars).map(([name, value]) =>
-      typeof value === "string" ? `(name = ${text(name)}, text = ${text(value)})` : `(name = ${text(name)}, json = ${text(JSON.stringify(value))})`,
-    ),
-    ...settings.durableObjects.map((d) => `(name = ${text(d.binding)}, durableObjectNamespace = ${text(d.className)})`),
-  ];
-  const namespaces = settings.durableObjects.map((d) => `(className = ${text(d.className)}, uniqueKey = ${text(`bench-${d.className}`)}, enableSql = ${d.sql})`);
-  const compat = `compatibilityDate = ${text(settings.compatibilityDate)}, compatibilityFlags = ${list(settings.compatibilityFlags.map(text))}`;
-  const module = (file: string) => `modules = [(name = ${text(file)}, esModule = embed ${text(file)})]`;
+  const bindings = [...varBindings(settings, vars), ...settings.durableObjects.map((d) => `(name = ${text(d.binding)}, durableObjectNamespace = ${text(d.className)})`)];
+  const namespaces = namespaceDeclarations(settings);
+  const compat = compatibility(settings);
+  const module = moduleOf;
   const sockets = SOCKETS.map((name) => `(name = ${text(name)}, address = "127.0.0.1:0", http = (), service = ${text(name)})`);
 
   return `using Workerd = import "/workerd/workerd.capnp";
@@ -91,7 +113,7 @@ const edge :Workerd.Worker = (
   ${module(edgeModule)},
   ${compat},
   bindings = ${list(bindings)},
-  durableObjectNamespaces = ${list(namespaces)},
+  durableObjectNamespaces = ${namespaces},
   durableObjectStorage = (localDisk = "do-disk"),
   globalOutbound = "loopback",
   cacheApiOutbound = "cache",

@@ -5,7 +5,7 @@
  */
 import * as z from "zod/mini";
 import { LOCAL_PROFILE, NETWORK_PROFILES, type ProfileName } from "./profiles.ts";
-import { VARIABLES, type VariableName } from "./variables.ts";
+import { SHIELD_LOCATION_HINTS, VARIABLES, type VariableName } from "./variables.ts";
 
 export interface Config {
   profile: ProfileName;
@@ -38,6 +38,12 @@ export interface Config {
   upstreamCooldownMs: number;
   cacheSwrSeconds: number;
   cacheStaleIfErrorSeconds: number;
+  /** Data-center misses go through the key's shield Durable Object. */
+  cacheShield: boolean;
+  /** Location hint for new shields; null places each near the first request for its key. */
+  cacheShieldLocation: (typeof SHIELD_LOCATION_HINTS)[number] | null;
+  /** Milliseconds to wait for the shield to take a miss before asking the upstreams directly. */
+  cacheShieldWaitMs: number;
 }
 
 /** A configuration that cannot work; the message names the variable and what it must be. */
@@ -107,6 +113,9 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
     upstreamCooldownMs: get("UPSTREAM_COOLDOWN_MS"),
     cacheSwrSeconds: get("CACHE_SWR_SECONDS"),
     cacheStaleIfErrorSeconds: get("CACHE_STALE_IF_ERROR_SECONDS"),
+    cacheShield: get("CACHE_SHIELD") === "on",
+    cacheShieldLocation: get("CACHE_SHIELD_LOCATION") || null,
+    cacheShieldWaitMs: get("CACHE_SHIELD_WAIT_MS"),
   };
 }
 

@@ -17,6 +17,9 @@ const integer = (min: number, max: number) =>
 const onOff = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
 const word = text(/^[a-z][a-z0-9]*$/, "lowercase letters and digits, starting with a letter");
 
+/** Durable Object location hints a shield may be placed with. */
+export const SHIELD_LOCATION_HINTS = ["wnam", "enam", "sam", "weur", "eeur", "apac", "apac-ne", "apac-se", "oc", "afr", "me"] as const;
+
 /** One variable: its check, its default (none: from the profile, or required) and a sentence for people. */
 export interface Variable {
   readonly schema: z.ZodMiniType<unknown, string>;
@@ -53,6 +56,21 @@ export const VARIABLES = {
   UPSTREAM_COOLDOWN_MS: { schema: integer(0, 600_000), default: "10000", doc: "Milliseconds an upstream that failed is asked only after the others" },
   CACHE_SWR_SECONDS: { schema: integer(0, 86_400), default: "60", doc: "Seconds past its TTL an answer is served while one background refresh replaces it" },
   CACHE_STALE_IF_ERROR_SECONDS: { schema: integer(0, 7 * 86_400), default: "86400", doc: "Seconds past its TTL an answer may be served when every upstream fails" },
+  CACHE_SHIELD: {
+    schema: onOff,
+    default: "on",
+    doc: 'A data-center miss asks the key\'s shield (one Durable Object per key, worldwide) before any upstream; "off" asks the upstreams directly: fewer Durable Object requests, more upstream requests',
+  },
+  CACHE_SHIELD_LOCATION: {
+    schema: z.enum(SHIELD_LOCATION_HINTS, { error: `must be empty or a location hint: ${SHIELD_LOCATION_HINTS.join(", ")}` }),
+    default: "",
+    doc: "Where new shields are placed (a Durable Object location hint, e.g. the upstreams' region); empty: near the first request for each key",
+  },
+  CACHE_SHIELD_WAIT_MS: {
+    schema: integer(10, 30_000),
+    default: "1000",
+    doc: "Milliseconds the Worker waits for the shield to take a miss; past it, or on any shield fault, the Worker asks the upstreams itself",
+  },
   UPSTREAM_AUTH_HEADER: {
     schema: text(/^[A-Za-z0-9-]+:\s*\S.*$/, 'like "Header-Name: value"'),
     default: "",

@@ -4,6 +4,7 @@
  */
 import type { Config } from "../config";
 import { MOUNT, type MatchedQuery } from "./match";
+import type { UpstreamAnswer } from "./upstreams";
 
 /** A gateway answer, as plain data so that concurrent requests can share it. */
 export interface CachedAnswer {
@@ -58,6 +59,18 @@ export async function etagOf(status: number, body: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${status}\n${body}`));
   const hex = [...new Uint8Array(digest).subarray(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
   return `"${hex}"`;
+}
+
+/** Seconds an answer of one query is fresh: a 2xx, and a 4xx. */
+export interface AnswerTtls {
+  answer: number;
+  error: number;
+}
+
+/** The entry for an upstream's answer stored at `now`. */
+export async function entryOf(answer: UpstreamAnswer, ttls: AnswerTtls, now: number): Promise<CachedAnswer> {
+  const ttl = answer.status < 300 ? ttls.answer : ttls.error;
+  return { status: answer.status, body: answer.body, height: answer.height, storedAt: now, ttl, etag: await etagOf(answer.status, answer.body) };
 }
 
 /** Reads the entry for `key` (a `QueryKeys.cache`), or null. */

@@ -2,8 +2,8 @@
  * The gateway's cache status layer, which every gateway request passes: answers a fresh hot key
  * at once (a replay of the headers and body of the last answer given from that entry, with Age
  * and Cache-Control brought up to date: nothing parsed, matched or built twice), writes X-Cache
- * and its Server-Timing metric for every gateway answer, and hands each full answer's headers to
- * its hot entry for the next replay.
+ * and its Server-Timing metrics (the cache's, and the shield's on a miss through it) for every
+ * gateway answer, and hands each full answer's headers to its hot entry for the next replay.
  *
  * Its place in the chain is what makes a replay equal to the answer it copies: inside `timing`
  * and the request context (whose headers are added after it, to both), outside CORS (whose
@@ -13,6 +13,7 @@ import type { MiddlewareHandler } from "hono";
 import { setMetric } from "hono/timing";
 import type { GatewayEnv } from "./gateway-env";
 import { ageSeconds } from "./cache-entry";
+import { xCache } from "./cache-status";
 import { hotReplayable, keepHeaders } from "./hot-cache";
 import { HEIGHT_HEADER } from "./match";
 import { cacheControlOf } from "./respond";
@@ -30,9 +31,11 @@ export function cacheStatus(): MiddlewareHandler<GatewayEnv> {
       if (answered && c.res.status === answered.answer.status) keepHeaders(answered.key, answered.answer, c.res.headers);
     }
     const status = c.get("cache") ?? "BYPASS";
+    const shield = c.get("shield");
     c.set("cache", status);
-    c.res.headers.set("x-cache", status);
+    c.res.headers.set("x-cache", xCache(status, shield));
     setMetric(c, "cache", status);
+    if (shield) setMetric(c, "shield", shield.ms, "fault" in shield ? "fail-open" : shield.status);
   };
 }
 

@@ -18,6 +18,7 @@ import { resetHotCache } from "./hot-cache";
 import { cacheStatus } from "./hot-path";
 import { HEIGHT_HEADER, compileRoutes } from "./match";
 import { serveQuery } from "./serve";
+import { shieldHealth } from "./shield/health-link";
 import { resetUpstreamHealth } from "./upstreams";
 import { validQuery } from "./valid-query";
 
@@ -49,9 +50,10 @@ export function gatewayRoutes(config: Config): Hono<GatewayEnv> {
   return app;
 }
 
-/** Forgets the isolate's gateway state: hot entries, in-flight refreshes, upstream health (tests start from nothing). */
+/** Forgets the isolate's gateway state: hot entries, in-flight refreshes, upstream health, the shields' board (tests start from nothing). */
 export function resetGatewayState(): void {
   resetHotCache();
   resetInflight();
   resetUpstreamHealth();
+  shieldHealth.reset();
 }

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
+import type { ShieldTrace } from "../gateway/cache-status";
 
 /**
  * Gives every request its configuration, its arrival time and a request id (Cloudflare's ray id
@@ -36,10 +37,16 @@ export function accessLogLine(c: Context<AppEnv>, durationMs: number) {
     path: pathOf(c.req.url),
     status: c.res.status,
     cache: c.get("cache") ?? null,
+    shield: shieldOf(c.get("shield")),
     upstream_ms: c.get("upstreamMs") ?? null,
     duration_ms: durationMs,
     colo: (c.req.raw.cf as { colo?: string } | undefined)?.colo ?? null,
   };
+}
+
+/** The shield's part for the log: what it did, or `fail-open` when the Worker went around it. */
+function shieldOf(trace: ShieldTrace | undefined): string | null {
+  return trace ? ("fault" in trace ? "fail-open" : trace.status) : null;
 }
 
 /** The path of a URL as sent (escapes kept), without parsing the whole URL. */

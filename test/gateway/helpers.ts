@@ -37,8 +37,14 @@ export interface Gateway {
   tags: string[];
 }
 
+/** Where a gateway runs: its origin (a data center of its own: the cache key carries it) and bindings replaced. */
+export interface Placement {
+  origin?: string;
+  bindings?: Partial<Env>;
+}
+
 /** The Worker app with `UPSTREAM_URLS` = one devnet mount per tag, plus any other variable overrides. */
-export function gateway(tags: string[] = [tag()], vars: Record<string, string> = {}): Gateway {
+export function gateway(tags: string[] = [tag()], vars: Record<string, string> = {}, { origin = ORIGIN, bindings = {} }: Placement = {}): Gateway {
   const config = readConfig({ ...env, UPSTREAM_URLS: tags.map((t) => `${DEVNET}/~${t}`).join(","), ...vars });
   const app = buildApp(config);
   const contexts: ExecutionContext[] = [];
@@ -47,7 +53,7 @@ export function gateway(tags: string[] = [tag()], vars: Record<string, string> =
     async fetch(path, init) {
       const ctx = createExecutionContext();
       contexts.push(ctx);
-      return app.fetch(new Request(`${ORIGIN}${path}`, init), env, ctx);
+      return app.fetch(new Request(`${origin}${path}`, init), { ...env, ...bindings }, ctx);
     },
     async settle() {
       await Promise.all(contexts.splice(0).map((ctx) => waitOnExecutionContext(ctx)));

@@ -1,0 +1,18 @@
+/**
+ * Block-height monotonicity, the one rule every tier that keeps an answer applies: nodes answer
+ * at different heights, and an answer at a lower height never replaces a higher one.
+ */
+import type { CachedAnswer } from "./cache-entry";
+
+/**
+ * The entry to keep when `incoming` arrives while `current` is held. Heights compare only when
+ * both carry one (a node behind a proxy that strips the header must not freeze an entry). A
+ * lower incoming answer leaves `current` in place, confirmed as the newest known as of when
+ * `incoming` was fetched (`kept`).
+ */
+export function newest(current: CachedAnswer | null, incoming: CachedAnswer): { entry: CachedAnswer; kept: boolean } {
+  if (current?.height != null && incoming.height !== null && incoming.height < current.height) {
+    return { entry: { ...current, storedAt: Math.max(current.storedAt, incoming.storedAt) }, kept: true };
+  }
+  return { entry: incoming, kept: false };
+}

@@ -2,7 +2,8 @@
  * The page's pairing client: speaks wallet-protocol.md to this origin's session endpoints, as the
  * wallet SDK's `connect()` does, but waits on the session's WebSocket push instead of polling
  * (polling every 1.5 s remains the fallback when the socket fails). Concurrent connects share one
- * pending session until it settles.
+ * pending session until it settles. Unlike the SDK it knows `expired`: from the push, or from the
+ * 410 a poll of an expired session gets.
  *
  * DOM-free apart from `fetch` and `WebSocket`, both injectable for tests.
  */
@@ -10,6 +11,7 @@ import type { ChainContext } from "../src/protocol/index.ts";
 import { buildConnectPayload, type ConnectPayload } from "../src/protocol/index.ts";
 import { connectDeepLink } from "../src/protocol/index.ts";
 import { mintSessionId } from "../src/protocol/index.ts";
+import { sessionRowSchema, type SessionRow } from "../src/protocol/index.ts";
 
 /** Why pairing stopped without a wallet identity. */
 export type PairingFailure = "cancelled" | "expired" | "network" | "server";
@@ -56,16 +58,12 @@ export interface SessionClientOptions {
   WebSocket?: typeof WebSocket | null;
   /** Polling period of the fallback; 1500 ms like the SDK. */
   pollIntervalMs?: number;
-}
-
-/** A session row as the server sends it (the fields this client reads). */
-interface SessionRow {
-  session_id: string;
-  status: "pending" | "connected" | "cancelled" | "expired";
-  expires_at: string;
-  address: string | null;
-  pubkey_base64: string | null;
-  account_label: string | null;
+  /**
+   * The life asked for each session. Unset, the create names no expiry and the server keeps its
+   * default (the SDK's five minutes, or its cap where that is lower); the link then carries the
+   * expiry the server stored, so the wallet is promised exactly what the server keeps.
+   */
+  expiresInMs?: number;
 }
 
 /** The pairing client of one page. */
@@ -86,10 +84,15 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
 
   async function create(): Promise<PendingConnection> {
     const sessionId = mintSessionId();
-    const payload = buildConnectPayload(ctx, { sessionId, origin: { name: options.originName, url: options.origin } });
-    const response = await request(`${base}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(payload) });
+    const origin = { name: options.originName, url: options.origin };
+    const asked = options.expiresInMs === undefined ? undefined : new Date(Date.now() + options.expiresInMs);
+    const { expires_at, ...rest } = buildConnectPayload(ctx, { sessionId, origin, expiresAt: asked });
+    const body = asked === undefined ? rest : { ...rest, expires_at };
+    const response = await request(base, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     if (response.status !== 201) throw await failure(response);
-    const row = (await response.json()) as SessionRow;
+    const row = rowFrom(await response.json().catch(() => null));
+    if (!row) throw new PairingError("server", "The server answered the connection request with something that is not a session.");
+    const payload = buildConnectPayload(ctx, { sessionId, origin, expiresAt: new Date(row.expires_at) });
     let cancelledHere = false;
     const result = waitForSettle(row).finally(() => {
       // Settled: the next start() makes a new session.
@@ -107,7 +110,8 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
         if (cancelledHere) return;
         cancelledHere = true;
         const answer = await request(`${base}/${sessionId}`, { method: "DELETE" });
-        if (!answer.ok && answer.status !== 409) throw await failure(answer);
+        // Already connected (409) or expired (410): the result says which.
+        if (!answer.ok && answer.status !== 409 && answer.status !== 410) throw await failure(answer);
       },
     };
   }
@@ -153,14 +157,13 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
         if (done) return;
         try {
           const response = await request(`${base}/${first.session_id}`);
-          // 404 is "not yet" for the SDK; anything else that is not 2xx ends the wait.
+          // 404 is "not yet" for the SDK; 410 SESSION_EXPIRED is the end; any other non-2xx ends the wait.
           if (response.ok) {
-            if (settle((await response.json()) as SessionRow)) return;
+            const row = rowFrom(await response.json().catch(() => null));
+            if (!row) throw new PairingError("server", "The server answered with something that is not a session.");
+            if (settle(row)) return;
           } else if (response.status !== 404) {
-            const body = await response.json().catch(() => null);
-            const reason = (body as { details?: { reason?: string }[] } | null)?.details?.[0]?.reason;
-            if (reason === "SESSION_EXPIRED") return void settle({ ...first, status: "expired" });
-            if (reason === "SESSION_CANCELLED") return void settle({ ...first, status: "cancelled" });
+            if ((await reasonOf(response)).reason === "SESSION_EXPIRED") return void settle({ ...first, status: "expired" });
             throw new PairingError("server", "The server answered with an error while waiting for the wallet.");
           }
         } catch (error) {
@@ -183,11 +186,14 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
         return fallBack();
       }
       socket.addEventListener("message", (event) => {
+        let data: unknown = null;
         try {
-          settle(JSON.parse(String(event.data)) as SessionRow);
+          data = JSON.parse(String(event.data));
         } catch {
-          // A message that is not a row: keep waiting.
+          // A message that is not JSON (a "pong"): keep waiting.
         }
+        const row = rowFrom(data);
+        if (row) settle(row);
       });
       // The server closes once the row settles, after sending it; any other close means polling.
       socket.addEventListener("close", fallBack);
@@ -209,8 +215,20 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
   };
 }
 
+/** A session row, or null for anything else. */
+function rowFrom(value: unknown): SessionRow | null {
+  const parsed = sessionRowSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The error body's message, reason and metadata, as far as they are there. */
+async function reasonOf(response: Response): Promise<{ message?: string; reason?: string; metadata?: Record<string, string> }> {
+  const body = (await response.clone().json().catch(() => null)) as { message?: string; details?: { reason?: string; metadata?: Record<string, string> }[] } | null;
+  return { message: body?.message, reason: body?.details?.[0]?.reason, metadata: body?.details?.[0]?.metadata };
+}
+
 async function failure(response: Response): Promise<PairingError> {
-  const body = (await response.json().catch(() => null)) as { message?: string; details?: { reason?: string }[] } | null;
   if (response.status === 429) return new PairingError("server", "Too many connection attempts from this network; wait a minute and try again.");
-  return new PairingError("server", `The server refused the connection request${body?.message ? ` (${body.message})` : ""}.`);
+  const { message } = await reasonOf(response);
+  return new PairingError("server", `The server refused the connection request${message ? ` (${message})` : ""}.`);
 }

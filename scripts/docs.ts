@@ -13,13 +13,11 @@ const dir = mkdtempSync(join(tmpdir(), "chain-edge-docs-"));
 const outfile = join(dir, "reference.mjs");
 try {
   await build({ entryPoints: ["scripts/docs/reference.ts"], outfile, bundle: true, format: "esm", platform: "neutral", logLevel: "warning", mainFields: ["module", "main"] });
-  const reference = (await import(pathToFileURL(outfile).href)) as { apiReference(): string; configurationTable(): string };
-  const readme = readFileSync("README.md", "utf8");
-  const block = /(<!-- configuration:begin -->\n)[\s\S]*?(<!-- configuration:end -->)/;
-  if (!block.test(readme)) throw new Error("README.md has no <!-- configuration:begin --> … <!-- configuration:end --> block");
+  const reference = (await import(pathToFileURL(outfile).href)) as { apiReference(): string; configurationTable(): string; gatewayRoutesTable(): string };
   const generated: Record<string, string> = {
     "docs/API.md": reference.apiReference(),
-    "README.md": readme.replace(block, `$1${reference.configurationTable()}\n$2`),
+    "README.md": withBlock("README.md", "configuration", reference.configurationTable()),
+    "docs/GATEWAY.md": withBlock("docs/GATEWAY.md", "routes", reference.gatewayRoutesTable()),
   };
   const check = process.argv.includes("--check");
   const stale: string[] = [];
@@ -42,4 +40,12 @@ try {
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** `path`'s text with the generated `table` between its `<!-- name:begin -->` and `<!-- name:end -->` lines. */
+function withBlock(path: string, name: string, table: string): string {
+  const text = readFileSync(path, "utf8");
+  const block = new RegExp(`(<!-- ${name}:begin -->\\n)[\\s\\S]*?(<!-- ${name}:end -->)`);
+  if (!block.test(text)) throw new Error(`${path} has no <!-- ${name}:begin --> … <!-- ${name}:end --> block`);
+  return text.replace(block, `$1${table}\n$2`);
 }

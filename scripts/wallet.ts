@@ -1,9 +1,11 @@
 /**
- * `npm run wallet -- [options] <deep link | sign QR content | session id>`: a wallet simulator for local runs.
+ * `npm run wallet -- [options] <link | QR content | session id>`: a wallet simulator for local runs.
  *
- * - A connect link (`<scheme>://connect?p=…`) or a bare `cs_…` session id: confirms the session
- *   as the wallet app would, posting the proof (address, a 1952-byte ML-DSA-65-sized public key,
- *   account label) to the payload's relay URL, or to `<server>/api/<wallet_path>/sessions/<id>/confirm`.
+ * - A connect link (`<scheme>://connect?p=…`), a connect QR's bare base64 payload (read as the
+ *   SDK's `parseConnectUrl` reads it) or a bare `cs_…` session id: confirms the session as the
+ *   wallet app does, posting `{session_id, address, pubkey_base64, account_label}` (snake_case,
+ *   the label left out when empty, a 1952-byte ML-DSA-65-sized key) as JSON, without cookies, to
+ *   the payload's relay_url, or to `<server>/api/<wallet_path>/sessions/<id>/confirm` for a bare id.
  * - A sign request, as its link (`<scheme>://sign?p=…`) or as the raw base64 a sign QR shows:
  *   checks it, then "signs and broadcasts" its transaction through the devnet
  *   (`POST /__devnet/txs`), printing the transaction hash and its outcome. A failure with
@@ -16,17 +18,21 @@
  * Options:
  *   --address <bech32>   confirm with this address (must carry the server's prefix)
  *   --seed <text>        derive the address and key from this text (default "payout")
- *   --label <text>       account label sent with the proof (default "Simulator")
+ *   --label <text>       account label sent with the proof (default "Simulator"; "" sends none)
  *   --server <url>       the Worker, for session ids and settings (default http://127.0.0.1:8787)
  *   --devnet <url>       the devnet (default http://127.0.0.1:1317)
  *   --refuse             decline: a connect is cancelled (DELETE), a sign request is not broadcast
+ * Variants an SDK client may also send with a connect (for tests):
+ *   --camel              camelCase field names (sessionId, pubkeyBase64, accountLabel)
+ *   --uppercase          the address in uppercase bech32
+ *   --base64url          the key in base64url without padding
  */
 import { toBech32 } from "@cosmjs/encoding";
 import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
 import * as z from "zod/mini";
-import { accountAddressProblem } from "../src/protocol/index.ts";
 import { chainContextFromSettings, type ChainContext } from "../src/protocol/index.ts";
+import { connectPayloadSchema, normalizeWalletProof } from "../src/protocol/index.ts";
 import { readTxAnswer } from "../src/protocol/index.ts";
 import { decodeWalletPayload, parseDeepLink } from "../src/protocol/index.ts";
 import { SESSION_ID_PATTERN } from "../src/protocol/index.ts";
@@ -34,15 +40,6 @@ import { signRequestSchema, type SignRequest } from "../src/protocol/index.ts";
 
 /** Size of an ML-DSA-65 public key, the network's signing scheme. */
 const PUBKEY_BYTES = 1952;
-
-const connectPayloadSchema = z.object({
-  v: z.optional(z.literal(1)),
-  session_id: z.string().check(z.regex(SESSION_ID_PATTERN)),
-  chain_id: z.string(),
-  origin: z.object({ name: z.string(), url: z.string() }),
-  expires_at: z.optional(z.string()),
-  relay_url: z.optional(z.string()),
-});
 
 class WalletError extends Error {}
 
@@ -78,17 +75,38 @@ async function settingsOf(server: string): Promise<ChainContext> {
   return chainContextFromSettings(body);
 }
 
-function identity(ctx: ChainContext, options: { address?: string; seed: string }) {
-  const address = options.address ?? toBech32(ctx.bech32Prefix, seededBytes(`${options.seed}:address`, 20));
-  const problem = accountAddressProblem(address, ctx.bech32Prefix);
-  if (problem) throw new WalletError(`--address ${problem}`);
-  return { address, pubkeyBase64: Buffer.from(seededBytes(`${options.seed}:pubkey`, PUBKEY_BYTES)).toString("base64") };
+/** A connect to confirm: from a link or payload (with its relay URL), or a bare session id. */
+interface ConnectTarget {
+  sessionId: string;
+  server: string;
+  relayUrl?: string;
+  chainId?: string;
+  expiresAt?: string;
+  scheme?: string | null;
 }
 
-async function connect(target: { sessionId: string; relayUrl?: string; server: string; chainId?: string }, options: Options): Promise<void> {
+/** The proof body as the wallet app posts it, in the variant the options ask for. */
+function proofBody(ctx: ChainContext, sessionId: string, options: Options): Record<string, string> {
+  const address = options.address ?? toBech32(ctx.bech32Prefix, seededBytes(`${options.seed}:address`, 20));
+  const key = Buffer.from(seededBytes(`${options.seed}:pubkey`, PUBKEY_BYTES)).toString(options.base64url ? "base64url" : "base64");
+  const names = options.camel
+    ? { session: "sessionId", key: "pubkeyBase64", label: "accountLabel" }
+    : { session: "session_id", key: "pubkey_base64", label: "account_label" };
+  const body: Record<string, string> = { [names.session]: sessionId, address: options.uppercase ? address.toUpperCase() : address, [names.key]: key };
+  if (options.label !== "") body[names.label] = options.label;
+  return body;
+}
+
+async function connect(target: ConnectTarget, options: Options): Promise<void> {
   const ctx = await settingsOf(target.server);
   if (target.chainId !== undefined && target.chainId !== ctx.chainId) {
     throw new WalletError(`the link is for chain ${target.chainId}, the server runs ${ctx.chainId}`);
+  }
+  if (target.scheme && target.scheme !== ctx.walletScheme) {
+    throw new WalletError(`the link's scheme is ${target.scheme}://, this network's wallet answers ${ctx.walletScheme}://`);
+  }
+  if (target.expiresAt !== undefined && !(Date.parse(target.expiresAt) > Date.now())) {
+    throw new WalletError(`the connect request expired at ${target.expiresAt}`);
   }
   const sessionUrl = `${target.server}/api/${ctx.walletPath}/sessions/${target.sessionId}`;
   if (options.refuse) {
@@ -99,11 +117,26 @@ async function connect(target: { sessionId: string; relayUrl?: string; server: s
   }
   const relayUrl = target.relayUrl ?? `${sessionUrl}/confirm`;
   if (new URL(relayUrl).origin !== new URL(target.server).origin) throw new WalletError(`relay_url ${relayUrl} is not on the page's origin`);
-  const { address, pubkeyBase64 } = identity(ctx, options);
-  const proof = { session_id: target.sessionId, address, pubkey_base64: pubkeyBase64, account_label: options.label };
-  const { status, body } = await fetchJson(relayUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(proof) });
+  const proof = proofBody(ctx, target.sessionId, options);
+  // The same rules as the server's: a proof this wallet sends must be one the protocol accepts.
+  const checked = normalizeWalletProof(proof, { sessionId: target.sessionId, bech32Prefix: ctx.bech32Prefix });
+  if (!checked.ok) throw new WalletError(checked.problem.field === "address" ? `--address: ${checked.problem.message}` : checked.problem.message);
+  const { status, body } = await fetchJson(relayUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(proof),
+    credentials: "omit",
+  });
   if (status !== 200) throw new WalletError(`the server refused the proof: ${status} ${JSON.stringify(body)}`);
-  console.log(`connected: session ${target.sessionId} as ${address}`);
+  console.log(`connected: session ${target.sessionId} as ${(body as { address: string }).address}`);
+}
+
+/** Confirms the session of a connect payload read from a link (`scheme`) or a bare QR payload. */
+function connectTo(scheme: string | null, payload: unknown, options: Options): Promise<void> {
+  const parsed = z.safeParse(connectPayloadSchema, payload);
+  if (!parsed.success) throw new WalletError("the connect link's payload is not a connect payload");
+  const { session_id, relay_url, origin, chain_id, expires_at } = parsed.data;
+  return connect({ sessionId: session_id, relayUrl: relay_url, server: new URL(origin.url).origin, chainId: chain_id, expiresAt: expires_at, scheme }, options);
 }
 
 async function sign(request: SignRequest, options: Options): Promise<void> {
@@ -156,6 +189,9 @@ interface Options {
   server: string;
   devnet: string;
   refuse: boolean;
+  camel: boolean;
+  uppercase: boolean;
+  base64url: boolean;
 }
 
 async function main(): Promise<void> {
@@ -168,11 +204,14 @@ async function main(): Promise<void> {
       server: { type: "string", default: "http://127.0.0.1:8787" },
       devnet: { type: "string", default: "http://127.0.0.1:1317" },
       refuse: { type: "boolean", default: false },
+      camel: { type: "boolean", default: false },
+      uppercase: { type: "boolean", default: false },
+      base64url: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help || positionals.length !== 1) {
-    console.log("usage: npm run wallet -- [--address <bech32> | --seed <text>] [--label <text>] [--server <url>] [--devnet <url>] [--refuse] <deep link | sign QR content | cs_ session id>");
+    console.log("usage: npm run wallet -- [--address <bech32> | --seed <text>] [--label <text>] [--server <url>] [--devnet <url>] [--refuse] [--camel] [--uppercase] [--base64url] <deep link | QR content | cs_ session id>");
     process.exitCode = values.help ? 0 : 2;
     return;
   }
@@ -180,15 +219,13 @@ async function main(): Promise<void> {
   const input = positionals[0]!.trim();
   if (SESSION_ID_PATTERN.test(input)) return connect({ sessionId: input, server: options.server }, options);
 
-  // A scanned sign QR holds the request's raw base64 rather than a link.
-  if (!input.includes("://")) return sign(signRequestOf(decodeWalletPayload(input)), options);
-  const link = parseDeepLink(input);
-  if (link.action === "connect") {
-    const parsed = z.safeParse(connectPayloadSchema, link.payload);
-    if (!parsed.success) throw new WalletError("the connect link's payload is not a connect payload");
-    const payload = parsed.data;
-    return connect({ sessionId: payload.session_id, relayUrl: payload.relay_url, server: new URL(payload.origin.url).origin, chainId: payload.chain_id }, options);
+  // A scanned QR holds a link, or a payload's raw base64: a connect payload's or a sign request's.
+  if (!input.includes("://")) {
+    const payload = decodeWalletPayload(input);
+    return connectPayloadSchema.safeParse(payload).success ? connectTo(null, payload, options) : sign(signRequestOf(payload), options);
   }
+  const link = parseDeepLink(input);
+  if (link.action === "connect") return connectTo(link.scheme, link.payload, options);
   return sign(signRequestOf(link.payload), options);
 }
 

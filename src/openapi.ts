@@ -10,8 +10,8 @@ import { errorBodySchema } from "./errors";
 import { X_CACHE_PATTERN } from "./gateway/cache-status";
 import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, type GatewayRoute } from "./gateway/route-table";
 import { QUERY_DESCRIPTIONS, QUERY_VALUES, blockHeightSchema, paramDescriptions, paramSchemas } from "./gateway/validators";
-import { sessionRowSchema } from "./protocol/index";
-import { createSessionSchema, sessionIdSchema, walletProofBodySchema } from "./sessions/schemas";
+import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES, sessionRowSchema } from "./protocol/index";
+import { CONFIRM_BODY_LIMIT, CREATE_BODY_LIMIT, createSessionSchema, sessionIdSchema } from "./sessions/schemas";
 
 type Json = Record<string, unknown>;
 
@@ -37,14 +37,14 @@ export function openApiDocument(config: Config): Json {
         tags: ["sessions"],
         operationId: "createSession",
         summary: "Create a pairing session",
-        description: "Stores a pending session for a client-minted id (or mints one). origin.url must be this server's origin and relay_url exactly its confirm URL, over HTTPS (plain http only on loopback hosts). Rate-limited per client.",
+        description: `Stores a pending session for a client-minted id (or mints one). origin.url must be this server's origin and relay_url exactly its confirm URL, over HTTPS (plain http only on loopback hosts). expires_at (default: five minutes) may be at most ${config.sessionTtlMaxSeconds} seconds from now; a later one is refused, never shortened. Rate-limited per client.`,
         requestBody: { required: true, content: json(schema(createSessionSchema, "input")) },
         responses: {
           "201": { ...row, headers: { Location: { schema: { type: "string" } }, ...noStore } },
-          "400": errorAnswer("Invalid payload, origin or relay_url"),
+          "400": errorAnswer("Invalid payload, origin or relay_url; expires_at past or beyond the cap (EXPIRES_AT_IN_PAST, EXPIRES_AT_TOO_LATE with metadata max_seconds and latest_expires_at)"),
           "403": errorAnswer("Another origin, or plain http from a non-loopback host"),
           "409": errorAnswer("The session id already exists"),
-          "413": errorAnswer("Body over 4 KiB"),
+          "413": errorAnswer(`Body over ${CREATE_BODY_LIMIT} bytes`),
           "415": errorAnswer("Not application/json"),
           "429": errorAnswer("Too many sessions created by this client"),
         },
@@ -55,17 +55,24 @@ export function openApiDocument(config: Config): Json {
         tags: ["sessions"],
         operationId: "readSession",
         summary: "Read a session (or subscribe to it)",
-        description: "Answers the current row. With `Upgrade: websocket` (from this origin only) the same path is a push channel: the row is sent at once and on every change, and the socket closes once the session is settled.",
+        description: "Answers the current row (pending, connected or cancelled). An expired session is answered 410 (SESSION_EXPIRED), which ends the wait of a client that knows no `expired` status. With `Upgrade: websocket` (from this origin only) the same path is a push channel: the row, expired included, is sent at once and on every change; any message asks for it again; `ping` is answered `pong`; the socket closes once the session is settled.",
         parameters: [idParam],
-        responses: { "200": { ...row, headers: noStore }, "101": { description: "WebSocket push channel" }, "400": errorAnswer("Malformed id"), "403": errorAnswer("WebSocket from another origin"), "404": errorAnswer("Unknown session (the SDK's 'not yet')") },
+        responses: {
+          "200": { ...row, headers: noStore },
+          "101": { description: "WebSocket push channel" },
+          "400": errorAnswer("Malformed id"),
+          "403": errorAnswer("WebSocket from another origin"),
+          "404": errorAnswer("Unknown session (the SDK's 'not yet')"),
+          "410": errorAnswer("Expired (SESSION_EXPIRED)"),
+        },
       },
       delete: {
         tags: ["sessions"],
         operationId: "cancelSession",
         summary: "Cancel a pending session",
-        description: "Marks a pending session cancelled; repeating it is harmless. A connected session cannot be cancelled.",
+        description: "Marks a pending session cancelled; repeating it is harmless. A connected session cannot be cancelled; an expired one answers 410.",
         parameters: [idParam],
-        responses: { "200": row, "400": errorAnswer("Malformed id"), "404": errorAnswer("Unknown session"), "409": errorAnswer("Already connected") },
+        responses: { "200": row, "400": errorAnswer("Malformed id"), "404": errorAnswer("Unknown session"), "409": errorAnswer("Already connected"), "410": errorAnswer("Expired (SESSION_EXPIRED)") },
       },
     },
     [`${sessions}/{id}/confirm`]: {
@@ -73,16 +80,16 @@ export function openApiDocument(config: Config): Json {
         tags: ["sessions"],
         operationId: "confirmSession",
         summary: "Confirm a session with the wallet's proof",
-        description: `The wallet's relayed proof. address: bech32 with prefix "${config.bech32Prefix}", 20-byte payload; pubkey_base64: canonical base64 of an allowed key length. The first valid confirm wins; the same proof again is 200; another is 409.`,
+        description: `The wallet's relayed proof, read as the network's wallet SDK reads it: snake_case or camelCase spellings (both present must agree); a non-string or empty value counts as absent; other fields are ignored and not stored. address: bech32 with prefix "${config.bech32Prefix}", checksum verified, 20-byte payload, all-lowercase or all-uppercase, surrounding spaces trimmed; stored lowercase. pubkey_base64 (required): base64 or base64url, padded or not, ${PUBKEY_MIN_BYTES} to ${PUBKEY_MAX_BYTES} bytes; stored as standard padded base64. account_label: at most ${ACCOUNT_LABEL_MAX} characters, no control characters; empty means none. The first valid confirm wins; the same proof again is 200; another is 409 and changes nothing.`,
         parameters: [idParam],
-        requestBody: { required: true, content: json(schema(walletProofBodySchema, "input")) },
+        requestBody: { required: true, content: json(walletProofBody(config)) },
         responses: {
           "200": row,
           "400": errorAnswer("Invalid proof"),
           "404": errorAnswer("Unknown session"),
           "409": errorAnswer("Already connected with another proof"),
-          "410": errorAnswer("Cancelled or expired"),
-          "413": errorAnswer("Body over 8 KiB"),
+          "410": errorAnswer("Cancelled or expired (SESSION_CANCELLED, SESSION_EXPIRED)"),
+          "413": errorAnswer(`Body over ${CONFIRM_BODY_LIMIT} bytes`),
           "415": errorAnswer("Not application/json"),
         },
       },
@@ -108,6 +115,25 @@ export function openApiDocument(config: Config): Json {
     ],
     paths,
     components: { schemas: { Error: schema(errorBodySchema), SessionRow: schema(sessionRowSchema) } },
+  };
+}
+
+/** The confirm body as the wallet sends it (read by `normalizeWalletProof`, not by a schema). */
+function walletProofBody(config: Config): Json {
+  const text = (description: string) => ({ type: "string", description });
+  return {
+    type: "object",
+    required: ["address"],
+    properties: {
+      session_id: text("The path's session id (or sessionId)"),
+      sessionId: text("camelCase spelling of session_id"),
+      address: text(`Account address, bech32 with prefix "${config.bech32Prefix}"`),
+      pubkey_base64: text("The wallet's public key, base64 or base64url (or pubkeyBase64); required"),
+      pubkeyBase64: text("camelCase spelling of pubkey_base64"),
+      account_label: text(`Account name shown by the page, at most ${ACCOUNT_LABEL_MAX} characters (or accountLabel)`),
+      accountLabel: text("camelCase spelling of account_label"),
+    },
+    additionalProperties: true,
   };
 }
 

@@ -63,7 +63,6 @@ describe("configuration refusals", () => {
     [{ RATE_LIMITS: "yes" }, /^RATE_LIMITS "yes" must be "on" or "off"/],
     [{ BECH32_PREFIX: "Hope" }, /^BECH32_PREFIX "Hope" must be lowercase/],
     [{ WALLET_PATH: "cosmos" }, /^WALLET_PATH "cosmos" collides/],
-    [{ WALLET_KEY_TYPES: "rsa" }, /unknown key type "rsa"/],
     [{ UPSTREAM_URLS: "https://user:pw@lcd.example.net" }, /without credentials/],
     [{ NODE_KEYRING_BACKEND: "vault" }, /NODE_KEYRING_BACKEND "vault" must be a Cosmos keyring backend/],
   ])("names the variable and what it must be: %j", (vars, message) => {

@@ -1,13 +1,13 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import { ORIGIN, WALLET, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor } from "./helpers/sessions";
+import { describe, expect, it, vi } from "vitest";
+import { ORIGIN, RETENTION_MS, WALLET, accountAddress, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor, publicKey } from "./helpers/sessions";
 
 function stubOf(sessionId: string) {
   return env.PAIRING_SESSIONS.get(env.PAIRING_SESSIONS.idFromName(sessionId));
 }
 
-/** Opens the push channel and collects every row it sends until it closes. */
+/** Opens the push channel and collects every row it sends until it closes (other messages are not rows). */
 async function subscribe(sessionId: string, origin: string | null = ORIGIN) {
   const headers: Record<string, string> = { upgrade: "websocket" };
   if (origin) headers.origin = origin;
@@ -18,6 +18,7 @@ async function subscribe(sessionId: string, origin: string | null = ORIGIN) {
   const waiters: ((row: Record<string, unknown>) => void)[] = [];
   socket.accept();
   socket.addEventListener("message", (event) => {
+    if (!(event.data as string).startsWith("{")) return;
     const row = JSON.parse(event.data as string) as Record<string, unknown>;
     rows.push(row);
     waiters.shift()?.(row);
@@ -50,7 +51,7 @@ describe("single writer", () => {
 });
 
 describe("expiry and retention by alarm", () => {
-  it("expires a pending session at expires_at and refuses a later confirm", async () => {
+  it("expires a pending session by its alarm, stores that, and answers 410 to reads, cancels and confirms", async () => {
     const sessionId = mintSessionId();
     const created = await postJson(WALLET, createPayload(sessionId, { expires_at: new Date(Date.now() + 60_000).toISOString() }));
     expect(created.status).toBe(201);
@@ -59,18 +60,43 @@ describe("expiry and retention by alarm", () => {
     expect(alarmAt).toBe(Date.parse((await created.json<{ expires_at: string }>()).expires_at));
 
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(await (await api(`${WALLET}/${sessionId}`)).json()).toMatchObject({ status: "expired", address: null });
-    const late = await confirm(sessionId, proofFor(sessionId));
-    expect(late.status).toBe(410);
-    expect(await errorReason(late)).toBe("SESSION_EXPIRED");
+    const stored = await runInDurableObject(stub, async (_i, state) => ({ row: await state.storage.get<{ status: string }>("row"), alarm: await state.storage.getAlarm() }));
+    expect(stored.row).toMatchObject({ status: "expired", address: null });
+    expect(stored.alarm).toBeGreaterThan(Date.now() + RETENTION_MS - 60_000);
+
+    for (const response of [await api(`${WALLET}/${sessionId}`), await api(`${WALLET}/${sessionId}`, { method: "DELETE" }), await confirm(sessionId, proofFor(sessionId))]) {
+      expect(response.status).toBe(410);
+      expect(await errorReason(response)).toBe("SESSION_EXPIRED");
+    }
   });
 
-  it("treats a session past expires_at as expired even before its alarm runs", async () => {
-    const sessionId = mintSessionId();
-    await postJson(WALLET, createPayload(sessionId, { expires_at: new Date(Date.now() + 1_000).toISOString() }));
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const late = await confirm(sessionId, proofFor(sessionId));
-    expect(late.status).toBe(410);
+  it("answers a pending row past expires_at as expired before its alarm runs, without writing", async () => {
+    const sessionId = await createSession();
+    const stub = stubOf(sessionId);
+    // Move the stored expiry into the past, then let the object load it afresh.
+    const past = new Date(Date.now() - 1000).toISOString();
+    await runInDurableObject(stub, async (_i, state) => {
+      const row = await state.storage.get<Record<string, unknown>>("row");
+      await state.storage.put("row", { ...row, expires_at: past });
+    });
+    await evictDurableObject(stub);
+    const storedBefore = await runInDurableObject(stub, async (_i, state) => ({ row: await state.storage.get("row"), alarm: await state.storage.getAlarm() }));
+
+    const read = await api(`${WALLET}/${sessionId}`);
+    expect(read.status).toBe(410);
+    expect(await errorReason(read)).toBe("SESSION_EXPIRED");
+    expect((await confirm(sessionId, proofFor(sessionId))).status).toBe(410);
+    expect((await api(`${WALLET}/${sessionId}`, { method: "DELETE" })).status).toBe(410);
+    const channel = await subscribe(sessionId);
+    expect(await channel.next()).toMatchObject({ status: "expired", expires_at: past });
+    expect(await channel.closed).toBe(1000);
+
+    // Reads never write: storage still holds the pending row; the alarm stores the expiry.
+    const storedAfter = await runInDurableObject(stub, async (_i, state) => ({ row: await state.storage.get("row"), alarm: await state.storage.getAlarm() }));
+    expect(storedAfter).toEqual(storedBefore);
+    expect(storedAfter.row).toMatchObject({ status: "pending" });
+    await runDurableObjectAlarm(stub);
+    expect(await runInDurableObject(stub, (_i, state) => state.storage.get("row"))).toMatchObject({ status: "expired" });
   });
 
   it("deletes a settled row, and its alarm, when the retention period ends", async () => {
@@ -78,12 +104,35 @@ describe("expiry and retention by alarm", () => {
     await confirm(sessionId, proofFor(sessionId));
     const stub = stubOf(sessionId);
     const alarmAt = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
-    expect(alarmAt).toBeGreaterThan(Date.now() + 3_500_000);
+    expect(alarmAt).toBeGreaterThan(Date.now() + RETENTION_MS - 60_000);
 
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await api(`${WALLET}/${sessionId}`)).status).toBe(404);
     const left = await runInDurableObject(stub, async (_i, state) => ({ keys: (await state.storage.list()).size, alarm: await state.storage.getAlarm() }));
     expect(left).toEqual({ keys: 0, alarm: null });
+  });
+});
+
+describe("persist, then broadcast", () => {
+  it("tells subscribers nothing of a confirm whose write failed", async () => {
+    const sessionId = await createSession();
+    const channel = await subscribe(sessionId);
+    await channel.next();
+    const stub = stubOf(sessionId);
+    const outcome = await runInDurableObject(stub, async (instance, state) => {
+      const put = vi.spyOn(state.storage, "put").mockRejectedValue(new Error("disk full"));
+      try {
+        return await instance.confirm({ session_id: sessionId, address: accountAddress(), pubkey_base64: publicKey(), account_label: null }).then(() => "answered", (error: Error) => error.message);
+      } finally {
+        put.mockRestore();
+      }
+    });
+    expect(outcome).toBe("disk full");
+    // A message sent now asks for the row again: the only rows heard are the first one and that.
+    await evictDurableObject(stub, { webSockets: "hibernate" });
+    channel.socket!.send("again");
+    expect(await channel.next()).toMatchObject({ status: "pending" });
+    expect(channel.rows.map((row) => row.status)).toEqual(["pending", "pending"]);
   });
 });
 
@@ -152,6 +201,25 @@ describe("push over WebSocket", () => {
     const channel = await subscribe(sessionId, "https://evil.test");
     expect(channel.response.status).toBe(403);
     expect(channel.response.webSocket).toBeNull();
+  });
+
+  it("sends the row again for any message, and answers ping with pong without a row", async () => {
+    const sessionId = await createSession();
+    const channel = await subscribe(sessionId);
+    const first = await channel.next();
+    channel.socket!.send("ping");
+    const pong = new Promise<string>((resolve) => channel.socket!.addEventListener("message", (event) => resolve(event.data as string), { once: true }));
+    expect(await pong).toBe("pong");
+    channel.socket!.send("again, please");
+    expect(await channel.next()).toEqual(first);
+    expect(channel.rows).toHaveLength(2);
+  });
+
+  it("answers 426 when the object is fetched without a WebSocket upgrade", async () => {
+    const sessionId = await createSession();
+    const response = await stubOf(sessionId).fetch(new Request(`${ORIGIN}${WALLET}/${sessionId}`));
+    expect(response.status).toBe(426);
+    expect(await errorReason(response)).toBe("UPGRADE_REQUIRED");
   });
 
   it("answers 404 to an upgrade for an unknown session", async () => {

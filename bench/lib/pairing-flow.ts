@@ -1,11 +1,10 @@
 /** The autocannon requests of one pairing flow: create a session, then confirm it with `proof`. */
 import type { Request as CannonRequest } from "autocannon";
-import { randomUUID } from "node:crypto";
+import { mintSessionId } from "../../src/protocol/index.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
-/** A fresh `cs_` id, as the SDK mints it. */
-export const mintSessionId = () => `cs_${randomUUID().replaceAll("-", "")}`;
+export { mintSessionId };
 
 /**
  * `sessionsPath` is `/api/<wallet_path>/sessions`; `createBody(id)` the create payload. Each

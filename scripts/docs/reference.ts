@@ -7,6 +7,7 @@
 import { readConfig } from "../../src/config/index.ts";
 import { NETWORK_PROFILES } from "../../src/config/profiles.ts";
 import { VARIABLES } from "../../src/config/variables.ts";
+import { ERROR_ANSWER_TTL, GATEWAY_ROUTES } from "../../src/gateway/route-table.ts";
 import { openApiDocument } from "../../src/openapi.ts";
 
 type Json = Record<string, any>;
@@ -56,4 +57,18 @@ export function apiReference(): string {
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+const seconds = (n: number) => (n % 86_400 === 0 ? `${n / 86_400} day${n === 86_400 ? "" : "s"}` : `${n} s`);
+
+/** docs/GATEWAY.md's route table: every row of src/gateway/route-table.ts with its TTL and why. */
+export function gatewayRoutesTable(): string {
+  const rows = GATEWAY_ROUTES.map((route) => {
+    const path = route.path.replace("{ns}", "<ns>").replace(/:(\w+)/g, "{$1}");
+    const takes = [...(route.query?.some((q) => q.startsWith("pagination.")) ? ["pagination"] : []), ...(route.query?.filter((q) => !q.startsWith("pagination.")) ?? [])];
+    const query = takes.length ? ` (${takes.join(", ")})` : "";
+    const ttl = `${seconds(route.ttl)} (4xx: ${seconds(Math.min(route.errorTtl ?? ERROR_ANSWER_TTL, route.ttl))})`;
+    return `| \`${path}\`${query} | ${cell(route.summary)} | ${ttl} | ${cell(route.why)} |`;
+  });
+  return ["| path under `/api` | what | fresh for | why |", "|---|---|---|---|", ...rows].join("\n");
 }

@@ -5,9 +5,7 @@
  */
 import * as z from "zod/mini";
 import { LOCAL_PROFILE, NETWORK_PROFILES, type ProfileName } from "./profiles.ts";
-import { SHIELD_LOCATION_HINTS, VARIABLES, WALLET_KEY_LENGTHS, type VariableName } from "./variables.ts";
-
-export { WALLET_KEY_LENGTHS } from "./variables.ts";
+import { SHIELD_LOCATION_HINTS, VARIABLES, type VariableName } from "./variables.ts";
 
 export interface Config {
   profile: ProfileName;
@@ -31,8 +29,6 @@ export interface Config {
   nodeContainer: string;
   sessionTtlMaxSeconds: number;
   sessionRetentionSeconds: number;
-  /** Byte lengths a proof's public key may have, from `WALLET_KEY_TYPES`. */
-  walletKeyLengths: ReadonlySet<number>;
   rateLimits: boolean;
   upstreamUrls: readonly string[];
   upstreamTimeoutMs: number;
@@ -65,6 +61,15 @@ export function readConfig(env: object): Config {
     memo.set(env, config);
   }
   return config;
+}
+
+/**
+ * One variable's checked value, for a reader that needs nothing else (the Durable Object's
+ * retention); the rest of the configuration is neither read nor checked.
+ */
+export function readVariable<N extends VariableName>(env: object, name: N): Parsed<N> {
+  const vars = env as Partial<Record<string, unknown>>;
+  return value(vars, value(vars, null, "NETWORK_PROFILE"), name);
 }
 
 /** First path segments the Worker owns under /api; the wallet path may not shadow them. */
@@ -100,7 +105,6 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
     nodeContainer: get("NODE_CONTAINER"),
     sessionTtlMaxSeconds: get("SESSION_TTL_MAX_SECONDS"),
     sessionRetentionSeconds: get("SESSION_RETENTION_SECONDS"),
-    walletKeyLengths: keyLengths(get("WALLET_KEY_TYPES")),
     rateLimits: get("RATE_LIMITS") === "on",
     upstreamUrls,
     upstreamTimeoutMs: get("UPSTREAM_TIMEOUT_MS"),
@@ -138,17 +142,6 @@ function value<N extends VariableName>(env: Partial<Record<string, unknown>>, pr
     throw new ConfigError(`${name} ${shown} ${result.error.issues[0]!.message}`);
   }
   return result.data as Parsed<N>;
-}
-
-function keyLengths(list: string): ReadonlySet<number> {
-  const lengths = new Set<number>();
-  for (const name of list.split(",").map((s) => s.trim())) {
-    if (!(name in WALLET_KEY_LENGTHS)) {
-      throw new ConfigError(`WALLET_KEY_TYPES: unknown key type "${name}"; known: ${Object.keys(WALLET_KEY_LENGTHS).join(", ")}`);
-    }
-    lengths.add(WALLET_KEY_LENGTHS[name as keyof typeof WALLET_KEY_LENGTHS]);
-  }
-  return lengths;
 }
 
 function parseUpstreamUrls(list: string): string[] {

@@ -8,9 +8,6 @@ import * as z from "zod/mini";
 import { KEYRING_BACKENDS } from "../protocol/index.ts";
 import { NETWORK_PROFILES } from "./profiles.ts";
 
-/** Public-key types a wallet proof may carry, with their encoded lengths in bytes. */
-export const WALLET_KEY_LENGTHS = { "ml-dsa-65": 1952, secp256k1: 33, ed25519: 32 } as const;
-
 const text = (pattern: RegExp, shape: string) => z.string().check(z.trim(), z.regex(pattern, `must be ${shape}`));
 const integer = (min: number, max: number) =>
   z.pipe(
@@ -53,7 +50,6 @@ export const VARIABLES = {
   UPSTREAM_URLS: { schema: z.string().check(z.trim(), z.minLength(1, "must name at least one URL")), doc: "Comma-separated LCD (REST) base URLs, tried in order with failover" },
   SESSION_TTL_MAX_SECONDS: { schema: integer(10, 86_400), default: "600", doc: "Longest session life; a create asking for a later expires_at is refused" },
   SESSION_RETENTION_SECONDS: { schema: integer(1, 30 * 86_400), default: "3600", doc: "Settled sessions are deleted this long after settling" },
-  WALLET_KEY_TYPES: { schema: text(/^[a-z0-9-]+(\s*,\s*[a-z0-9-]+)*$/, "a comma-separated list of key types"), default: "ml-dsa-65", doc: `Public-key types a wallet proof may carry: ${Object.entries(WALLET_KEY_LENGTHS).map(([k, n]) => `${k} (${n} bytes)`).join(", ")}` },
   RATE_LIMITS: { schema: onOff, default: "on", doc: '"off" disables the per-client session-create limit (local load tests only)' },
   UPSTREAM_TIMEOUT_MS: { schema: integer(50, 60_000), default: "4000", doc: "Milliseconds one upstream attempt may take before the next upstream is tried" },
   UPSTREAM_BUDGET_MS: { schema: integer(50, 120_000), default: "9000", doc: "Milliseconds all attempts of one request may take together; past it the answer is 504" },

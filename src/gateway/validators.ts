@@ -40,7 +40,9 @@ export const blockHeightSchema = uint64.check(z.refine((value) => value !== "0",
  * base64 alphabets, and refuses the rest with its own 400; a shape check here would refuse
  * values the node reads, or copy its parsers. What the node refuses comes back as its answer.
  */
-const paginationValue = z.string();
+// Bounded all the same: a next_key is the base64 of a store key (tens of bytes), and an unbounded
+// value would only make a cache key and an upstream request as large as the client likes.
+const paginationValue = z.string().check(z.maxLength(1024, "is longer than 1024 characters"));
 
 /** Values of every query parameter a route may take. */
 export const QUERY_VALUES: Readonly<Record<QueryName, z.ZodMiniType<string>>> = {

@@ -69,7 +69,10 @@ function toBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+/** Standard base64, padded or not (as `atob` reads it); base64url's two symbols are read too. */
 function fromBase64(text: string): Uint8Array {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) throw new Error("not base64");
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  const standard = text.replaceAll("-", "+").replaceAll("_", "/");
+  const body = standard.replace(/=+$/, "");
+  if (!/^[A-Za-z0-9+/]*$/.test(body) || body.length % 4 === 1 || (body !== standard && standard.length % 4 !== 0)) throw new Error("not base64");
+  return Uint8Array.from(atob(body + "=".repeat((4 - (body.length % 4)) % 4)), (c) => c.charCodeAt(0));
 }

@@ -16,9 +16,18 @@ export {
   type SessionOrigin,
   type SessionRow,
   type SessionStatus,
-  type WalletProof,
 } from "./session-row.ts";
-export { buildConnectPayload, CONNECT_TTL_MS, type ConnectPayload } from "./connect-payload.ts";
+export {
+  ACCOUNT_LABEL_MAX,
+  normalizeWalletProof,
+  PUBKEY_MAX_BYTES,
+  PUBKEY_MIN_BYTES,
+  sameProof,
+  type ProofProblem,
+  type ProofResult,
+  type WalletProof,
+} from "./wallet-proof.ts";
+export { buildConnectPayload, CONNECT_TTL_MS, connectPayloadSchema, type ConnectPayload, type ReadConnectPayload } from "./connect-payload.ts";
 export {
   connectDeepLink,
   decodeWalletPayload,

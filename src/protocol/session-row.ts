@@ -26,15 +26,6 @@ export const sessionRowSchema = z.object({
 export type SessionRow = z.output<typeof sessionRowSchema>;
 export type SessionOrigin = SessionRow["origin"];
 
-/** What the wallet proves by its confirm: the address it holds and that address's key. */
-export interface WalletProof {
-  session_id: string;
-  address: string;
-  pubkey_base64: string;
-  account_label: string | null;
-}
-
-
 /** True once nothing can change the session's status again. */
 export function isSettled(status: SessionStatus): boolean {
   return status !== "pending";

@@ -6,14 +6,12 @@ import { readJsonObject } from "../http/json-body";
 import { parseOrRefuse } from "../http/validate";
 import { checkRelayUrl, checkSessionOrigin, requireSameOriginBrowser, requireSecureTransport } from "./origin-rules";
 import { mintSessionId } from "../protocol/index";
-import type { SessionRow } from "../protocol/index";
+import { sessionExpiry } from "./expiry";
+import type { NewSession } from "./machine";
 import type { SessionOutcome } from "./outcome";
 import { CONFIRM_BODY_LIMIT, CREATE_BODY_LIMIT, createSessionSchema, parseSessionId, parseWalletProof } from "./schemas";
 
 type SessionContext = Context<AppEnv>;
-
-/** The SDK's own expiry when a create names none: five minutes. */
-const DEFAULT_TTL_MS = 5 * 60 * 1000;
 
 /** `POST /sessions`: stores a pending row for a client-minted or freshly minted id. */
 export async function createSession(c: SessionContext): Promise<Response> {
@@ -36,28 +34,14 @@ export async function createSession(c: SessionContext): Promise<Response> {
     checkRelayUrl(body.relay_url, `${requestUrl.origin}/api/${config.walletPath}/sessions/${sessionId}/confirm`);
   }
 
-  const now = Date.now();
-  const latest = now + config.sessionTtlMaxSeconds * 1000;
-  let expiresAt = Math.min(now + DEFAULT_TTL_MS, latest);
-  if (body.expires_at !== undefined) {
-    const requested = Date.parse(body.expires_at);
-    if (requested <= now) throw invalidArgument("EXPIRES_AT_IN_PAST", "expires_at must be in the future", { field: "expires_at" });
-    expiresAt = Math.min(requested, latest);
-  }
-
-  const row: SessionRow = {
+  const expiresAt = sessionExpiry(body.expires_at, Date.now(), config.sessionTtlMaxSeconds);
+  const session: NewSession = {
     session_id: sessionId,
-    status: "pending",
     chain_id: body.chain_id,
     origin: { name: body.origin.name, url: origin },
-    created_at: new Date(now).toISOString(),
     expires_at: new Date(expiresAt).toISOString(),
-    address: null,
-    pubkey_base64: null,
-    account_label: null,
-    connected_at: null,
   };
-  return answer(await stubFor(c, sessionId).create(row), {
+  return answer(await stubFor(c, sessionId).create(session), {
     location: `/api/${config.walletPath}/sessions/${sessionId}`,
   });
 }
@@ -85,11 +69,7 @@ export async function confirmSession(c: SessionContext): Promise<Response> {
   const config = c.get("config");
   requireSecureTransport(new URL(c.req.url));
   const sessionId = parseSessionId(c.req.param("id")!);
-  const proof = parseWalletProof(await readJsonObject(c.req.raw, CONFIRM_BODY_LIMIT), {
-    pathSessionId: sessionId,
-    bech32Prefix: config.bech32Prefix,
-    keyLengths: config.walletKeyLengths,
-  });
+  const proof = parseWalletProof(await readJsonObject(c.req.raw, CONFIRM_BODY_LIMIT), { sessionId, bech32Prefix: config.bech32Prefix });
   return answer(await stubFor(c, sessionId).confirm(proof));
 }
 

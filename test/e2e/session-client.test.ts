@@ -1,7 +1,8 @@
 /**
  * The page's session client against the real server (`wrangler dev`), in Node: one pending
  * session shared by concurrent connects until it settles, the WebSocket push, the polling
- * fallback, cancel and the errors a page shows.
+ * fallback, cancel, expiry (by push and by a poll's 410), the server's cap on a session's life,
+ * and the errors a page shows.
  */
 import { describe, expect, inject, it } from "vitest";
 import { createSessionClient, PairingError } from "../../page/session-client.ts";
@@ -9,6 +10,7 @@ import { serverContext } from "./helpers/chain.ts";
 import { connectedAddress, runWallet } from "./helpers/wallet.ts";
 
 const base = inject("baseUrl");
+const ttlSeconds = inject("sessionTtlSeconds");
 const ctx = await serverContext();
 
 /** A WebSocket that counts its instances, so a test can tell push from polling. */
@@ -85,6 +87,47 @@ describe("page session client", () => {
     expect(error).toBeInstanceOf(PairingError);
     expect((error as PairingError).kind).toBe("cancelled");
     expect(counted.reads.length).toBeGreaterThan(0);
+  });
+
+  it("learns that the session expired from the push", async () => {
+    const { Socket, opened } = countingSocket();
+    const client = createSessionClient(ctx, { origin: base, originName: "e2e", WebSocket: Socket, expiresInMs: 2_000 });
+    const pending = await client.start();
+    await expect(pending.result).rejects.toMatchObject({ kind: "expired" });
+    expect(opened).toHaveLength(1);
+  });
+
+  it("learns that the session expired from the 410 a poll gets", async () => {
+    const counted = countingFetch();
+    const client = createSessionClient(ctx, { origin: base, originName: "e2e", WebSocket: null, fetch: counted.fetch, pollIntervalMs: 200, expiresInMs: 2_000 });
+    const pending = await client.start();
+    await expect(pending.result).rejects.toMatchObject({ kind: "expired" });
+    expect(counted.reads.length).toBeGreaterThan(0);
+  });
+
+  it("lets the server choose the life, and promises the wallet exactly the expiry it stored", async () => {
+    const posts: Record<string, unknown>[] = [];
+    const client = createSessionClient(ctx, {
+      origin: base,
+      originName: "e2e",
+      WebSocket: null,
+      fetch: (input, init) => {
+        if (init?.method === "POST") posts.push(JSON.parse(String(init.body)) as Record<string, unknown>);
+        return fetch(input, init);
+      },
+    });
+    const before = Date.now();
+    const pending = await client.start();
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).not.toHaveProperty("expires_at");
+    const stored = (await (await fetch(`${base}/api/${ctx.walletPath}/sessions/${pending.sessionId}`)).json()) as { expires_at: string };
+    expect(pending.payload.expires_at).toBe(stored.expires_at);
+    expect(pending.expiresAt.toISOString()).toBe(stored.expires_at);
+    // The e2e server's cap (25 s) is below the SDK's five minutes: the server kept its cap.
+    expect(pending.expiresAt.getTime()).toBeGreaterThan(before);
+    expect(pending.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + ttlSeconds * 1000);
+    await pending.cancel();
+    await expect(pending.result).rejects.toMatchObject({ kind: "cancelled" });
   });
 
   it("reports an unreachable server as a network failure, and lets the next start retry", async () => {

@@ -153,6 +153,7 @@ describe("refusals, each with zero upstream requests", () => {
     ["/api/chain/incentives/v1/params?foo=1", 400, "UNKNOWN_QUERY_PARAMETER"],
     ["/api/cosmos/bank/v1beta1/supply?pagination.limit=10&pagination.limit=20", 400, "DUPLICATE_QUERY_PARAMETER"],
     ["/api/cosmos/staking/v1beta1/validators?status=bonded", 400, "INVALID_QUERY_PARAMETER"],
+    [`/api/cosmos/staking/v1beta1/validators?pagination.key=${"A".repeat(1025)}`, 400, "INVALID_QUERY_PARAMETER"],
     ["/api/cosmos/staking/v1beta1/pool?status=BOND_STATUS_BONDED", 400, "UNKNOWN_QUERY_PARAMETER"],
     [`/api/chain/incentives/v1/peer_grant/${wrongPrefix}`, 400, "INVALID_PATH_PARAMETER"],
     ["/api/chain/incentives/v1/eligible_nodes?limit=1", 400, "UNKNOWN_QUERY_PARAMETER"],

@@ -1,26 +1,32 @@
 /** Builders for the pairing tests: real addresses, real-sized keys, wire-contract payloads. */
 import { toBech32 } from "@cosmjs/encoding";
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import { readConfig } from "../../src/config";
+import { mintSessionId } from "../../src/protocol/index";
+
+export { mintSessionId };
+
+const config = readConfig(env);
 
 /** The origin every test request is made on; https, so the HTTPS rules pass. */
 export const ORIGIN = "https://edge.test";
-export const WALLET = "/api/wallet/sessions";
-export const CHAIN_ID = "chain-devnet-1";
-
-export function mintSessionId(): string {
-  return `cs_${crypto.randomUUID().replaceAll("-", "")}`;
-}
+/** The session endpoints and the words of the configuration under test. */
+export const WALLET = `/api/${config.walletPath}/sessions`;
+export const CHAIN_ID = config.chainId;
+export const PREFIX = config.bech32Prefix;
+export const RETENTION_MS = config.sessionRetentionSeconds * 1000;
+export const TTL_MAX_SECONDS = config.sessionTtlMaxSeconds;
 
 export function randomBytes(length: number): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(length));
 }
 
 /** A valid account address with the configured prefix. */
-export function accountAddress(prefix = "chain"): string {
+export function accountAddress(prefix = PREFIX): string {
   return toBech32(prefix, randomBytes(20));
 }
 
-/** Canonical base64 of an ML-DSA-65-sized public key. */
+/** Canonical base64 of an ML-DSA-65-sized public key (the network's key type). */
 export function publicKey(bytes = 1952): string {
   let binary = "";
   for (const byte of randomBytes(bytes)) binary += String.fromCharCode(byte);

@@ -10,5 +10,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // What a page shows after a real round trip (a simulator process, the gateway, a Durable
+    // Object) can take seconds on a loaded two-core machine; 1 s, the default, made them flaky.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

@@ -4,7 +4,6 @@
  * "Open wallet" link; nothing opens them automatically.
  */
 import type { ConnectPayload } from "./connect-payload.ts";
-import type { SignRequest } from "./sign-request.ts";
 
 /** What a wallet link asks for. */
 export type DeepLinkAction = "connect" | "sign";
@@ -14,8 +13,11 @@ export function connectDeepLink(scheme: string, payload: ConnectPayload): string
   return deepLink(scheme, "connect", payload);
 }
 
-/** `<scheme>://sign?p=…` for a sign request. */
-export function signDeepLink(scheme: string, request: SignRequest): string {
+/**
+ * `<scheme>://sign?p=…` for a sign request (`buildSignRequest`). Typed by the fields that make a
+ * payload a sign request rather than by importing it, so the two modules do not import each other.
+ */
+export function signDeepLink(scheme: string, request: { readonly id: string; readonly preview: object; readonly transaction: object }): string {
   return deepLink(scheme, "sign", request);
 }
 

@@ -20,7 +20,7 @@ import { simulateColos, type ColoReport } from "./lib/colo-sim.ts";
 import { writeReportSection } from "./lib/report.ts";
 import { machine, summarize } from "./lib/stats.ts";
 import { wranglerWorkerd } from "./lib/workerd-binary.ts";
-import { CONNECTIONS, header, load, median, type Run, type Target } from "./lib/workerd-load.ts";
+import { alternatingRounds, CONNECTIONS, header, roundRatios, summarizeRuns, type Target } from "./lib/workerd-load.ts";
 
 const COLOS = [1, 2, 5, 10];
 const REQUESTS = 100;
@@ -95,24 +95,10 @@ async function hitPath(stack: ColoStack) {
     { label: "shield off", url: `${stack.edges[WITHOUT_SHIELD]}${path}`, expected: hit },
   ];
   for (const target of targets) for (let i = 0; i < 2; i++) await (await fetch(target.url)).arrayBuffer();
-  for (const target of targets) await load(stack.pid, target, 1);
-  const runs = targets.map(() => [] as Run[]);
-  for (let round = 0; round < ROUNDS; round++) for (const [i, target] of targets.entries()) runs[i]!.push(await load(stack.pid, target, SECONDS));
-  const rows = runs.map((r, i) => ({
-    label: targets[i]!.label,
-    cpu: median(r.map((x) => x.cpuMicrosPerRequest)),
-    rounds: r.map((x) => x.cpuMicrosPerRequest.toFixed(0)).join(" / "),
-    rps: median(r.map((x) => x.rps)),
-    p50: median(r.map((x) => x.p50)),
-    p99: median(r.map((x) => x.p99)),
-    requests: r.reduce((n, x) => n + x.requests, 0),
-    unexpected: r.reduce((n, x) => n + x.unexpected, 0),
-  }));
-  // Ratios within each round (neighbours in time share the machine's state), then the median.
-  const [on, off] = runs as [Run[], Run[]];
-  const cpuRatios = on.map((x, r) => x.cpuMicrosPerRequest / off[r]!.cpuMicrosPerRequest);
-  const rpsRatios = on.map((x, r) => x.rps / off[r]!.rps);
-  return { rows, cpuRatio: median(cpuRatios), cpuRatios, rpsRatio: median(rpsRatios) };
+  const runs = await alternatingRounds(stack.pid, targets, ROUNDS, SECONDS);
+  const rows = runs.map((r, i) => ({ label: targets[i]!.label, ...summarizeRuns(r) }));
+  const ratio = roundRatios(runs[0]!, runs[1]!);
+  return { rows, cpuRatio: ratio.cpuMedian, cpuRatios: ratio.cpu, rpsRatio: ratio.rpsMedian };
 }
 
 const bundle = buildWorker();

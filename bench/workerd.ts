@@ -13,10 +13,10 @@ import { basename } from "node:path";
 import { startDevnet, type Devnet } from "../devnet/server.ts";
 import { buildWorker, type WorkerBundle } from "../scripts/build-worker.ts";
 import { writeReportSection } from "./lib/report.ts";
-import { machine, summarize } from "./lib/stats.ts";
+import { machine } from "./lib/stats.ts";
 import { wranglerWorkerd } from "./lib/workerd-binary.ts";
 import { SOCKETS, writeWorkerdConfig } from "./lib/workerd-config.ts";
-import { CONNECTIONS, header, load, type Run, type Target } from "./lib/workerd-load.ts";
+import { alternatingRounds, CONNECTIONS, header, roundRatios, summarizeRuns, type Target } from "./lib/workerd-load.ts";
 import { startWorkerd, type WorkerdProcess } from "./lib/workerd-process.ts";
 import { readWorkerSettings } from "./lib/wrangler-settings.ts";
 
@@ -74,29 +74,11 @@ try {
   ];
   // Other work on the machine inflates every figure; the ratios within rounds hold up better.
   const loadAverage = loadavg()[0]!.toFixed(1);
-  // One short load each first, so no round pays for compiling the code.
-  for (const target of targets) await load(workerd.pid, target, 1);
-  const runs = targets.map(() => [] as Run[]);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, target] of targets.entries()) runs[i]!.push(await load(workerd.pid, target, SECONDS));
-  }
-
-  const median = (values: number[]) => summarize(values).p50;
-  const rows = runs.map((r) => ({
-    cpu: median(r.map((x) => x.cpuMicrosPerRequest)),
-    rounds: r.map((x) => x.cpuMicrosPerRequest.toFixed(0)).join(" / "),
-    rps: median(r.map((x) => x.rps)),
-    p50: median(r.map((x) => x.p50)),
-    p99: median(r.map((x) => x.p99)),
-    requests: r.reduce((n, x) => n + x.requests, 0),
-    unexpected: r.reduce((n, x) => n + x.unexpected, 0),
-  }));
-  // Ratios are taken within each round (neighbours in time share the machine's state), then the median.
-  const floorRuns = runs[0]!;
+  const runs = await alternatingRounds(workerd.pid, targets, ROUNDS, SECONDS);
+  const rows = runs.map(summarizeRuns);
   const ratioRow = (label: string, i: number) => {
-    const cpu = runs[i]!.map((x, r) => x.cpuMicrosPerRequest / floorRuns[r]!.cpuMicrosPerRequest);
-    const rps = runs[i]!.map((x, r) => x.rps / floorRuns[r]!.rps);
-    return `| ${label} | ${median(cpu).toFixed(2)}× | ${cpu.map((v) => v.toFixed(2)).join(" / ")} | ${median(rps).toFixed(2)}× | | | |`;
+    const ratio = roundRatios(runs[i]!, runs[0]!);
+    return `| ${label} | ${ratio.cpuMedian.toFixed(2)}× | ${ratio.cpu.map((v) => v.toFixed(2)).join(" / ")} | ${ratio.rpsMedian.toFixed(2)}× | | | |`;
   };
   const micros = (v: number) => `${v.toFixed(0)} µs`;
   // autocannon keeps whole milliseconds.

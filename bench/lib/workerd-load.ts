@@ -51,3 +51,37 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
   const found = Object.entries(headers).find(([n]) => n.toLowerCase() === name)?.[1];
   return Array.isArray(found) ? found.join(", ") : found;
 }
+
+/**
+ * Loads every target once briefly (so no round pays for compiling the code), then `rounds`
+ * rounds that load each target in turn for `seconds`: neighbours in time share the machine's
+ * state, so ratios taken within a round hold up better than figures across runs.
+ */
+export async function alternatingRounds(pid: number, targets: readonly Target[], rounds: number, seconds: number): Promise<Run[][]> {
+  for (const target of targets) await load(pid, target, 1);
+  const runs = targets.map(() => [] as Run[]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, target] of targets.entries()) runs[i]!.push(await load(pid, target, seconds));
+  }
+  return runs;
+}
+
+/** One target's rounds summarized: medians, each round's CPU, and totals. */
+export function summarizeRuns(runs: readonly Run[]) {
+  return {
+    cpu: median(runs.map((x) => x.cpuMicrosPerRequest)),
+    rounds: runs.map((x) => x.cpuMicrosPerRequest.toFixed(0)).join(" / "),
+    rps: median(runs.map((x) => x.rps)),
+    p50: median(runs.map((x) => x.p50)),
+    p99: median(runs.map((x) => x.p99)),
+    requests: runs.reduce((n, x) => n + x.requests, 0),
+    unexpected: runs.reduce((n, x) => n + x.unexpected, 0),
+  };
+}
+
+/** CPU and throughput of `runs` over `base`, round by round, with their medians. */
+export function roundRatios(runs: readonly Run[], base: readonly Run[]) {
+  const cpu = runs.map((x, r) => x.cpuMicrosPerRequest / base[r]!.cpuMicrosPerRequest);
+  const rps = runs.map((x, r) => x.rps / base[r]!.rps);
+  return { cpu, cpuMedian: median(cpu), rps, rpsMedian: median(rps) };
+}

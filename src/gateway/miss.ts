@@ -13,10 +13,12 @@ import { askShield, type ShieldNamespace } from "./shield/client";
 import { shieldSettings, type ShieldMode, type ShieldOutcome } from "./shield/protocol";
 import { askUpstreams } from "./upstreams";
 
-/** A miss's answer, how long the upstreams took when this request waited for them, and the shield's part. */
+/**
+ * A miss's answer and the shield's part. How long the request waited beyond the data center is
+ * measured once, by the caller (serve.ts), around the whole miss.
+ */
 export interface Obtained {
   entry: CachedAnswer;
-  upstreamMs?: number;
   shield?: ShieldTrace;
 }
 
@@ -49,7 +51,7 @@ export async function obtain(config: Config, shields: ShieldNamespace | null, qu
   }
   // The upstreams failed for the shield: its verdict stands, so an outage costs no extra request per city.
   if (!outcome.ok) throw new ApiError(outcome.error);
-  return { entry: outcome.entry, upstreamMs: outcome.upstreamMs, shield: { status: outcome.status, ms: Date.now() - started } };
+  return { entry: outcome.entry, shield: { status: outcome.status, ms: Date.now() - started } };
 }
 
 /** How long an answer to `query` is fresh, by its status. */
@@ -59,6 +61,5 @@ function ttlsOf(query: MatchedQuery): AnswerTtls {
 }
 
 async function askDirect(config: Config, query: MatchedQuery, ttls: AnswerTtls): Promise<Obtained> {
-  const answer = await askUpstreams(config, query);
-  return { entry: await entryOf(answer, ttls, Date.now()), upstreamMs: answer.upstreamMs };
+  return { entry: await entryOf(await askUpstreams(config, query), ttls, Date.now()) };
 }

@@ -23,8 +23,6 @@ export interface UpstreamAnswer {
   status: number;
   body: string;
   height: number | null;
-  /** Milliseconds spent on upstream attempts, failed ones included. */
-  upstreamMs: number;
 }
 
 /** This isolate's own view: what the Worker's direct requests saw. */
@@ -85,7 +83,7 @@ async function attempt(config: UpstreamSettings, board: UpstreamBoard, url: stri
     // A historical answer's height is the one asked for: it says nothing about how far the node has synced.
     board.record(url, { status, ms, height: query.height === null ? height : null, error: failure ?? undefined }, config.upstreamCooldownMs);
     if (failure) return { failure, timedOut: false };
-    return { answer: { status, body, height, upstreamMs: ms } };
+    return { answer: { status, body, height } };
   } catch (err) {
     const timedOut = signal.aborted;
     const failure = timedOut ? `no answer within ${timeoutMs} ms` : `unreachable (${err instanceof Error ? err.message : String(err)})`;
@@ -119,7 +117,7 @@ export async function askUpstreams(config: UpstreamSettings, query: UpstreamQuer
     const remaining = deadline - Date.now();
     if (remaining <= 0) break;
     const result = await attempt(config, board, url, query, Math.min(config.upstreamTimeoutMs, remaining));
-    if ("answer" in result) return { ...result.answer, upstreamMs: Date.now() - started };
+    if ("answer" in result) return result.answer;
     // Named by position in UPSTREAM_URLS: the URL itself may be a private provider's.
     failures.push(`upstream #${config.upstreamUrls.indexOf(url) + 1} ${result.failure}`);
     allTimedOut &&= result.timedOut;

@@ -56,7 +56,7 @@ async function run(s: fc.Scheduler, steps: { advanceMs: number; mode: ShieldMode
       const r = await s.schedule(Promise.resolve(replies[call % replies.length]!), `upstream #${call}`);
       inflight--;
       if (r.fails) throw badGateway("UPSTREAM_UNAVAILABLE", "every upstream failed");
-      const answer = { status: r.status, body: JSON.stringify({ call }), height: r.height, upstreamMs: 1 };
+      const answer = { status: r.status, body: JSON.stringify({ call }), height: r.height };
       given.push(answer);
       return answer;
     },

@@ -24,7 +24,6 @@ export interface ShieldHost {
 interface Round {
   entry: CachedAnswer;
   kept: boolean;
-  upstreamMs: number;
 }
 
 export class ShieldCore {
@@ -63,8 +62,8 @@ export class ShieldCore {
     const now = this.ready(ask);
     if (now) return now;
     try {
-      const { entry, kept, upstreamMs } = await this.round(ask);
-      return { ok: true, entry, status: kept ? "REVALIDATED" : "MISS", upstreamMs };
+      const { entry, kept } = await this.round(ask);
+      return { ok: true, entry, status: kept ? "REVALIDATED" : "MISS" };
     } catch (err) {
       if (!(err instanceof ApiError && (err.status === 502 || err.status === 504))) throw err;
       const entry = this.held;
@@ -89,7 +88,7 @@ export class ShieldCore {
     const { entry, kept } = newest(this.held, fresh);
     this.held = entry;
     await this.host.save(entry, entry.ttl + Math.max(ask.settings.cacheSwrSeconds, ask.settings.cacheStaleIfErrorSeconds));
-    return { entry, kept, upstreamMs: answer.upstreamMs };
+    return { entry, kept };
   }
 }
 

@@ -31,7 +31,7 @@ export type ShieldStatus = "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR" | "REVALI
 
 /** An answer (with how the shield came by it), or the upstreams' failure when the shield had nothing to stand in. */
 export type ShieldOutcome =
-  | { ok: true; entry: CachedAnswer; status: ShieldStatus; upstreamMs?: number }
+  | { ok: true; entry: CachedAnswer; status: ShieldStatus }
   | { ok: false; error: ErrorSpec };
 
 /**

@@ -5,6 +5,8 @@
  */
 import { el, failure, show, step } from "./dom.ts";
 import { createSessionClient } from "./session-client.ts";
+import { runHostedOnboarding } from "./onboarding/page.ts";
+import { onboardingIdParam } from "./onboarding/view.ts";
 import { loadSettings, type PageSettings } from "./settings.ts";
 import { readParams, showStartForm } from "./start-form.ts";
 import { runApplyStep } from "./steps/apply.ts";
@@ -33,6 +35,9 @@ async function settingsWithRetry(status: HTMLElement): Promise<PageSettings> {
 async function main(): Promise<void> {
   const status = document.getElementById("page-status")!;
   const { ctx, walletApp, nodeDefaults, sessionTtlMaxSeconds } = await settingsWithRetry(status);
+  // A host's onboarding link: its operator and label are the server's, not the query string's.
+  const onboardingId = onboardingIdParam(location.search);
+  if (onboardingId !== null) return runHostedOnboarding(onboardingId, { ctx, walletApp, sessionTtlMaxSeconds, originName: ORIGIN_NAME });
   const { params, problem } = readParams(ctx, location.search);
   if (problem !== null) return showStartForm(document.getElementById("start") as HTMLFormElement, ctx, params, problem);
 

@@ -1,12 +1,14 @@
 /**
  * Step 3: apply the payout on the node. A new node gets the `PAYOUT_RECIPIENT` line in its
  * container's environment; an existing node runs `tx incentives update-node`, signed there by its
- * operator key. Each comes with a copy button.
+ * operator key. Each comes with a copy button. The page then watches the node record and says
+ * when the node pays the payout address.
  */
 import { buildPayoutRecipientLine, buildUpdateNodeCommand } from "../../src/protocol/index.ts";
 import type { ChainContext } from "../../src/protocol/index.ts";
 import { copyable, el, show, type Step } from "../dom.ts";
 import type { NodeTargetFields } from "./node-target.ts";
+import { watchNodePayout } from "./node-watch.ts";
 
 /** Renders step 3 for the paired payout address; the node fields update it live. */
 export function runApplyStep(step: Step, ctx: ChainContext, input: { operator: string; payoutRecipient: string }, target: NodeTargetFields): void {
@@ -20,6 +22,7 @@ export function runApplyStep(step: Step, ctx: ChainContext, input: { operator: s
   };
   target.onChange(render);
   render();
+  const verdict = el("div", { "aria-live": "polite" });
   show(
     step.body,
     el("h3", {}, "Starting a new node?"),
@@ -29,6 +32,8 @@ export function runApplyStep(step: Step, ctx: ChainContext, input: { operator: s
     el("p", {}, "Run this on the node machine. The node's operator key signs it; nothing here touches your wallet."),
     target.elements,
     commandSlot,
+    el("h3", {}, "Has the node applied it?"),
+    verdict,
   );
-  step.setState("done");
+  watchNodePayout(verdict, ctx, input, () => step.setState("done"));
 }

@@ -20,6 +20,10 @@ interface AuthorizeInput {
   origin: { name: string; url: string };
   /** Longest life of a sign request, from the server's session limit. */
   ttlSeconds: number;
+  /** Aborted, the step stops where it stands and leaves the page to its caller. */
+  signal?: AbortSignal;
+  /** Told the hash the wallet app returned; the step follows it once this resolves and stops if it rejects. */
+  onSigned?(txhash: string): Promise<void>;
 }
 
 type SignPlan = Extract<AuthorizationStep, { kind: "sign" }>;
@@ -38,6 +42,7 @@ export async function runAuthorizeStep(step: Step, ctx: ChainContext, input: Aut
   show(step.body, pair, status);
 
   for (;;) {
+    if (input.signal?.aborted) return;
     try {
       const plan = planOperatorAuthorization(ctx, { ...input, now: Date.now() });
       if (plan.kind === "skip") {
@@ -54,7 +59,8 @@ export async function runAuthorizeStep(step: Step, ctx: ChainContext, input: Aut
       const expiresAt = new Date(Math.min(Date.parse(plan.request.expires_at), Date.now() + input.ttlSeconds * 1000));
       const signature: Signature = { txhash: null, wake: new EventTarget() };
       const stop = new AbortController();
-      renderSignRequest(status, ctx, plan, expiresAt, app, signature, stop.signal);
+      input.signal?.addEventListener("abort", () => stop.abort(), { once: true });
+      renderSignRequest(status, ctx, plan, expiresAt, app, signature, stop.signal, input.onSigned);
       try {
         const evidence = await waitForAuthorization(ctx, {
           payoutRecipient: input.payoutRecipient,
@@ -71,6 +77,7 @@ export async function runAuthorizeStep(step: Step, ctx: ChainContext, input: Aut
       step.setState("done");
       return;
     } catch (error) {
+      if (input.signal?.aborted) return;
       step.setState("failed");
       await failure(status, sentenceFor(error), "Create a new request");
       step.setState("active");
@@ -97,7 +104,10 @@ function doneSentence(evidence: AuthorizationEvidence): string {
 }
 
 /** Shows the request; `settled` aborts once the step has its answer, so a late bridge reply changes nothing. */
-function renderSignRequest(status: HTMLElement, ctx: ChainContext, plan: SignPlan, expiresAt: Date, app: WalletApp, signature: Signature, settled: AbortSignal): void {
+function renderSignRequest(
+  status: HTMLElement, ctx: ChainContext, plan: SignPlan, expiresAt: Date, app: WalletApp, signature: Signature, settled: AbortSignal,
+  onSigned: AuthorizeInput["onSigned"],
+): void {
   const until = expiresAt.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   const what = el("p", {}, "Sign this with your wallet: ", el("strong", {}, plan.request.preview.summary), ".");
   const waiting = el("p", { class: "muted", "aria-live": "polite" }, `Waiting for the authorization to appear on the network. The request is valid until ${until}.`);
@@ -130,6 +140,13 @@ function renderSignRequest(status: HTMLElement, ctx: ChainContext, plan: SignPla
     if (settled.aborted) return;
     const txhash = readSignAnswer(answer);
     if (txhash === null) return showCodes("Your wallet app did not return a transaction hash. Scan the code with the phone that holds your wallet, or use “Open wallet to sign”.");
+    try {
+      await onSigned?.(txhash);
+    } catch {
+      // The caller refused the transaction and has taken the page over.
+      return;
+    }
+    if (settled.aborted) return;
     signature.txhash = txhash;
     signature.wake.dispatchEvent(new Event("wake"));
     show(

@@ -18,6 +18,8 @@ export interface PairedWallet {
   pubkeyBase64: string | null;
   accountLabel: string | null;
   via: "wallet app" | "relayed proof";
+  /** The pairing session the relayed proof connected; null from the wallet app (its row stays pending). */
+  sessionId: string | null;
 }
 
 /** Runs the connect step until a wallet is paired; every failure offers a retry. */
@@ -55,7 +57,7 @@ async function attempt(step: Step, ctx: ChainContext, client: SessionClient, app
   });
   const until = pending.expiresAt.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   const relayed = pending.result.then(
-    (identity): PairedWallet => ({ address: identity.address, pubkeyBase64: identity.pubkeyBase64 ?? null, accountLabel: identity.accountLabel ?? null, via: "relayed proof" }),
+    (identity): PairedWallet => ({ address: identity.address, pubkeyBase64: identity.pubkeyBase64 ?? null, accountLabel: identity.accountLabel ?? null, via: "relayed proof", sessionId: identity.sessionId }),
   );
   // Once the bridge has answered, a later expiry of the still-pending row must not surface as an unhandled rejection.
   relayed.catch(() => undefined);
@@ -89,7 +91,7 @@ async function attempt(step: Step, ctx: ChainContext, client: SessionClient, app
         if (settled) return;
         const read = readConnectAnswer(ctx, answer);
         if (!read.ok) return showCodes(`Your wallet app's answer cannot be used: ${read.problem}. Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.`);
-        resolve({ address: read.address, pubkeyBase64: read.pubkeyBase64, accountLabel: read.accountLabel, via: "wallet app" });
+        resolve({ address: read.address, pubkeyBase64: read.pubkeyBase64, accountLabel: read.accountLabel, via: "wallet app", sessionId: null });
       });
       const active = app.activeAddress();
       show(

@@ -54,7 +54,10 @@ export async function openBrowser(viewport: { width: number; height: number }, i
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.on("console", (message) => {
-    if (message.type() === "error" || message.type() === "warning") guard.problems.push(`console ${message.type()}: ${message.text()}`);
+    if (message.type() !== "error" && message.type() !== "warning") return;
+    // A node not registered yet is the node's own 404, which the page's step-3 watch reads as "not yet".
+    if (/status of 404/.test(message.text()) && /\/incentives\/v1\/node\/[^/]+$/.test(message.location().url)) return;
+    guard.problems.push(`console ${message.type()}: ${message.text()} (${message.location().url})`);
   });
   page.on("pageerror", (error) => guard.problems.push(`page error: ${error.message}`));
   page.on("websocket", (socket) => guard.webSockets.push(socket.url()));

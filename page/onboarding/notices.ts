@@ -1,0 +1,40 @@
+/** The sentences around a hosted onboarding's steps: who asked, how it ended, the way back to the host. */
+import { el } from "../dom.ts";
+import type { OnboardingView } from "./view.ts";
+
+/** Who sent the customer here and for which node; the operator and label are the host's. */
+export function onboardingSummary(view: OnboardingView): HTMLElement {
+  const who = view.host ? `Your hosting provider, ${view.host}, sent you here` : "Your hosting provider sent you here";
+  const node = view.label ? `your node “${view.label}”` : "your node";
+  return el(
+    "div",
+    { class: "summary", "data-testid": "onboarding-summary" },
+    el("p", {}, `${who} to have ${node} pay its rewards to your own wallet.`),
+    el("p", {}, "Your node's operator address: ", el("span", { class: "address", "data-testid": "onboarding-operator" }, view.operator)),
+  );
+}
+
+/** The plain sentence for an onboarding that ended without applying; null for the others. */
+export function endedSentence(view: OnboardingView): string | null {
+  if (view.status === "expired") return "This onboarding expired before it was finished. There is nothing more to do here; ask your host for a new link.";
+  if (view.status !== "cancelled") return null;
+  if (view.problem) return `This onboarding was stopped: ${view.problem.message.replace(/[.!?]+$/, "")}. There is nothing more to do here; ask your host for a new link.`;
+  return "Your host cancelled this onboarding. There is nothing more to do here.";
+}
+
+/** For a link that names no onboarding the server knows. */
+export const INVALID_LINK_SENTENCE = "This onboarding link is not valid. Check that you opened the whole link your host sent you, or ask your host for a new one.";
+
+/** "Back to <host>", a plain link to the host's return URL, when the view has both. */
+export function backToHost(view: OnboardingView): HTMLAnchorElement | null {
+  if (!view.host || !view.return_url) return null;
+  let url: URL;
+  try {
+    url = new URL(view.return_url);
+  } catch {
+    return null;
+  }
+  // Only a web address becomes a link: never a script or another scheme.
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  return el("a", { class: "button secondary", href: url.href, "data-testid": "back-to-host" }, `Back to ${view.host}`);
+}

@@ -37,6 +37,7 @@ export class Onboarding extends DurableObject<Env> {
   private readonly rules: MachineRules;
   /** When the alarm was last set for: a wake-up counts everything due by then as due. */
   private wakeAt = 0;
+  private running: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -119,10 +120,17 @@ export class Onboarding extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    // One wake-up at a time: a second (a retried alarm, a test running it early) follows the first.
+    const run = this.running.then(() => this.wake());
+    this.running = run.catch(() => undefined);
+    await run;
+  }
+
+  private async wake(): Promise<void> {
     if (!this.state) return;
-    // A wake-up handles everything due by the time it was set for (a test may run it early).
+    // A wake-up handles every check and delivery due by the time it was set for (a test may run it early).
     const due = Math.max(Date.now(), this.wakeAt);
-    if (retentionOver(this.state, due)) {
+    if (retentionOver(this.state, Date.now())) {
       for (const socket of this.ctx.getWebSockets()) closeQuietly(socket, 1000, "deleted");
       this.state = null;
       await this.ctx.storage.deleteAll();
@@ -180,7 +188,8 @@ export class Onboarding extends DurableObject<Env> {
     if (!webhook) return;
     for (let n = 0; n < DELIVERIES_PER_WAKE && this.state; n++) {
       const head = pendingHead(this.state);
-      if (!head || head.next_attempt_at === null || head.next_attempt_at > due) return;
+      // Events written during this wake-up are due too.
+      if (!head || head.next_attempt_at === null || head.next_attempt_at > Math.max(due, Date.now())) return;
       const attempt = await deliver(webhook, head);
       if (!this.state) return;
       this.commit(recordAttempt(this.state, head.id, attempt, Date.now()));

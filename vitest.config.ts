@@ -25,7 +25,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["test/e2e/**"],
-    globalSetup: ["./devnet/vitest-global-setup.ts", "./test/webhook-receiver-setup.ts"],
+    globalSetup: ["./devnet/vitest-global-setup.ts", "./test/node/webhook-receiver-setup.ts"],
     setupFiles: ["./test/setup.ts"],
     deps: {
       // @cosmjs/encoding is CommonJS requiring ESM-only @scure/base; pre-bundle it for workerd.

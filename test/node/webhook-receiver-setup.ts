@@ -1,6 +1,6 @@
 /** vitest globalSetup: the host's webhook receiver for the runtime suite (`provide("webhookUrl")`). */
 import type { TestProject } from "vitest/node";
-import { startWebhookReceiver } from "./helpers/webhook-receiver.ts";
+import { startWebhookReceiver } from "./webhook-receiver.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

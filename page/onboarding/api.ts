@@ -3,7 +3,7 @@
  * the paired payout address, and report the transaction hash the wallet app returned. The id in
  * the path is the customer's capability; no other credential is sent.
  */
-import { readOnboardingView, type OnboardingView } from "./view.ts";
+import { readCustomerView, type CustomerView } from "./view.ts";
 
 /** A refusal or failure; `status` 0 means the server could not be reached. */
 export class OnboardingApiError extends Error {
@@ -23,7 +23,7 @@ export function onboardingPagePath(id: string): string {
   return `/api/onboarding-pages/${encodeURIComponent(id)}`;
 }
 
-async function call(path: string, init?: RequestInit): Promise<OnboardingView> {
+async function call(path: string, init?: RequestInit): Promise<CustomerView> {
   let response: Response;
   try {
     response = await fetch(path, { ...init, headers: { accept: "application/json", ...(init?.body ? { "content-type": "application/json" } : {}) }, cache: "no-store", credentials: "same-origin" });
@@ -36,23 +36,23 @@ async function call(path: string, init?: RequestInit): Promise<OnboardingView> {
     const message = typeof body?.message === "string" && body.message.trim() !== "" ? body.message.trim() : `The onboarding server answered with an error (HTTP ${response.status}).`;
     throw new OnboardingApiError(response.status, reason, message);
   }
-  const view = readOnboardingView(body);
+  const view = readCustomerView(body);
   if (!view) throw new OnboardingApiError(response.status, null, "The onboarding server answered with something this page cannot read.");
   return view;
 }
 
 /** The customer view of onboarding `id`. */
-export function fetchOnboardingView(id: string): Promise<OnboardingView> {
+export function fetchOnboardingView(id: string): Promise<CustomerView> {
   return call(onboardingPagePath(id));
 }
 
 /** Hands over the paired payout: a relayed confirm by its session, or the wallet app's address. */
-export function submitPayout(id: string, paired: { sessionId: string } | { inAppAddress: string }): Promise<OnboardingView> {
+export function submitPayout(id: string, paired: { sessionId: string } | { inAppAddress: string }): Promise<CustomerView> {
   const body = "sessionId" in paired ? { session_id: paired.sessionId } : { source: "in_app", address: paired.inAppAddress };
   return call(`${onboardingPagePath(id)}/payout`, { method: "POST", body: JSON.stringify(body) });
 }
 
 /** Reports the hash of the authorization the wallet app signed; the server checks its signer. */
-export function submitAuthorization(id: string, txhash: string): Promise<OnboardingView> {
+export function submitAuthorization(id: string, txhash: string): Promise<CustomerView> {
   return call(`${onboardingPagePath(id)}/authorization`, { method: "POST", body: JSON.stringify({ txhash }) });
 }

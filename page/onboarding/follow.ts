@@ -5,14 +5,15 @@
  */
 import { pollWhileVisible, type Polling } from "../visible-polling.ts";
 import { fetchOnboardingView, onboardingPagePath } from "./api.ts";
-import { hasEnded, readOnboardingView, type OnboardingView } from "./view.ts";
+import { isOnboardingEnded } from "../../src/protocol/index.ts";
+import { readCustomerView, type CustomerView } from "./view.ts";
 
 const POLL_MS = 3000;
 const POLL_LIMIT_MS = 30 * 60_000;
 
 /** What a follower tells its page. */
 export interface FollowHandlers {
-  view(view: OnboardingView): void;
+  view(view: CustomerView): void;
   /** The fallback polling stopped after its time limit, before the onboarding ended. */
   gaveUp(): void;
 }
@@ -22,9 +23,9 @@ export function followOnboarding(id: string, on: FollowHandlers): { stop(): void
   let ended = false;
   let polling: Polling | null = null;
   let socket: WebSocket | null = null;
-  const take = (view: OnboardingView) => {
+  const take = (view: CustomerView) => {
     if (ended) return;
-    if (hasEnded(view.status)) ended = true;
+    if (isOnboardingEnded(view.status)) ended = true;
     on.view(view);
   };
   const poll = () => {
@@ -46,7 +47,7 @@ export function followOnboarding(id: string, on: FollowHandlers): { stop(): void
       } catch {
         // Not a view: keep waiting.
       }
-      const view = readOnboardingView(data);
+      const view = readCustomerView(data);
       if (view) take(view);
     });
     socket.addEventListener("close", poll);

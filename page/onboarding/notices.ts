@@ -1,9 +1,9 @@
 /** The sentences around a hosted onboarding's steps: who asked, how it ended, the way back to the host. */
 import { el } from "../dom.ts";
-import type { OnboardingView } from "./view.ts";
+import type { CustomerView } from "./view.ts";
 
 /** Who sent the customer here and for which node; the operator and label are the host's. */
-export function onboardingSummary(view: OnboardingView): HTMLElement {
+export function onboardingSummary(view: CustomerView): HTMLElement {
   const who = view.host ? `Your hosting provider, ${view.host}, sent you here` : "Your hosting provider sent you here";
   const node = view.label ? `your node “${view.label}”` : "your node";
   return el(
@@ -15,7 +15,7 @@ export function onboardingSummary(view: OnboardingView): HTMLElement {
 }
 
 /** The plain sentence for an onboarding that ended without applying; null for the others. */
-export function endedSentence(view: OnboardingView): string | null {
+export function endedSentence(view: CustomerView): string | null {
   if (view.status === "expired") return "This onboarding expired before it was finished. There is nothing more to do here; ask your host for a new link.";
   if (view.status !== "cancelled") return null;
   if (view.problem) return `This onboarding was stopped: ${view.problem.message.replace(/[.!?]+$/, "")}. There is nothing more to do here; ask your host for a new link.`;
@@ -26,7 +26,7 @@ export function endedSentence(view: OnboardingView): string | null {
 export const INVALID_LINK_SENTENCE = "This onboarding link is not valid. Check that you opened the whole link your host sent you, or ask your host for a new one.";
 
 /** "Back to <host>", a plain link to the host's return URL, when the view has both. */
-export function backToHost(view: OnboardingView): HTMLAnchorElement | null {
+export function backToHost(view: CustomerView): HTMLAnchorElement | null {
   if (!view.host || !view.return_url) return null;
   let url: URL;
   try {

@@ -5,7 +5,7 @@
  * authorization, and from then on shows what the server has verified on the chain, pushed over
  * a WebSocket, through the node paying the payout. The host applies it: no command is shown.
  */
-import type { ChainContext, WalletAppGlobals } from "../../src/protocol/index.ts";
+import { isOnboardingEnded, ONBOARDING_ID_PATTERN, type ChainContext, type WalletAppGlobals } from "../../src/protocol/index.ts";
 import { announce, el, failure, show, step, type Step } from "../dom.ts";
 import { createSessionClient } from "../session-client.ts";
 import { runAuthorizeStep } from "../steps/authorize.ts";
@@ -16,7 +16,7 @@ import { fetchOnboardingView, OnboardingApiError, submitAuthorization, submitPay
 import { followOnboarding } from "./follow.ts";
 import { backToHost, endedSentence, INVALID_LINK_SENTENCE, onboardingSummary } from "./notices.ts";
 import { showAuthorized, showHostProgress } from "./progress.ts";
-import { hasEnded, isAuthorized, ONBOARDING_ID_PATTERN, type OnboardingView } from "./view.ts";
+import { isAuthorized, type CustomerView } from "./view.ts";
 
 /** What the hosted page needs from the page's settings. */
 export interface HostedPageSettings {
@@ -36,7 +36,7 @@ export async function runHostedOnboarding(id: string, settings: HostedPageSettin
 }
 
 /** The view, retried on a plain sentence while the server cannot answer; null for a link it does not know. */
-async function loadView(id: string, status: HTMLElement): Promise<OnboardingView | null> {
+async function loadView(id: string, status: HTMLElement): Promise<CustomerView | null> {
   for (;;) {
     try {
       return await fetchOnboardingView(id);
@@ -59,6 +59,8 @@ class HostedOnboarding {
   /** The authorize step as its runner sees it; cut off once the server's word replaces it. */
   private readonly authorizeRunner = detachable(this.authorize);
   private follower: { stop(): void } | null = null;
+  /** The last view the server gave: its host and return URL make the way back. */
+  private latest: CustomerView | null = null;
   private finished = false;
   private payoutKnown!: (payout: string) => void;
   private readonly payoutElsewhere = new Promise<string>((resolve) => (this.payoutKnown = resolve));
@@ -72,12 +74,12 @@ class HostedOnboarding {
     this.status = status;
   }
 
-  async run(view: OnboardingView): Promise<void> {
+  async run(view: CustomerView): Promise<void> {
     show(this.status, onboardingSummary(view), this.notice);
     if (view.status === "cancelled" || view.status === "expired") return this.end(endedSentence(view)!, view);
     this.prepareSteps();
     this.take(view);
-    if (hasEnded(view.status)) return;
+    if (isOnboardingEnded(view.status)) return;
     this.follow();
 
     const payout = view.payout ?? (await this.pairPayout());
@@ -111,8 +113,9 @@ class HostedOnboarding {
   }
 
   /** Shows what a new view says; the server's word wins over anything the steps showed. */
-  private take(view: OnboardingView): void {
+  private take(view: CustomerView): void {
     if (this.finished) return;
+    this.latest = view;
     if (view.status === "cancelled" || view.status === "expired") return this.end(endedSentence(view)!, view);
     if (view.payout !== null) this.payoutKnown(view.payout);
     if (isAuthorized(view.status)) {
@@ -141,7 +144,7 @@ class HostedOnboarding {
   }
 
   /** Ends the page with one plain sentence and no steps left to take. */
-  private end(sentence: string, view: OnboardingView | null): void {
+  private end(sentence: string, view: CustomerView | null): void {
     this.finished = true;
     this.authorizing.abort();
     this.authorizeRunner.detach();
@@ -200,7 +203,7 @@ class HostedOnboarding {
   }
 
   /** Reads the view again and shows it; null when the server cannot answer now. */
-  private async refresh(): Promise<OnboardingView | null> {
+  private async refresh(): Promise<CustomerView | null> {
     try {
       const view = await fetchOnboardingView(this.id);
       this.take(view);
@@ -220,9 +223,8 @@ class HostedOnboarding {
     } catch (error) {
       if (!(error instanceof OnboardingApiError)) return;
       if (error.status === 409 || error.status === 410) {
-        const view = await this.refresh();
         // The refusal's own words, even when the push said "cancelled" first.
-        this.end(`${error.message.replace(/[.!?]+$/, "")}.`, view);
+        this.end(`${error.message.replace(/[.!?]+$/, "")}.`, this.latest);
         throw error;
       }
       // Anything else: the server still reads the chain itself, and the step follows the transaction.

@@ -5,17 +5,17 @@
  */
 import { addressItem, el, show, type Step } from "../dom.ts";
 import { nodePaysSentence } from "../steps/node-watch.ts";
-import { isAuthorized, type OnboardingView } from "./view.ts";
+import { isAuthorized, type CustomerView } from "./view.ts";
 
 /** The authorization as the chain showed it, once it has. */
-function authorizedSentence(view: OnboardingView): string {
+function authorizedSentence(view: CustomerView): string {
   if (view.authorization.required === false) return "No authorization was needed: your payout address is the node's operator address.";
   const height = view.authorization.height;
   return typeof height === "number" ? `Authorized on chain at height ${height}.` : "Authorized on chain.";
 }
 
 /** Step 2 once the chain lists the authorization: both addresses and the sentence. */
-export function showAuthorized(step: Step, view: OnboardingView): void {
+export function showAuthorized(step: Step, view: CustomerView): void {
   if (!isAuthorized(view.status) || view.payout === null) return;
   show(
     step.body,
@@ -26,7 +26,7 @@ export function showAuthorized(step: Step, view: OnboardingView): void {
 }
 
 /** Step 3 of a hosted onboarding: what has happened on the node so far. */
-export function showHostProgress(step: Step, view: OnboardingView): void {
+export function showHostProgress(step: Step, view: CustomerView): void {
   if (!isAuthorized(view.status) || view.payout === null) {
     step.setState("waiting");
     show(step.body, el("p", { class: "muted" }, "After the authorization, your host applies the payout on your node. There is nothing for you to run."));

@@ -3,17 +3,14 @@
  * without the host's reference and commands, plus `host`, the hostname of its return URL.
  */
 import * as z from "zod/mini";
+import { ONBOARDING_ID_PATTERN, type OnboardingStatus } from "../../src/protocol/index.ts";
 
-/** The onboarding's id in the page's link: `ob_` and 32 lowercase hex digits. */
-export const ONBOARDING_ID_PATTERN = /^ob_[0-9a-f]{32}$/;
-
-const statusSchema = z.enum(["open", "connected", "authorized", "applied", "expired", "cancelled"]);
-export type OnboardingStatus = z.output<typeof statusSchema>;
+const statusSchema = z.enum(["open", "connected", "authorized", "applied", "expired", "cancelled"] satisfies OnboardingStatus[]);
 
 const height = z.optional(z.nullable(z.number()));
 
 /** The fields the page reads; any other field is left alone. */
-export const onboardingViewSchema = z.object({
+export const customerViewSchema = z.object({
   id: z.string().check(z.regex(ONBOARDING_ID_PATTERN)),
   status: statusSchema,
   operator: z.string(),
@@ -26,17 +23,12 @@ export const onboardingViewSchema = z.object({
   node: z.object({ payout_recipient: z.optional(z.nullable(z.string())), height }),
   problem: z.optional(z.nullable(z.object({ reason: z.string(), message: z.string() }))),
 });
-export type OnboardingView = z.output<typeof onboardingViewSchema>;
+export type CustomerView = z.output<typeof customerViewSchema>;
 
 /** The view, or null for anything else. */
-export function readOnboardingView(value: unknown): OnboardingView | null {
-  const parsed = z.safeParse(onboardingViewSchema, value);
+export function readCustomerView(value: unknown): CustomerView | null {
+  const parsed = z.safeParse(customerViewSchema, value);
   return parsed.success ? parsed.data : null;
-}
-
-/** True once nothing can change the onboarding again. */
-export function hasEnded(status: OnboardingStatus): boolean {
-  return status === "applied" || status === "expired" || status === "cancelled";
 }
 
 /** True once the chain lists the authorization (or none was needed). */

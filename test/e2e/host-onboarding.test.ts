@@ -17,7 +17,7 @@ const base = inject("baseUrl");
 const ctx = await serverContext();
 const operators = await nodeOperators(ctx);
 /** Where the host wants its customer back; loopback http is allowed in the local profile. */
-const RETURN_URL = "http://127.0.0.1:9/onboarded?order=42";
+const RETURN_URL = "http://127.0.0.1/onboarded?order=42";
 let browser: Browser | undefined;
 
 afterEach(async () => {
@@ -169,7 +169,8 @@ describe("a host's onboarding page in Chromium", () => {
     const refusal = await reported;
     expect(refusal.status()).toBe(409);
     const { message } = (await refusal.json()) as { message: string };
-    expect(await textOf(b, "onboarding-ended")).toBe(`${message.replace(/[.!?]+$/, "")}.`);
+    // The refusal's own words, even when the server's push told the page first.
+    await expect.poll(() => b.page.getByTestId("onboarding-ended").textContent()).toBe(`${message.replace(/[.!?]+$/, "")}.`);
     expect(await b.page.locator("#steps").isVisible()).toBe(false);
     expect(await b.page.getByTestId("back-to-host").getAttribute("href")).toBe(RETURN_URL);
     expect((await hostOnboarding(created.id)).problem?.reason).toBe("SIGNER_MISMATCH");

@@ -215,6 +215,20 @@ describe("a host's onboarding page in Chromium", () => {
     assertClean(b.guard);
   });
 
+  it("polls the view when its WebSocket fails, and still learns of the cancel", async () => {
+    const created = await createOnboarding({ operator: freshAddress(ctx) });
+    const b = await open(pathOf(created), async (page) => {
+      // The push channel fails at once, as behind a proxy that drops WebSockets.
+      await page.routeWebSocket(/\/api\/onboarding-pages\//, (socket) => socket.close({ code: 1011, reason: "proxy" }));
+    });
+    await b.page.getByTestId("connect-link").waitFor();
+    const viewReads = () => b.guard.requests.filter((r) => r === `GET ${base}/api/onboarding-pages/${created.id}`).length;
+    await expect.poll(viewReads).toBeGreaterThan(1);
+    await cancelOnboarding(created.id);
+    expect(await textOf(b, "onboarding-ended")).toBe("Your host cancelled this onboarding. There is nothing more to do here.");
+    assertClean(b.guard);
+  });
+
   it("says the link is not valid for an onboarding the server does not know, or an id that is not one", async () => {
     const sentence = "This onboarding link is not valid. Check that you opened the whole link your host sent you, or ask your host for a new one.";
     let b = await open(`/?onboarding=ob_${"0".repeat(32)}`);

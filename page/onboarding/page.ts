@@ -78,14 +78,16 @@ class HostedOnboarding {
     show(this.status, onboardingSummary(view), this.notice);
     if (view.status === "cancelled" || view.status === "expired") return this.end(endedSentence(view)!, view);
     this.prepareSteps();
+    if (view.payout !== null) this.showPaired(view.payout);
     this.take(view);
     if (isOnboardingEnded(view.status)) return;
     this.follow();
 
     const payout = view.payout ?? (await this.pairPayout());
-    if (payout === null || this.finished) return;
+    if (payout === null) return;
     this.showPaired(payout);
-    if (isAuthorized(view.status)) return;
+    // Already on the chain (or ended): the server's word stands in step 2, nothing to sign.
+    if (this.finished || this.authorizing.signal.aborted) return;
     const { ctx, sessionTtlMaxSeconds, walletApp, originName } = this.settings;
     await runAuthorizeStep(
       this.authorizeRunner.step,

@@ -105,6 +105,18 @@ describe("a host's onboarding page in Chromium", () => {
     await expectNoCommands(b);
     await screenshot(page, "phone-hosted-applied");
 
+    // Opened again later, the page shows where the onboarding stands, from the server alone.
+    const again = await openBrowser(PHONE);
+    try {
+      await again.page.goto(`${base}${pathOf(created)}`);
+      expect(await textOf(again, "node-applied")).toBe(`Your node now pays ${payout} (height ${applied.node.height}).`);
+      expect(await again.page.getByTestId("paired-address").textContent()).toBe(payout);
+      expect(await again.page.getByTestId("connect-link").count()).toBe(0);
+      assertClean(again.guard);
+    } finally {
+      await again.close();
+    }
+
     // Pushed over the view's WebSocket, on this origin.
     expect(b.guard.webSockets.some((url) => url.endsWith(`/api/onboarding-pages/${created.id}`))).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);

@@ -5,24 +5,10 @@
  */
 import { Webhook } from "standardwebhooks";
 import { inject } from "vitest";
-import { buildUpdateNode, type ChainContext } from "../../../src/protocol/index.ts";
+import { buildUpdateNode, type ChainContext, type OnboardingView } from "../../../src/protocol/index.ts";
 
-/** The host's view of an onboarding (the fields the tests read). */
-export interface HostOnboarding {
-  id: string;
-  status: string;
-  operator: string;
-  label: string;
-  reference: string | null;
-  url: string;
-  return_url: string | null;
-  payout: string | null;
-  payout_source: string | null;
-  authorization: { required: boolean | null; height?: number; txhash?: string };
-  node: { payout_recipient?: string; height?: number };
-  commands?: { update_node: string; payout_recipient_line: string };
-  problem?: { reason: string; message: string };
-}
+/** The host's view of an onboarding, as the host API answers it and every event carries it. */
+export type HostOnboarding = OnboardingView;
 
 async function hostCall(path: string, init: RequestInit = {}): Promise<{ status: number; body: HostOnboarding }> {
   const response = await fetch(`${inject("baseUrl")}${path}`, {

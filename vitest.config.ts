@@ -1,20 +1,31 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { HOST_TEST_VARS } from "./test/host-settings.ts";
 import { NEUTRAL_TEST_VARS } from "./test/neutral-words.ts";
 
 // Runtime tests: the Worker, its Durable Objects and the Cache API run in workerd.
 export default defineConfig({
   plugins: [
-    // The gateway tests' upstream is a real devnet that globalSetup starts on a free port.
+    // The upstream is a real devnet and the host's webhook endpoint a real receiver, both started
+    // by globalSetup on free ports (the gateway tests build their own upstream sets on the devnet).
     cloudflareTest(({ inject }) => ({
       wrangler: { configPath: "./wrangler.toml" },
-      miniflare: { bindings: { DEVNET_URL: inject("devnetUrl"), ...NEUTRAL_TEST_VARS } },
+      miniflare: {
+        bindings: {
+          DEVNET_URL: inject("devnetUrl"),
+          WEBHOOK_RECEIVER_URL: inject("webhookUrl"),
+          ...NEUTRAL_TEST_VARS,
+          UPSTREAM_URLS: inject("devnetUrl"),
+          ...HOST_TEST_VARS,
+          HOST_WEBHOOK_URL: inject("webhookUrl"),
+        },
+      },
     })),
   ],
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["test/e2e/**"],
-    globalSetup: ["./devnet/vitest-global-setup.ts"],
+    globalSetup: ["./devnet/vitest-global-setup.ts", "./test/node/webhook-receiver-setup.ts"],
     setupFiles: ["./test/setup.ts"],
     deps: {
       // @cosmjs/encoding is CommonJS requiring ESM-only @scure/base; pre-bundle it for workerd.

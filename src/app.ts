@@ -12,6 +12,7 @@ import { healthReport } from "./health";
 import { openApiDocument } from "./openapi";
 import { requestContext } from "./middleware/request-context";
 import { pageSettings } from "./page-settings";
+import { customerRoutes, hostRoutes } from "./onboardings/routes";
 import { sessionRoutes } from "./sessions/routes";
 
 /** Builds the app for one configuration; the wallet path is part of the routes. */
@@ -20,6 +21,8 @@ export function buildApp(config: Config): Hono<AppEnv> {
   app.use(requestContext(config));
 
   app.route(`/api/${config.walletPath}/sessions`, sessionRoutes());
+  app.route("/api/onboardings", hostRoutes());
+  app.route("/api/onboarding-pages", customerRoutes());
   app.get("/api/config", (c) => c.json(pageSettings(config), 200, { "cache-control": "public, max-age=60" }));
   app.get("/api/health", async (c) => {
     const shared = config.cacheShield ? await sharedUpstreamHealth(c.env.UPSTREAM_HEALTH, config) : null;

@@ -21,6 +21,7 @@ export const GrpcCode = {
   UNIMPLEMENTED: 12,
   INTERNAL: 13,
   UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
 } as const;
 export type GrpcCode = (typeof GrpcCode)[keyof typeof GrpcCode];
 

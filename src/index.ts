@@ -6,6 +6,8 @@ import { ConfigError, readConfig } from "./config";
 import { GrpcCode, errorResponse } from "./errors";
 import { requestIdOf } from "./middleware/request-context";
 
+export { IdempotencyKey } from "../durable-objects/IdempotencyKey";
+export { Onboarding } from "../durable-objects/Onboarding";
 export { PairingSession } from "../durable-objects/PairingSession";
 export { QueryShield } from "../durable-objects/QueryShield";
 export { UpstreamHealth } from "../durable-objects/UpstreamHealth";

@@ -44,6 +44,19 @@ export interface Config {
   cacheShieldLocation: (typeof SHIELD_LOCATION_HINTS)[number] | null;
   /** Milliseconds to wait for the shield to take a miss before asking the upstreams directly. */
   cacheShieldWaitMs: number;
+  /** Bearer keys of the host API; empty: the host API is not configured. */
+  hostApiKeys: readonly string[];
+  /** Where and how onboarding events are sent; null: kept in each onboarding's log only. */
+  hostWebhook: HostWebhook | null;
+  onboardingTtlSeconds: number;
+  onboardingCheckSeconds: number;
+}
+
+/** A host's webhook endpoint and the key its events are signed with (Standard Webhooks). */
+export interface HostWebhook {
+  url: string;
+  /** The secret's bytes: the base64 after `whsec_`, decoded. */
+  secret: Uint8Array;
 }
 
 /** A configuration that cannot work; the message names the variable and what it must be. */
@@ -73,7 +86,7 @@ export function readVariable<N extends VariableName>(env: object, name: N): Pars
 }
 
 /** First path segments the Worker owns under /api; the wallet path may not shadow them. */
-const RESERVED_SEGMENTS = ["cosmos", "health", "openapi.json", "config"];
+const RESERVED_SEGMENTS = ["cosmos", "health", "openapi.json", "config", "onboardings", "onboarding-pages"];
 
 function parseConfig(env: Partial<Record<string, unknown>>): Config {
   const profile = value(env, null, "NETWORK_PROFILE");
@@ -90,6 +103,7 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
     );
   }
   const authHeader = get("UPSTREAM_AUTH_HEADER");
+  const hostApiKeys = get("HOST_API_KEYS");
   return {
     profile,
     namespace,
@@ -116,7 +130,33 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
     cacheShield: get("CACHE_SHIELD") === "on",
     cacheShieldLocation: get("CACHE_SHIELD_LOCATION") || null,
     cacheShieldWaitMs: get("CACHE_SHIELD_WAIT_MS"),
+    hostApiKeys: hostApiKeys === "" ? [] : hostApiKeys.split(","),
+    hostWebhook: parseHostWebhook(get("HOST_WEBHOOK_URL"), get("HOST_WEBHOOK_SECRET"), profile),
+    onboardingTtlSeconds: get("ONBOARDING_TTL"),
+    onboardingCheckSeconds: get("ONBOARDING_CHECK_SECONDS"),
   };
+}
+
+/** The webhook endpoint: https (plain http only on loopback in the local profile), signed with a Standard Webhooks secret. */
+function parseHostWebhook(urlText: string, secretText: string, profile: ProfileName): HostWebhook | null {
+  if (urlText === "") return null;
+  const url = new URL(urlText);
+  const loopbackHttp = url.protocol === "http:" && isLoopbackUrl(url.href);
+  if (url.protocol !== "https:" && !(loopbackHttp && profile === LOCAL_PROFILE)) {
+    throw new ConfigError(`HOST_WEBHOOK_URL must use https (plain http only on a loopback address in the ${LOCAL_PROFILE} profile)`);
+  }
+  if (url.username || url.password) throw new ConfigError("HOST_WEBHOOK_URL must not carry credentials");
+  if (secretText === "") throw new ConfigError("HOST_WEBHOOK_SECRET is not set, but HOST_WEBHOOK_URL is: events must be signed (whsec_ + base64 of 24 to 64 random bytes)");
+  let secret: Uint8Array;
+  try {
+    secret = Uint8Array.from(atob(secretText.slice("whsec_".length)), (c) => c.charCodeAt(0));
+  } catch {
+    throw new ConfigError("HOST_WEBHOOK_SECRET (secret) is not valid base64 after whsec_");
+  }
+  if (secret.length < 24 || secret.length > 64) {
+    throw new ConfigError(`HOST_WEBHOOK_SECRET (secret) holds ${secret.length} bytes; it must hold 24 to 64 random bytes`);
+  }
+  return { url: url.href, secret };
 }
 
 type Parsed<N extends VariableName> = z.output<(typeof VARIABLES)[N]["schema"]>;

@@ -71,6 +71,33 @@ export const VARIABLES = {
     default: "1000",
     doc: "Milliseconds the Worker waits for the shield to take a miss; past it, or on any shield fault, the Worker asks the upstreams itself",
   },
+  ONBOARDING_TTL: {
+    schema: integer(60, 90 * 86_400),
+    default: "604800",
+    doc: "Seconds an onboarding may take to be applied on the node before it expires",
+  },
+  ONBOARDING_CHECK_SECONDS: {
+    schema: integer(1, 600),
+    default: "6",
+    doc: "Seconds between the service's reads of the chain while an onboarding waits for it (one block on the network); longer after 30 minutes without change",
+  },
+  HOST_WEBHOOK_URL: {
+    schema: z.string().check(z.trim(), z.url({ error: "must be an absolute URL" })),
+    default: "",
+    doc: "Where onboarding events are POSTed (https; plain http only on loopback in the local profile); unset: events are kept in each onboarding's log, not sent",
+  },
+  HOST_API_KEYS: {
+    schema: z.string().check(z.trim(), z.regex(/^[\x21-\x2b\x2d-\x7e]{32,}(,[\x21-\x2b\x2d-\x7e]{32,})*$/, "must be comma-separated keys of at least 32 printable characters each")),
+    default: "",
+    secret: true,
+    doc: "Secret: comma-separated bearer keys of the host API (at least 32 characters each; several for rotation); unset: the host API answers 503 naming this variable",
+  },
+  HOST_WEBHOOK_SECRET: {
+    schema: z.string().check(z.trim(), z.regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must be whsec_ followed by base64")),
+    default: "",
+    secret: true,
+    doc: "Secret: the Standard Webhooks signing secret, whsec_ + base64 of 24 to 64 random bytes; required when HOST_WEBHOOK_URL is set",
+  },
   UPSTREAM_AUTH_HEADER: {
     schema: text(/^[A-Za-z0-9-]+:\s*\S.*$/, 'like "Header-Name: value"'),
     default: "",

@@ -1,4 +1,4 @@
-/** Random identifiers of the wallet protocol: `cs_` sessions and `pl_` sign requests. */
+/** Random identifiers: `cs_` pairing sessions, `pl_` sign requests and `ob_` onboardings. */
 
 /** 32 lowercase hex characters from the platform's CSPRNG (a dashless UUID's length). */
 function randomHex32(): string {
@@ -18,4 +18,11 @@ export function mintSignRequestId(): string {
 
 /** `cs_` and 32 lowercase hex characters: the SDK's dashless UUID. */
 export const SESSION_ID_PATTERN = /^cs_[0-9a-f]{32}$/;
+
+/** A fresh onboarding id: `ob_` + 32 lowercase hex characters. Its URL is the customer's capability. */
+export function mintOnboardingId(): string {
+  return `ob_${randomHex32()}`;
+}
+
+export const ONBOARDING_ID_PATTERN = /^ob_[0-9a-f]{32}$/;
 export const SIGN_REQUEST_ID_PATTERN = /^pl_[0-9a-f]{32}$/;

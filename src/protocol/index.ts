@@ -7,7 +7,16 @@
  */
 export { chainContext, chainContextFromSettings, type ChainContext } from "./chain-context.ts";
 export { accountAddressProblem, accountAddressSchema, isAccountAddress, BECH32_MAX_LENGTH } from "./address.ts";
-export { mintSessionId, mintSignRequestId, SESSION_ID_PATTERN, SIGN_REQUEST_ID_PATTERN } from "./ids.ts";
+export { mintOnboardingId, mintSessionId, mintSignRequestId, ONBOARDING_ID_PATTERN, SESSION_ID_PATTERN, SIGN_REQUEST_ID_PATTERN } from "./ids.ts";
+export {
+  isOnboardingEnded,
+  ONBOARDING_EVENT_TYPES,
+  type OnboardingCustomerView,
+  type OnboardingEventType,
+  type OnboardingStatus,
+  type OnboardingView,
+  type PayoutSource,
+} from "./onboarding.ts";
 export { describeFirstIssue } from "./schema-issues.ts";
 export {
   isSettled,

@@ -1,0 +1,63 @@
+/** What an onboarding refuses, as values: each with its HTTP status, gRPC code and reason. */
+import { GrpcCode, type ErrorSpec } from "../errors";
+
+export const ONBOARDING_NOT_FOUND: ErrorSpec = {
+  status: 404,
+  code: GrpcCode.NOT_FOUND,
+  reason: "ONBOARDING_NOT_FOUND",
+  message: "No such onboarding",
+};
+export const ONBOARDING_EXISTS: ErrorSpec = {
+  status: 409,
+  code: GrpcCode.ALREADY_EXISTS,
+  reason: "ONBOARDING_EXISTS",
+  message: "An onboarding with this id already exists",
+};
+export const ONBOARDING_CANCELLED: ErrorSpec = {
+  status: 410,
+  code: GrpcCode.FAILED_PRECONDITION,
+  reason: "ONBOARDING_CANCELLED",
+  message: "This onboarding was cancelled",
+};
+export const ONBOARDING_EXPIRED: ErrorSpec = {
+  status: 410,
+  code: GrpcCode.FAILED_PRECONDITION,
+  reason: "ONBOARDING_EXPIRED",
+  message: "This onboarding expired before the node applied the payout",
+};
+export const ALREADY_APPLIED: ErrorSpec = {
+  status: 409,
+  code: GrpcCode.FAILED_PRECONDITION,
+  reason: "ONBOARDING_APPLIED",
+  message: "The node already pays this onboarding's payout; it can no longer change or be cancelled",
+};
+export const ALREADY_PAIRED: ErrorSpec = {
+  status: 409,
+  code: GrpcCode.ABORTED,
+  reason: "ONBOARDING_ALREADY_PAIRED",
+  message: "This onboarding is already paired with another payout address",
+};
+export const NOT_PAIRED: ErrorSpec = {
+  status: 409,
+  code: GrpcCode.FAILED_PRECONDITION,
+  reason: "ONBOARDING_NOT_PAIRED",
+  message: "Connect the payout wallet first",
+};
+export const SESSION_NOT_CONNECTED: ErrorSpec = {
+  status: 409,
+  code: GrpcCode.FAILED_PRECONDITION,
+  reason: "SESSION_NOT_CONNECTED",
+  message: "That pairing session has no wallet confirm yet",
+};
+export const signerMismatch = (signer: string, payout: string): ErrorSpec => ({
+  status: 409,
+  code: GrpcCode.ABORTED,
+  reason: "SIGNER_MISMATCH",
+  message: `The authorization was signed by ${signer}, not by the paired payout address ${payout}. The onboarding is stopped: ask your host for a new link and check the address in your wallet before you sign.`,
+});
+export const NOT_AN_AUTHORIZATION = (operator: string): ErrorSpec => ({
+  status: 400,
+  code: GrpcCode.INVALID_ARGUMENT,
+  reason: "NOT_AN_AUTHORIZATION",
+  message: `That transaction does not authorize the operator ${operator}`,
+});

@@ -1,0 +1,62 @@
+/**
+ * What one Onboarding Durable Object stores, as one value written in one put: the onboarding, its
+ * outbox of events for the host, and how it watches the chain. A status change and the event that
+ * reports it are therefore always written together.
+ */
+import type { OnboardingEventType, OnboardingStatus, PayoutSource } from "../protocol/index";
+
+/** The onboarding's own fields; its url and commands are derived when it is shown. */
+export interface OnboardingRecord {
+  id: string;
+  status: OnboardingStatus;
+  operator: string;
+  label: string;
+  reference: string | null;
+  /** This service's origin when the host created it: the customer's page lives there. */
+  origin: string;
+  return_url: string | null;
+  payout: string | null;
+  payout_source: PayoutSource | null;
+  authorization: { required: boolean | null; height?: number; txhash?: string };
+  node: { payout_recipient?: string; height?: number };
+  problem?: { reason: string; message: string };
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+}
+
+/** One delivery attempt as the events log shows it: the receiver's status, or why there was none. */
+export type DeliveryAttempt = { at: string; ms: number } & ({ status: number } | { error: string });
+
+/** An event for the host: its exact body (the same on every attempt) and every attempt to deliver it. */
+export interface OutboxEvent {
+  /** `webhook-id`: unique per event, the same on every retry. */
+  id: string;
+  type: OnboardingEventType;
+  created_at: string;
+  body: string;
+  delivered_at: string | null;
+  /** Set when the last attempt failed and no more are made. */
+  failed_at: string | null;
+  /** When the next attempt is due (ms since the epoch); null once delivered or given up. */
+  next_attempt_at: number | null;
+  attempts: DeliveryAttempt[];
+}
+
+/** How the object watches the chain for this onboarding. */
+export interface ChainWatch {
+  /** When the next read of the chain is due (ms); null while nothing is awaited from the chain. */
+  next_check_at: number | null;
+  /** The last status change (ms): checks slow down after 30 minutes without one. */
+  changed_at: number;
+  /** A transaction hash the wallet app returned for the authorization, not yet found on chain. */
+  claimed_txhash: string | null;
+  /** The highest block height each reading has answered at: a lower answer is older news and is ignored. */
+  heights: { authorizations: number; node: number };
+}
+
+export interface OnboardingState {
+  record: OnboardingRecord;
+  events: OutboxEvent[];
+  watch: ChainWatch;
+}

@@ -1,0 +1,53 @@
+/**
+ * Standard Webhooks delivery of one event (https://www.standardwebhooks.com): a POST of the
+ * event's body with `webhook-id`, `webhook-timestamp` and `webhook-signature`, any 2xx within
+ * 10 seconds counting as delivered. Redirects are not followed.
+ */
+import type { HostWebhook } from "../config";
+import type { DeliveryAttempt, OutboxEvent } from "./state";
+
+/** A receiver that has not answered within this long is retried later. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes. */
+export async function webhookSignature(secret: Uint8Array, id: string, timestamp: number, body: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`)));
+  let binary = "";
+  for (const byte of mac) binary += String.fromCharCode(byte);
+  return `v1,${btoa(binary)}`;
+}
+
+/** One attempt to deliver `event`; never throws: the outcome is the attempt's record. */
+export async function deliver(webhook: HostWebhook, event: Pick<OutboxEvent, "id" | "body">): Promise<DeliveryAttempt> {
+  const started = Date.now();
+  const at = new Date(started).toISOString();
+  // Signed afresh on every attempt: receivers refuse a timestamp more than a few minutes old.
+  const timestamp = Math.floor(started / 1000);
+  try {
+    const response = await fetch(webhook.url, {
+      method: "POST",
+      body: event.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "chain-edge-webhooks",
+        "webhook-id": event.id,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": await webhookSignature(webhook.secret, event.id, timestamp, event.body),
+      },
+    });
+    // The receiver's body is not read beyond what closes the connection.
+    await response.body?.cancel();
+    return { at, status: response.status, ms: Date.now() - started };
+  } catch (err) {
+    const error = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError") ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `unreachable (${err instanceof Error ? err.message : String(err)})`;
+    return { at, error, ms: Date.now() - started };
+  }
+}
+
+/** True for an attempt that delivered the event. */
+export function delivered(attempt: DeliveryAttempt): boolean {
+  return "status" in attempt && attempt.status >= 200 && attempt.status < 300;
+}

@@ -1,0 +1,105 @@
+/**
+ * Builders for the onboarding tests: the host API with the suite's keys, the customer page's
+ * calls, the devnet as the chain (authorizations broadcast as the payout key would) and the
+ * webhook receiver's record of what it was sent.
+ */
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { readConfig } from "../../src/config";
+import { HOST_KEYS } from "../host-settings";
+import { ORIGIN, accountAddress, api, confirm, createSession, postJson, proofFor } from "../helpers/sessions";
+
+export const config = readConfig(env);
+const bindings = env as unknown as { DEVNET_URL: string; WEBHOOK_RECEIVER_URL: string };
+export const DEVNET = bindings.DEVNET_URL;
+const RECEIVER = new URL(bindings.WEBHOOK_RECEIVER_URL).origin;
+
+export const bearer = (key: string = HOST_KEYS[0]) => ({ authorization: `Bearer ${key}` });
+
+/** A host API request with the current key. */
+export function host(path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (!headers.has("authorization")) headers.set("authorization", bearer().authorization);
+  return api(`/api/onboardings${path}`, { ...init, headers });
+}
+
+export function hostPost(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return host(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+}
+
+export type Onboarding = Record<string, any> & { id: string; status: string };
+
+/** Creates an onboarding for `operator` and returns it. */
+export async function createOnboarding(body: Record<string, unknown>): Promise<Onboarding> {
+  const response = await hostPost("", body);
+  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+export async function readOnboarding(id: string): Promise<Onboarding> {
+  return (await host(`/${id}`)).json();
+}
+
+/** The customer's page: its view, and what it reports. */
+export const page = {
+  view: (id: string) => api(`/api/onboarding-pages/${id}`),
+  payout: (id: string, body: unknown) => postJson(`/api/onboarding-pages/${id}/payout`, body, { headers: { origin: ORIGIN } }),
+  authorization: (id: string, txhash: string) => postJson(`/api/onboarding-pages/${id}/authorization`, { txhash }, { headers: { origin: ORIGIN } }),
+};
+
+/** Pairs `payout` by the relayed route: a pairing session the wallet confirmed with that address. */
+export async function pairByRelay(id: string, payout: string): Promise<Response> {
+  const sessionId = await createSession();
+  const confirmed = await confirm(sessionId, proofFor(sessionId, { address: payout }));
+  if (confirmed.status !== 200) throw new Error(`confirm failed: ${confirmed.status}`);
+  return page.payout(id, { session_id: sessionId });
+}
+
+export function onboardingStub(id: string) {
+  return env.ONBOARDINGS.get(env.ONBOARDINGS.idFromName(id));
+}
+
+/**
+ * Runs the onboarding's alarm now (a read of the chain and any delivery due), then waits for any
+ * wake-up the platform had already started (a pairing sets the alarm to "now").
+ */
+export async function wake(id: string): Promise<void> {
+  const stub = onboardingStub(id);
+  await runDurableObjectAlarm(stub);
+  await runInDurableObject(stub, (instance) => (instance as unknown as { running: Promise<unknown> }).running);
+}
+
+/** A node record of the devnet (its operator and whom it pays). */
+export async function devnetNodes(): Promise<{ operator: string; payout_recipient: string }[]> {
+  const response = await fetch(`${DEVNET}/${config.namespace}/incentives/v1/nodes`);
+  return ((await response.json()) as { nodes: { operator: string; payout_recipient: string }[] }).nodes;
+}
+
+/** Broadcasts on the devnet as `signer` would from its wallet; returns the tx_response. */
+export async function broadcast(signer: string, messages: { typeUrl: string; value: Record<string, unknown> }[]) {
+  const response = await fetch(`${DEVNET}/__devnet/txs`, { method: "POST", body: JSON.stringify({ signer, messages }) });
+  return ((await response.json()) as { tx_response: { txhash: string; code: number; height: string } }).tx_response;
+}
+
+/** The payout key authorizes the operator on the devnet. */
+export function authorizeOnChain(payout: string, operator: string, signer = payout) {
+  return broadcast(signer, [{ typeUrl: `/${config.namespace}.incentives.v1.MsgAuthorizeOperator`, value: { payoutRecipient: payout, operator, label: "test" } }]);
+}
+
+export interface ReceivedDelivery {
+  headers: Record<string, string>;
+  body: string;
+  answer: number | string;
+}
+
+/** What the webhook receiver was sent for one onboarding, in order. */
+export async function deliveriesOf(id: string): Promise<ReceivedDelivery[]> {
+  return (await fetch(`${RECEIVER}/__receiver/deliveries?onboarding=${id}`)).json();
+}
+
+/** Plans the receiver's next answers for one onboarding's deliveries. */
+export async function planAnswers(id: string, answers: (number | "hang" | "redirect" | "down")[]): Promise<void> {
+  await fetch(`${RECEIVER}/__receiver/plan`, { method: "POST", body: JSON.stringify({ onboarding: id, answers }) });
+}
+
+export { accountAddress };

@@ -31,7 +31,7 @@ function describe(event: OnboardingEvent, id: string): string {
   const parts = [event.type, o.id, `status ${o.status}`, `operator ${o.operator}`];
   if (o.payout) parts.push(`payout ${o.payout}`);
   if (o.reference) parts.push(`reference ${o.reference}`);
-  if (o.node?.payout_recipient) parts.push(`node pays ${o.node.payout_recipient}${o.node.height ? ` since height ${o.node.height}` : ""}`);
+  if (o.node?.payout_recipient) parts.push(`node pays ${o.node.payout_recipient}${o.node.height ? ` (height ${o.node.height})` : ""}`);
   if (o.problem) parts.push(`problem ${o.problem.reason}: ${o.problem.message}`);
   return `${parts.join("  ")}  (${id})`;
 }
@@ -66,21 +66,17 @@ const secret = args.secret ?? process.env.HOST_WEBHOOK_SECRET ?? "";
 if (!secret) fail("set HOST_WEBHOOK_SECRET (the same whsec_… secret the service signs with) or pass --secret");
 if (args.run && args.devnet) fail("choose --run or --devnet, not both");
 const devnet = args.devnet?.replace(/\/+$/, "");
+// Asked once it answers: the receiver may start before `npm run dev` has the devnet up.
 let namespace = "";
-if (devnet) {
-  try {
-    namespace = await devnetNamespace(devnet);
-  } catch (error) {
-    fail((error as Error).message);
-  }
-}
+const devnetWords = async () => (namespace ||= await devnetNamespace(devnet!));
+if (devnet) await devnetWords().catch((error: Error) => log(`${error.message} (asked again on the first onboarding.authorized)`));
 
 async function handle(event: OnboardingEvent, id: string): Promise<void> {
   log(describe(event, id));
   if (event.type !== "onboarding.authorized") return;
   const command = event.data.commands?.update_node;
   if (devnet) {
-    const txhash = await applyOnDevnet(devnet, namespace, event.data, log);
+    const txhash = await applyOnDevnet(devnet, await devnetWords(), event.data, log);
     log(`devnet: the operator broadcast MsgUpdateNode → payout ${event.data.payout}, tx ${txhash}`);
   } else if (!command) {
     log("the event carries no commands.update_node");

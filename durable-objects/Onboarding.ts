@@ -37,6 +37,8 @@ export class Onboarding extends DurableObject<Env> {
   private readonly rules: MachineRules;
   /** When the alarm was last set for: a wake-up counts everything due by then as due. */
   private wakeAt = 0;
+  /** While a wake-up runs: the time it acts at (when the alarm was set for, or later). */
+  private actingAt = 0;
   private running: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -128,18 +130,31 @@ export class Onboarding extends DurableObject<Env> {
 
   private async wake(): Promise<void> {
     if (!this.state) return;
-    // A wake-up handles every check and delivery due by the time it was set for (a test may run it early).
-    const due = Math.max(Date.now(), this.wakeAt);
     if (retentionOver(this.state, Date.now())) {
       for (const socket of this.ctx.getWebSockets()) closeQuietly(socket, 1000, "deleted");
       this.state = null;
       await this.ctx.storage.deleteAll();
       return;
     }
-    this.commit(expire(this.state, due, this.rules));
-    if (this.state.watch.next_check_at !== null && this.state.watch.next_check_at <= due) await this.readChain();
-    await this.deliverDue(due);
-    this.scheduleWake();
+    // A wake-up acts at the time its alarm was set for: the same as now in production, where
+    // alarms fire on time or late; a test that runs an alarm early moves through time with it.
+    this.actingAt = Math.max(Date.now(), this.wakeAt);
+    // The platform cleared the alarm that woke us; the end of this wake-up sets the next one.
+    this.wakeAt = 0;
+    try {
+      this.commit(expire(this.state, this.now(), this.rules));
+      const check = this.state.watch.next_check_at;
+      if (check !== null && check <= this.now()) await this.readChain();
+      await this.deliverDue();
+    } finally {
+      this.actingAt = 0;
+      this.scheduleWake();
+    }
+  }
+
+  /** The time a decision is made at: now, or the time the running wake-up acts at. */
+  private now(): number {
+    return Math.max(Date.now(), this.actingAt);
   }
 
   /** The customer's page subscribes: the view now and on every change; closed once it has ended. */
@@ -168,7 +183,7 @@ export class Onboarding extends DurableObject<Env> {
     await this.verifyClaim();
     if (!this.state || isOnboardingEnded(this.state.record.status)) return;
     const reading = await chainReadingFor(this.config, this.state.record);
-    if (this.state) this.commit(observe(this.state, reading, Date.now(), this.rules));
+    if (this.state) this.commit(observe(this.state, reading, this.now(), this.rules));
   }
 
   /** Looks up a claimed authorization transaction; the refusal when its signer stopped the onboarding. */
@@ -177,22 +192,21 @@ export class Onboarding extends DurableObject<Env> {
     if (!this.state || !txhash) return null;
     const verdict = await verifyClaimedTx(this.config, this.state.record, txhash);
     if (!this.state) return null;
-    if (verdict.reading) this.commit(observe(this.state, verdict.reading, Date.now(), this.rules));
+    if (verdict.reading) this.commit(observe(this.state, verdict.reading, this.now(), this.rules));
     if (verdict.drop) this.commit({ ...this.state, watch: { ...this.state.watch, claimed_txhash: null } });
     return verdict.refusal;
   }
 
   /** Delivers due events in order until one fails or none is due. */
-  private async deliverDue(due: number): Promise<void> {
+  private async deliverDue(): Promise<void> {
     const webhook = this.config.hostWebhook;
     if (!webhook) return;
     for (let n = 0; n < DELIVERIES_PER_WAKE && this.state; n++) {
       const head = pendingHead(this.state);
-      // Events written during this wake-up are due too.
-      if (!head || head.next_attempt_at === null || head.next_attempt_at > Math.max(due, Date.now())) return;
+      if (!head || head.next_attempt_at === null || head.next_attempt_at > this.now()) return;
       const attempt = await deliver(webhook, head);
       if (!this.state) return;
-      this.commit(recordAttempt(this.state, head.id, attempt, Date.now()));
+      this.commit(recordAttempt(this.state, head.id, attempt, this.now()));
       if (!delivered(attempt)) {
         console.warn(JSON.stringify({ level: "warn", event: "webhook_attempt_failed", onboarding: this.state.record.id, webhook_id: head.id, attempt: head.attempts.length + 1, ...("error" in attempt ? { error: attempt.error } : { status: attempt.status }) }));
         return;
@@ -201,7 +215,7 @@ export class Onboarding extends DurableObject<Env> {
   }
 
   private expireIfDue(): void {
-    if (this.state) this.commit(expire(this.state, Date.now(), this.rules));
+    if (this.state) this.commit(expire(this.state, this.now(), this.rules));
   }
 
   private apply(step: Step): Step {

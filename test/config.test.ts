@@ -101,3 +101,45 @@ describe("documentation of the variables", () => {
     }
   });
 });
+
+describe("the host handoff's settings", () => {
+  const secret = `whsec_${btoa("0123456789abcdef0123456789abcdef")}`;
+  const refusal = (vars: Record<string, string>) => {
+    try {
+      readConfig(only({ NETWORK_PROFILE: "local", ...vars }));
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message;
+    }
+    throw new Error("accepted");
+  };
+
+  it("reads keys, a webhook and its secret's bytes", () => {
+    const config = readConfig(only({ NETWORK_PROFILE: "testnet", HOST_API_KEYS: `${"a".repeat(32)},${"b".repeat(40)}`, HOST_WEBHOOK_URL: "https://host.example/hooks", HOST_WEBHOOK_SECRET: secret }));
+    expect(config.hostApiKeys).toEqual(["a".repeat(32), "b".repeat(40)]);
+    expect(config.hostWebhook?.url).toBe("https://host.example/hooks");
+    expect(config.hostWebhook?.secret).toHaveLength(32);
+    expect(readConfig(only({ NETWORK_PROFILE: "local" }))).toMatchObject({ hostApiKeys: [], hostWebhook: null, onboardingCheckSeconds: 6, onboardingTtlSeconds: 604_800 });
+  });
+
+  it("refuses a webhook URL without its secret, naming the secret", () => {
+    expect(refusal({ HOST_WEBHOOK_URL: "https://host.example/hooks" })).toContain("HOST_WEBHOOK_SECRET");
+  });
+
+  it("refuses plain http for the webhook except on loopback in the local profile", () => {
+    expect(refusal({ HOST_WEBHOOK_URL: "http://host.example/hooks", HOST_WEBHOOK_SECRET: secret })).toContain("HOST_WEBHOOK_URL must use https");
+    expect(readConfig(only({ NETWORK_PROFILE: "local", HOST_WEBHOOK_URL: "http://127.0.0.1:8788/", HOST_WEBHOOK_SECRET: secret })).hostWebhook?.url).toBe("http://127.0.0.1:8788/");
+    expect(() => readConfig(only({ NETWORK_PROFILE: "testnet", HOST_WEBHOOK_URL: "http://127.0.0.1:8788/", HOST_WEBHOOK_SECRET: secret }))).toThrow(/HOST_WEBHOOK_URL must use https/);
+  });
+
+  it("refuses a secret of the wrong shape or size without printing it, and keys shorter than 32 characters", () => {
+    const short = `whsec_${btoa("too short")}`;
+    const message = refusal({ HOST_WEBHOOK_URL: "https://host.example/", HOST_WEBHOOK_SECRET: short });
+    expect(message).toContain("24 to 64");
+    expect(message).not.toContain(short);
+    expect(refusal({ HOST_WEBHOOK_URL: "https://host.example/", HOST_WEBHOOK_SECRET: "not-a-secret" })).toContain("HOST_WEBHOOK_SECRET (secret)");
+    const keys = refusal({ HOST_API_KEYS: "short-key" });
+    expect(keys).toContain("HOST_API_KEYS (secret)");
+    expect(keys).not.toContain("short-key");
+  });
+});

@@ -69,6 +69,16 @@ export async function wake(id: string): Promise<void> {
   await runInDurableObject(stub, (instance) => (instance as unknown as { running: Promise<unknown> }).running);
 }
 
+/** Restarts the onboarding's object as a crash would: memory gone, only what storage holds survives. */
+export async function restart(id: string): Promise<void> {
+  await runInDurableObject(onboardingStub(id), (_instance, state) => state.abort("restart")).catch(() => undefined);
+}
+
+/** Runs the onboarding's alarms one after the other (each what was due first: a check, a retry) until `done`, at most `max` of them. */
+export async function wakeUntil(id: string, done: () => Promise<boolean>, max = 12): Promise<void> {
+  for (let n = 0; n < max && !(await done()); n++) await wake(id);
+}
+
 /** A node record of the devnet (its operator and whom it pays). */
 export async function devnetNodes(): Promise<{ operator: string; payout_recipient: string }[]> {
   const response = await fetch(`${DEVNET}/${config.namespace}/incentives/v1/nodes`);

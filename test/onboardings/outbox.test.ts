@@ -1,0 +1,93 @@
+import { Webhook } from "standardwebhooks";
+import { describe, expect, it } from "vitest";
+import { HOST_WEBHOOK_SECRET } from "../host-settings";
+import { accountAddress, createOnboarding, deliveriesOf, devnetNodes, host, page, planAnswers, restart, wake, wakeUntil } from "./helpers";
+
+type LoggedEvent = { id: string; type: string; delivered_at: string | null; next_attempt_at: string | null; attempts: Record<string, unknown>[] };
+
+async function eventsLog(id: string): Promise<LoggedEvent[]> {
+  return (await (await host(`/${id}/events`)).json<{ events: LoggedEvent[] }>()).events;
+}
+
+/** Wakes the onboarding until its first event has had `attempts` attempts. */
+const attemptsMade = (id: string, attempts: number) => wakeUntil(id, async () => (await eventsLog(id))[0]!.attempts.length >= attempts);
+/** Wakes the onboarding until every event is delivered. */
+const allDelivered = (id: string) => wakeUntil(id, async () => (await eventsLog(id)).every((e) => e.delivered_at !== null));
+
+/** An onboarding paired with its operator as payout: `connected` and `authorized` are owed to the host at once. */
+async function twoEventsOwed(answers: (number | "hang" | "redirect" | "down")[]): Promise<string> {
+  const operator = accountAddress();
+  const { id } = await createOnboarding({ operator });
+  await planAnswers(id, answers);
+  const paired = await page.payout(id, { source: "in_app", address: operator });
+  expect(paired.status).toBe(200);
+  return id;
+}
+
+describe("delivery: at least once, in order, every attempt logged", () => {
+  it("retries a 5xx with the same webhook-id and body, holding later events back until it is delivered", async () => {
+    const id = await twoEventsOwed([500]);
+    await allDelivered(id);
+    const log = await eventsLog(id);
+    expect(log.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized"]);
+    expect(log[0]!.attempts.map((a) => a.status)).toEqual([500, 204]);
+    // The second attempt comes within 10 s of the first.
+    expect(Date.parse(log[0]!.attempts[1]!.at as string) - Date.parse(log[0]!.attempts[0]!.at as string)).toBeLessThanOrEqual(10_000);
+    expect(log[1]!.attempts.map((a) => a.status)).toEqual([204]);
+
+    const received = await deliveriesOf(id);
+    expect(received.map((d) => [JSON.parse(d.body).type, d.answer])).toEqual([
+      ["onboarding.connected", 500],
+      ["onboarding.connected", 204],
+      ["onboarding.authorized", 204],
+    ]);
+    expect(received[0]!.headers["webhook-id"]).toBe(received[1]!.headers["webhook-id"]);
+    expect(received[0]!.body).toBe(received[1]!.body);
+    const verifier = new Webhook(HOST_WEBHOOK_SECRET);
+    for (const delivery of received) expect(() => verifier.verify(delivery.body, delivery.headers)).not.toThrow();
+  });
+
+  it.each([
+    ["a redirect, which is not followed", "redirect" as const, { status: 307 }],
+    ["a receiver that is down", "down" as const, { error: expect.stringMatching(/^unreachable/) }],
+  ])("treats %s as a failed attempt and delivers on the retry", async (_name, answer, attempt) => {
+    const id = await twoEventsOwed([answer]);
+    await allDelivered(id);
+    const log = await eventsLog(id);
+    expect(log[0]!.attempts).toEqual([expect.objectContaining(attempt), expect.objectContaining({ status: 204 })]);
+    expect(log.every((e) => e.delivered_at !== null)).toBe(true);
+  });
+
+  it("gives up on an attempt that hangs past 10 s and delivers it later", { timeout: 30_000 }, async () => {
+    const id = await twoEventsOwed(["hang"]);
+    await wake(id);
+    const [first] = await eventsLog(id);
+    expect(first!.attempts[0]).toEqual(expect.objectContaining({ error: "no answer within 10 s" }));
+    expect(first!.attempts[0]!.ms).toBeGreaterThanOrEqual(10_000);
+    await allDelivered(id);
+    expect((await eventsLog(id)).map((e) => e.delivered_at !== null)).toEqual([true, true]);
+  });
+
+  it("keeps an undelivered event across restarts of its object", async () => {
+    const id = await twoEventsOwed([503, 503]);
+    await attemptsMade(id, 1);
+    await restart(id);
+    await attemptsMade(id, 2);
+    await restart(id);
+    await allDelivered(id);
+    const log = await eventsLog(id);
+    expect(log.map((e) => e.delivered_at !== null)).toEqual([true, true]);
+    expect(log[0]!.attempts.map((a) => a.status)).toEqual([503, 503, 204]);
+  });
+
+  it("writes the event in the same stored value as the state change it reports", async () => {
+    const node = (await devnetNodes())[0]!;
+    const { id } = await createOnboarding({ operator: node.operator });
+    await page.payout(id, { source: "in_app", address: node.payout_recipient });
+    await restart(id);
+    const log = await eventsLog(id);
+    const onboarding = await (await host(`/${id}`)).json<{ status: string }>();
+    expect(onboarding.status).toBe("connected");
+    expect(log.map((e) => e.type)).toEqual(["onboarding.connected"]);
+  });
+});

@@ -1,16 +1,18 @@
 /**
  * `POST /__devnet/txs` `{signer, memo?, messages: [{typeUrl, value}]}`: plays "the wallet signed
  * this and broadcast it". The transaction goes into the current block at once and is then found
- * at `/cosmos/tx/v1beta1/txs/{hash}`. Modelled: MsgAuthorizeOperator (signed by its
- * payoutRecipient), applied with the module's own refusals; all messages of a transaction apply
- * or none. Any other message type is assumed to succeed and changes nothing here.
+ * at `/cosmos/tx/v1beta1/txs/{hash}`. Modelled, with the module's own refusals:
+ * MsgAuthorizeOperator (signed by its payoutRecipient) and MsgUpdateNode (signed by its operator;
+ * the node's payout recipient moves only to the operator itself or to an address that authorized
+ * it; an empty payout recipient or label leaves that field unchanged). All messages of a
+ * transaction apply or none. Any other message type is assumed to succeed and changes nothing.
  *
  * The answer is shaped like BROADCAST_MODE_SYNC's `tx_response`, but carries the block's result
  * (a real sync broadcast reports only CheckTx, so a refused message would show in the look-up).
  */
 import { badRequest } from "./cosmos-errors.ts";
 import { ModuleError } from "./incentives-errors.ts";
-import type { AuthorizationRequest, Ledger } from "./ledger.ts";
+import type { Ledger } from "./ledger.ts";
 import { sequenceAt } from "./accounts.ts";
 import type { TxMessage } from "./tx-log.ts";
 
@@ -28,16 +30,34 @@ function parseMessages(input: unknown): TxMessage[] {
   return (input as TxMessage[]).map((m) => ({ typeUrl: m.typeUrl, value: m.value }));
 }
 
+/** A message the devnet models: who must sign it, and how it changes the ledger at a height. */
+interface Modelled {
+  signer: string;
+  apply(height: number): void;
+}
+
+/** Reads a modelled message's fields (bad form is the node's 400); null for a type the devnet does not model. */
+function model(ledger: Ledger, message: TxMessage): Modelled | null {
+  const incentives = `/${ledger.brand.namespace}.incentives.v1`;
+  const { value } = message;
+  if (message.typeUrl === `${incentives}.MsgAuthorizeOperator`) {
+    const request = ledger.parseAuthorization({ payout_recipient: value.payoutRecipient, operator: value.operator, label: value.label });
+    return { signer: request.payout_recipient, apply: (height) => void ledger.authorize(request, height) };
+  }
+  if (message.typeUrl === `${incentives}.MsgUpdateNode`) {
+    const change = ledger.parseNodeChange(value);
+    return { signer: change.operator, apply: (height) => ledger.updateNode(change, height) };
+  }
+  return null;
+}
+
 /** Checks, applies and records one transaction; bad input is a 400 that changes nothing. */
 export function broadcast(ledger: Ledger, body: Record<string, unknown>): BroadcastAnswer {
   const signer = ledger.checkAddress(typeof body.signer === "string" ? body.signer : "");
   const memo = body.memo ?? "";
   if (typeof memo !== "string") throw badRequest("memo must be a string");
   const messages = parseMessages(body.messages);
-  const authorizeType = `/${ledger.brand.namespace}.incentives.v1.MsgAuthorizeOperator`;
-  const authorizations: (AuthorizationRequest | null)[] = messages.map((m) =>
-    m.typeUrl === authorizeType ? ledger.parseAuthorization({ payout_recipient: m.value.payoutRecipient, operator: m.value.operator, label: m.value.label }) : null,
-  );
+  const modelled = messages.map((m) => model(ledger, m));
 
   const height = ledger.height();
   const hash = ledger.txs.mintHash(JSON.stringify([signer, memo, messages, height]));
@@ -46,15 +66,15 @@ export function broadcast(ledger: Ledger, body: Record<string, unknown>): Broadc
   });
 
   // CheckTx: a message signed for someone else fails the stock ante handler and never reaches a block.
-  const foreign = authorizations.find((a) => a !== null && a.payout_recipient !== signer);
-  if (foreign) return answer(8, "sdk", `pubKey does not match signer address ${foreign.payout_recipient} with signer index: 0: invalid pubkey`, 0);
+  const foreign = modelled.find((m) => m !== null && m.signer !== signer);
+  if (foreign) return answer(8, "sdk", `pubKey does not match signer address ${foreign.signer} with signer index: 0: invalid pubkey`, 0);
 
   const rollback = ledger.snapshot();
   let failure: { index: number; error: ModuleError } | null = null;
-  for (const [index, request] of authorizations.entries()) {
-    if (!request) continue;
+  for (const [index, message] of modelled.entries()) {
+    if (!message) continue;
     try {
-      ledger.authorize(request, height);
+      message.apply(height);
     } catch (error) {
       if (!(error instanceof ModuleError)) throw error;
       failure = { index, error };

@@ -1,7 +1,8 @@
 /**
- * The incentives module's refusals of MsgAuthorizeOperator. The names are the chain's
- * (ErrSelfAuthorization, ErrAuthorizationExists); their codespace, ABCI codes and wording are
- * not public and are assumed here. A failed transaction reports them as `codespace`, `code` and a
+ * The incentives module's refusals of MsgAuthorizeOperator and MsgUpdateNode. The names
+ * ErrSelfAuthorization and ErrAuthorizationExists are the chain's; ErrNodeNotFound and
+ * ErrOperatorNotAuthorized are assumed names for refusals the docs imply. Codespace, ABCI codes
+ * and wording of all four are not public and are assumed here. A failed transaction reports them as `codespace`, `code` and a
  * raw_log in the SDK's wrapped form, "<detail>: <description>".
  */
 import { Code, DevnetError } from "./cosmos-errors.ts";
@@ -34,6 +35,26 @@ export const ErrAuthorizationExists: RegisteredError = {
   description: "authorization already exists",
   http: 409,
   grpc: Code.ALREADY_EXISTS,
+};
+
+/** Assumed: code 12, MsgUpdateNode for an operator with no node record. */
+export const ErrNodeNotFound: RegisteredError = {
+  name: "ErrNodeNotFound",
+  codespace: "incentives",
+  code: 12,
+  description: "node not found",
+  http: 404,
+  grpc: Code.NOT_FOUND,
+};
+
+/** Assumed: code 13, MsgUpdateNode naming a payout recipient that has not authorized the operator. */
+export const ErrOperatorNotAuthorized: RegisteredError = {
+  name: "ErrOperatorNotAuthorized",
+  codespace: "incentives",
+  code: 13,
+  description: "operator is not authorized by the payout recipient",
+  http: 403,
+  grpc: Code.PERMISSION_DENIED,
 };
 
 /** A message the module refused, as DeliverTx would report it. */

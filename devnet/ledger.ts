@@ -1,19 +1,27 @@
 /**
  * The devnet's chain state: deterministic accounts, validators, hosted nodes, trust scores and
  * campaigns derived from fixed seeds and the brand words, plus what a local run records: operator
- * authorizations (each at the height it was made, so a historical read sees the state then) and
- * transactions. The block height follows the wall clock from a fixed genesis, so it only ever
+ * authorizations and node changes (each at the height it was made, so a historical read sees the
+ * state then), registered nodes and transactions. The block height follows the wall clock from a fixed genesis, so it only ever
  * grows, across restarts too.
  */
 import { fromBech32, toBech32 } from "@cosmjs/encoding";
 import type { Brand } from "./brand.ts";
 import { badRequest, DevnetError, Code } from "./cosmos-errors.ts";
-import { ErrAuthorizationExists, ErrSelfAuthorization, ModuleError } from "./incentives-errors.ts";
+import { ErrAuthorizationExists, ErrNodeNotFound, ErrOperatorNotAuthorized, ErrSelfAuthorization, ModuleError } from "./incentives-errors.ts";
+import { NodeRecords, type NodeChange, type NodeRecord } from "./node-records.ts";
 import { dec, seedBytes, seeded } from "./seeds.ts";
 import { TxLog } from "./tx-log.ts";
 
 /** Genesis of every devnet: 2026-01-01T00:00:00Z at height 1. */
 const GENESIS_MS = Date.UTC(2026, 0, 1);
+
+/** A label as the incentives module takes it (absent: empty), or the node's 400. */
+function checkLabel(value: unknown): string {
+  const label = value === undefined ? "" : value;
+  if (typeof label !== "string" || label.length > 140) throw badRequest("label must be a string of at most 140 characters");
+  return label;
+}
 
 /** An operator authorization as the incentives module stores it. */
 export interface OperatorAuthorization {
@@ -36,6 +44,7 @@ export class Ledger {
   readonly blockMs: number;
   readonly txs = new TxLog();
   private recorded = new Map<string, RecordedAuthorization[]>();
+  private readonly nodeRecords = new NodeRecords((label) => this.account(label));
 
   constructor(brand: Brand, blockMs = 2000) {
     this.brand = brand;
@@ -99,9 +108,7 @@ export class Ledger {
   parseAuthorization(input: { payout_recipient?: unknown; operator?: unknown; label?: unknown }): AuthorizationRequest {
     const payout = this.checkAddress(String(input.payout_recipient ?? ""));
     const operator = this.checkAddress(String(input.operator ?? ""));
-    const label = input.label === undefined ? "" : input.label;
-    if (typeof label !== "string" || label.length > 140) throw badRequest("label must be a string of at most 140 characters");
-    return { payout_recipient: payout, operator, label };
+    return { payout_recipient: payout, operator, label: checkLabel(input.label) };
   }
 
   /** Records an authorization made at `height`, or throws the module's ErrSelfAuthorization / ErrAuthorizationExists. */
@@ -125,11 +132,13 @@ export class Ledger {
     return [...this.recorded.keys()].flatMap((payout) => this.authorizationsOf(payout, height));
   }
 
-  /** Saves the recorded authorizations; calling the result puts them back (a failed transaction's rollback). */
+  /** Saves the recorded authorizations and node changes; calling the result puts them back (a failed transaction's rollback). */
   snapshot(): () => void {
     const saved = new Map(this.recorded);
+    const restoreNodes = this.nodeRecords.snapshot();
     return () => {
       this.recorded = saved;
+      restoreNodes();
     };
   }
 
@@ -175,28 +184,36 @@ export class Ledger {
     return amount === 0 ? [] : [this.coin(amount)];
   }
 
+  /** The hosted-node records at `height`. */
+  nodes(height: number): NodeRecord[] {
+    return this.nodeRecords.at(height);
+  }
+
+  /** The fields of a MsgUpdateNode, checked for form: bad addresses or label are the node's 400. Empty fields mean "unchanged". */
+  parseNodeChange(input: { operator?: unknown; payoutRecipient?: unknown; label?: unknown }): NodeChange {
+    const operator = this.checkAddress(typeof input.operator === "string" ? input.operator : "");
+    const payout = input.payoutRecipient ?? "";
+    if (typeof payout !== "string") throw badRequest("payout recipient must be a string");
+    return { operator, payout_recipient: payout === "" ? "" : this.checkAddress(payout), label: checkLabel(input.label) };
+  }
+
   /**
-   * Hosted-node records with the fields the network documents (operator, CometBFT node id,
-   * `external_address` ip:26656, `rpc_url` ip:26657, `label`, `payout_recipient`). Assumed: the
-   * names `node_id` and `rpc_url`'s `http://` scheme, and the status fields `status`,
-   * `registered_height` and `last_seen_height` (the last sync proof's height).
+   * Applies a MsgUpdateNode at `height`, or throws the module's ErrNodeNotFound, or
+   * ErrOperatorNotAuthorized when the new payout recipient is another address that has not
+   * authorized the operator.
    */
-  nodes(height: number) {
-    return [1, 2, 3, 4, 5, 6].map((n) => {
-      const ip = n % 2 === 1 ? `203.0.113.${10 + n}` : `198.51.100.${20 + n}`;
-      return {
-        operator: this.account(`operator-${n}`),
-        node_id: seedBytes(`node-id-${n}`).toString("hex"),
-        external_address: `${ip}:26656`,
-        rpc_url: `http://${ip}:26657`,
-        label: `hosted-node-${n}`,
-        payout_recipient: n <= 2 ? this.account("payout-1") : this.account(`operator-${n}`),
-        status: n === 6 ? "NODE_STATUS_INACTIVE" : "NODE_STATUS_ACTIVE",
-        registered_height: String(100 * n),
-        // Node 4 lags far behind and node 6 stopped proving long ago.
-        last_seen_height: String(n === 6 ? 1000 : Math.max(1, height - (n === 4 ? 150 : n % 3))),
-      };
-    });
+  updateNode(change: NodeChange, height: number): void {
+    const { operator, payout_recipient: payout } = change;
+    if (!this.nodes(height).some((n) => n.operator === operator)) throw new ModuleError(ErrNodeNotFound, `node ${operator}`);
+    const authorized = payout === "" || payout === operator || this.authorizationsOf(payout, height).some((a) => a.operator === operator);
+    if (!authorized) throw new ModuleError(ErrOperatorNotAuthorized, `${payout} has not authorized ${operator}`);
+    this.nodeRecords.change(change, height);
+  }
+
+  /** Registers a node for `operator` now (the node's own first registration, without PAYOUT_RECIPIENT). */
+  registerNode(input: { operator?: unknown; label?: unknown }): NodeRecord {
+    const operator = this.checkAddress(typeof input.operator === "string" ? input.operator : "");
+    return this.nodeRecords.register(operator, checkLabel(input.label), this.height());
   }
 
   trustScores() {

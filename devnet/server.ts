@@ -1,18 +1,19 @@
 /**
  * A local stand-in for the network's REST (LCD) node: serves the network's module queries and the
  * stock Cosmos ones with deterministic data, answers like grpc-gateway (height header, historical
- * reads, pagination, `{code, message, details}` errors), records operator authorizations and
- * transactions, and exposes counters and faults under `/__devnet/`. A development tool only:
+ * reads, pagination, `{code, message, details}` errors), records operator authorizations, node
+ * registrations and changes, and transactions, and exposes counters and faults under `/__devnet/`. A development tool only:
  * nothing under src/ imports it.
  *
  * Control surface:
  *   POST   /__devnet/txs  {signer, memo?, messages: [{typeUrl, value}]} → 200 {tx_response: {txhash, code, codespace, raw_log, height}}
  *   POST   /__devnet/authorizations  {payout_recipient, operator, label} → 201 entry | 409 exists | 400 self
  *   GET    /__devnet/authorizations  → every recorded authorization
+ *   POST   /__devnet/nodes  {operator, label?} → 201 the new node record (paying the operator) | 409 exists | 400 bad address
  *   GET    /__devnet/requests?prefix=~tag/path  → {count, by_path, last_headers} (keys are `~tag/path?query`, untagged `/path?query`)
  *   POST   /__devnet/faults  {tag?, prefix?, status?, delay_ms?, body?, content_type?, height_offset?, omit_height?, rename_height?, drop?, times?} → 201 {id,…}
  *   GET    /__devnet/faults  → active faults;  DELETE /__devnet/faults[/<id>] → 204
- *   POST   /__devnet/reset   → clears counters and faults (authorizations and transactions stay) → 204
+ *   POST   /__devnet/reset   → clears counters and faults (authorizations, nodes and transactions stay) → 204
  *   GET    /__devnet/status  → {height, chain_id, namespace, bech32_prefix, native_denom, height_header}
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -170,6 +171,10 @@ async function control(node: LocalNode, req: IncomingMessage, res: ServerRespons
       } catch (err) {
         throw err instanceof ModuleError ? err.toDevnetError() : err;
       }
+    }
+    case "POST /__devnet/nodes": {
+      const record = ledger.registerNode(await readJson(req));
+      return send(res, 201, record, { header: HEIGHT_HEADER[node.heightHeader], height: Number(record.registered_height) });
     }
     case "GET /__devnet/authorizations":
       return send(res, 200, { authorizations: ledger.allAuthorizations() }, null);

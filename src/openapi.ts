@@ -10,6 +10,7 @@ import { errorBodySchema } from "./errors";
 import { X_CACHE_PATTERN } from "./gateway/cache-status";
 import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, type GatewayRoute } from "./gateway/route-table";
 import { QUERY_DESCRIPTIONS, QUERY_VALUES, blockHeightSchema, paramDescriptions, paramSchemas } from "./gateway/validators";
+import { onboardingComponents, onboardingPaths } from "./onboardings/openapi";
 import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES, sessionRowSchema } from "./protocol/index";
 import { CONFIRM_BODY_LIMIT, CREATE_BODY_LIMIT, createSessionSchema, sessionIdSchema } from "./sessions/schemas";
 
@@ -99,22 +100,27 @@ export function openApiDocument(config: Config): Json {
     "/api/openapi.json": { get: { tags: ["service"], operationId: "openApi", summary: "This document", responses: { "200": { description: "OpenAPI 3.1" } } } },
   };
   for (const route of GATEWAY_ROUTES) paths[`/api${openApiPath(route, config)}`] = { get: gatewayOperation(route, config) };
+  Object.assign(paths, onboardingPaths(config, { schema, errorAnswer }));
 
   return {
     openapi: "3.1.0",
     info: {
       title: `Edge gateway and wallet pairing for ${config.chainId}`,
       version,
-      description: "Cached read queries of the chain's modules, wallet pairing sessions, and the onboarding page's settings. Every error the server makes has the Error shape.",
+      description: "Cached read queries of the chain's modules, wallet pairing sessions, onboardings handed to the host, and the onboarding page's settings. Every error the server makes has the Error shape.",
     },
     servers: [{ url: "/" }],
     tags: [
       { name: "sessions", description: "Wallet pairing sessions (one Durable Object each)" },
+      { name: "onboardings", description: "The host handoff: onboardings verified on chain (host API with bearer keys; the customer page's endpoints)" },
       { name: "gateway", description: "Cached module queries, proxied to the chain's LCD nodes" },
       { name: "service", description: "Settings, health and this description" },
     ],
     paths,
-    components: { schemas: { Error: schema(errorBodySchema), SessionRow: schema(sessionRowSchema) } },
+    components: {
+      schemas: { Error: schema(errorBodySchema), SessionRow: schema(sessionRowSchema), ...onboardingComponents.schemas },
+      securitySchemes: onboardingComponents.securitySchemes,
+    },
   };
 }
 

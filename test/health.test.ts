@@ -19,7 +19,7 @@ describe("GET /api/health", () => {
       config: { chain_id: "chain-devnet-1", namespace: "chain", wallet_path: "wallet", upstream_auth_header: "not set" },
     });
     expect(report.upstreams).toHaveLength(1);
-    expect(report.upstreams[0]).toMatchObject({ upstream: "1: http://127.0.0.1:1317", healthy: true, consecutive_failures: 0 });
+    expect(report.upstreams[0]).toMatchObject({ upstream: `1: ${new URL(DEVNET).origin}`, healthy: true, consecutive_failures: 0 });
   });
 
   it("names an upstream by its origin only: a provider's key in its path never shows", async () => {

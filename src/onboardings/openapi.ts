@@ -1,0 +1,158 @@
+/** The onboarding endpoints in the OpenAPI document (src/openapi.ts), from the schemas their handlers use. */
+import * as z from "zod/mini";
+import type { Config } from "../config";
+import { ONBOARDING_EVENT_TYPES } from "../protocol/index";
+import { authorizationClaimSchema, CREATE_BODY_LIMIT, createOnboardingSchema, PAGE_BODY_LIMIT, payoutSchema } from "./schemas";
+
+type Json = Record<string, unknown>;
+
+export interface OpenApiParts {
+  schema(s: z.ZodMiniType, io?: "input" | "output"): Json;
+  errorAnswer(description: string): Json;
+}
+
+const json = (body: Json) => ({ "application/json": { schema: body } });
+const noStore = { "Cache-Control": { schema: { type: "string", const: "no-store" } } };
+const idParam = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^ob_[0-9a-f]{32}$" }, description: "Onboarding id: ob_ and 32 lowercase hex characters" };
+
+/** The onboarding's JSON, as the host sees it. */
+const onboarding: Json = {
+  type: "object",
+  description:
+    "status: open → connected (a payout is paired) → authorized (the chain lists the operator for the payout, or the payout is the operator) → applied (the node record pays the payout); expired and cancelled end it. commands appear from authorized on; problem says why the service ended it early.",
+  properties: {
+    id: { type: "string" },
+    status: { enum: ["open", "connected", "authorized", "applied", "expired", "cancelled"] },
+    operator: { type: "string" },
+    label: { type: "string" },
+    reference: { type: ["string", "null"] },
+    url: { type: "string", description: "The customer's page for this onboarding" },
+    return_url: { type: ["string", "null"] },
+    payout: { type: ["string", "null"] },
+    payout_source: { enum: ["relay", "in_app", null] },
+    authorization: { type: "object", properties: { required: { type: ["boolean", "null"] }, height: { type: "integer" }, txhash: { type: "string" } } },
+    node: { type: "object", properties: { payout_recipient: { type: "string" }, height: { type: "integer" } } },
+    commands: { type: "object", properties: { update_node: { type: "string" }, payout_recipient_line: { type: "string" } } },
+    problem: { type: "object", properties: { reason: { type: "string" }, message: { type: "string" } } },
+    created_at: { type: "string", format: "date-time" },
+    updated_at: { type: "string", format: "date-time" },
+    expires_at: { type: "string", format: "date-time" },
+  },
+};
+
+/** Paths of the host API and of the customer page's endpoints. */
+export function onboardingPaths(config: Config, parts: OpenApiParts): Record<string, Json> {
+  const { schema, errorAnswer } = parts;
+  const security = [{ hostKey: [] }];
+  const hostRefusals = {
+    "401": errorAnswer("No key, a wrong key, or a key anywhere but the Authorization header (WWW-Authenticate: Bearer)"),
+    "503": errorAnswer("HOST_API_KEYS is not set on this deployment (HOST_API_NOT_CONFIGURED)"),
+  };
+  const the = (description: string) => ({ description, headers: noStore, content: json({ $ref: "#/components/schemas/Onboarding" }) });
+  const customerView = { description: "The customer's view: the onboarding without reference and commands, plus host (where return_url leads)", headers: noStore, content: json({ type: "object" }) };
+  return {
+    "/api/onboardings": {
+      post: {
+        tags: ["onboardings"],
+        operationId: "createOnboarding",
+        summary: "Create an onboarding for a customer",
+        description: `Server to server. Idempotency-Key (1 to 255 printable characters): the same key and body within 24 hours answers the same onboarding (200), another body 409. Expires ${config.onboardingTtlSeconds} s after creation unless applied.`,
+        security,
+        parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string" } }],
+        requestBody: { required: true, content: json(schema(createOnboardingSchema(config), "input")) },
+        responses: {
+          "201": the("The new onboarding (Location: its url)"),
+          "200": the("The onboarding this Idempotency-Key created"),
+          "400": errorAnswer("Bad operator address, bad return_url, unknown field"),
+          "409": errorAnswer("The Idempotency-Key was used with another body (IDEMPOTENCY_KEY_REUSED)"),
+          "413": errorAnswer(`Body over ${CREATE_BODY_LIMIT} bytes`),
+          "415": errorAnswer("Not application/json"),
+          ...hostRefusals,
+        },
+      },
+    },
+    "/api/onboardings/{id}": {
+      get: { tags: ["onboardings"], operationId: "readOnboarding", summary: "Read an onboarding", security, parameters: [idParam], responses: { "200": the("The onboarding"), "404": errorAnswer("No such onboarding"), ...hostRefusals } },
+    },
+    "/api/onboardings/{id}/cancel": {
+      post: {
+        tags: ["onboardings"],
+        operationId: "cancelOnboarding",
+        summary: "Cancel an onboarding (any state before applied)",
+        security,
+        parameters: [idParam],
+        responses: { "200": the("The onboarding, now cancelled"), "404": errorAnswer("No such onboarding"), "409": errorAnswer("Already applied"), "410": errorAnswer("Already expired"), ...hostRefusals },
+      },
+    },
+    "/api/onboardings/{id}/events": {
+      get: {
+        tags: ["onboardings"],
+        operationId: "onboardingEvents",
+        summary: "The events log: every event and every delivery attempt",
+        security,
+        parameters: [idParam],
+        responses: {
+          "200": {
+            description: `events: [{id (the webhook-id), type (${ONBOARDING_EVENT_TYPES.join(", ")}), created_at, delivered_at, failed_at, next_attempt_at, attempts: [{at, status or error, ms}]}]`,
+            headers: noStore,
+            content: json({ type: "object" }),
+          },
+          "404": errorAnswer("No such onboarding"),
+          ...hostRefusals,
+        },
+      },
+    },
+    "/api/onboarding-pages/{id}": {
+      get: {
+        tags: ["onboardings"],
+        operationId: "readOnboardingPage",
+        summary: "The customer's view of an onboarding (or a subscription to it)",
+        description: "The id is the capability. With Upgrade: websocket (from this origin only) the view is pushed at once and on every change; the socket closes once the onboarding has ended.",
+        parameters: [idParam],
+        responses: { "200": customerView, "101": { description: "WebSocket push of the view" }, "404": errorAnswer("No such onboarding"), "403": errorAnswer("A WebSocket from another origin") },
+      },
+    },
+    "/api/onboarding-pages/{id}/payout": {
+      post: {
+        tags: ["onboardings"],
+        operationId: "pairOnboardingPayout",
+        summary: "Pair the customer's payout",
+        description: "{session_id}: a pairing session the wallet's relayed confirm connected (the address is read from it; payout_source relay). {source: in_app, address}: the address the wallet app's bridge returned (payout_source in_app). The first payout stays.",
+        parameters: [idParam],
+        requestBody: { required: true, content: json(schema(payoutSchema(config), "input")) },
+        responses: {
+          "200": customerView,
+          "400": errorAnswer("Bad body"),
+          "403": errorAnswer("Another origin, or plain http from a non-loopback host"),
+          "404": errorAnswer("No such onboarding"),
+          "409": errorAnswer("Another payout is already paired, or the session has no confirm yet"),
+          "410": errorAnswer("Cancelled or expired"),
+          "413": errorAnswer(`Body over ${PAGE_BODY_LIMIT} bytes`),
+        },
+      },
+    },
+    "/api/onboarding-pages/{id}/authorization": {
+      post: {
+        tags: ["onboardings"],
+        operationId: "claimOnboardingAuthorization",
+        summary: "Report the authorization's transaction hash from the wallet app",
+        description: "Looked up on the chain: an authorization signed by another address than the paired payout stops the onboarding (409 SIGNER_MISMATCH); one no block holds yet is looked up again with every read of the chain.",
+        parameters: [idParam],
+        requestBody: { required: true, content: json(schema(authorizationClaimSchema, "input")) },
+        responses: {
+          "200": customerView,
+          "400": errorAnswer("Not a transaction hash, or a transaction that authorizes nothing here (NOT_AN_AUTHORIZATION)"),
+          "404": errorAnswer("No such onboarding"),
+          "409": errorAnswer("Signed by another address (SIGNER_MISMATCH), or no payout paired yet"),
+          "410": errorAnswer("Cancelled or expired"),
+        },
+      },
+    },
+  };
+}
+
+/** Components the onboarding paths refer to. */
+export const onboardingComponents = {
+  schemas: { Onboarding: onboarding },
+  securitySchemes: { hostKey: { type: "http", scheme: "bearer", description: "One of HOST_API_KEYS" } },
+};

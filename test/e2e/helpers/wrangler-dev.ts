@@ -1,0 +1,47 @@
+/** A `wrangler dev` of its own for a test that needs variables the suite's server does not set (fresh state, free port). */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { WRANGLER_OFFLINE_ENV } from "../../../scripts/offline-env.ts";
+import { freeLoopbackPort } from "./ports.ts";
+
+export interface WranglerDev {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `wrangler dev` with `vars` (`NAME: value`) and resolves once `/api/config` answers. */
+export async function startWranglerDev(vars: Record<string, string>): Promise<WranglerDev> {
+  const url = `http://127.0.0.1:${await freeLoopbackPort()}`;
+  const persist = mkdtempSync(join(tmpdir(), "e2e-wrangler-"));
+  const args = ["dev", "--ip", "127.0.0.1", "--port", new URL(url).port, "--show-interactive-dev-session=false", "--persist-to", persist];
+  for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
+  const child = spawn("wrangler", args, { env: { ...process.env, ...WRANGLER_OFFLINE_ENV }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout!.on("data", (chunk) => (log += chunk));
+  child.stderr!.on("data", (chunk) => (log += chunk));
+
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+      await exited;
+    }
+    rmSync(persist, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`wrangler dev did not come up on ${url}:\n${log}`);
+    }
+    const ok = await fetch(`${url}/api/config`).then((r) => r.ok, () => false);
+    if (ok) return { url, stop };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

@@ -123,7 +123,7 @@ describe("the host handoff's settings", () => {
   });
 
   it("refuses a webhook URL without its secret, naming the secret", () => {
-    expect(refusal({ HOST_WEBHOOK_URL: "https://host.example/hooks" })).toContain("HOST_WEBHOOK_SECRET");
+    expect(refusal({ HOST_WEBHOOK_URL: "https://host.example/hooks" })).toContain("HOST_WEBHOOK_SECRET is not set");
   });
 
   it("refuses plain http for the webhook except on loopback in the local profile", () => {

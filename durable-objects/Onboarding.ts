@@ -180,10 +180,12 @@ export class Onboarding extends DurableObject<Env> {
 
   /** Reads what the chain says of the steps still awaited and applies it. */
   private async readChain(): Promise<void> {
+    // The reading counts as of when it began, so checks keep their interval however long the nodes take.
+    const startedAt = this.now();
     await this.verifyClaim();
     if (!this.state || isOnboardingEnded(this.state.record.status)) return;
     const reading = await chainReadingFor(this.config, this.state.record);
-    if (this.state) this.commit(observe(this.state, reading, this.now(), this.rules));
+    if (this.state) this.commit(observe(this.state, reading, startedAt, this.rules));
   }
 
   /** Looks up a claimed authorization transaction; the refusal when its signer stopped the onboarding. */

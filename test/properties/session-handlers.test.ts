@@ -70,7 +70,7 @@ function expectedCreate({ text, edit }: CreateBody, type: string): Expected {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { status: 400, reasons: ["MALFORMED_JSON"] };
   // Anything but an edited payload lacks chain_id and origin.
   if (!edit) return { status: 400, reasons: ["INVALID_FIELD"] };
-  if (!(edit.key in CREATE_FIELD_REASONS)) return { status: 400, reasons: ["INVALID_FIELD"], names: edit.key };
+  if (!Object.hasOwn(CREATE_FIELD_REASONS, edit.key)) return { status: 400, reasons: ["INVALID_FIELD"], names: edit.key };
   if (JSON.stringify(edit.value) === JSON.stringify(edit.valid[edit.key])) return { status: 201 };
   return { status: 400, reasons: CREATE_FIELD_REASONS[edit.key]!, field: edit.key };
 }

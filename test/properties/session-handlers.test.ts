@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { errorBodySchema } from "../../src/errors";
 import { normalizeWalletProof, SESSION_ID_PATTERN } from "../../src/protocol/index";
 import { CREATE_BODY_LIMIT } from "../../src/sessions/schemas";
-import { PREFIX, WALLET, api, createPayload, createSession, mintSessionId, proofFor } from "../helpers/sessions";
+import { CHAIN_ID, ORIGIN, PREFIX, TTL_MAX_SECONDS, WALLET, api, createPayload, createSession, mintSessionId, proofFor } from "../helpers/sessions";
 
 /** What a request must be answered with: a status, and for a refusal the reasons allowed and the field named. */
 interface Expected {
@@ -46,15 +46,54 @@ const CREATE_FIELD_REASONS: Record<string, readonly string[]> = {
   relay_url: ["INVALID_FIELD", "INVALID_URL", "INVALID_RELAY_URL", "INSECURE_ORIGIN"],
 };
 
+/** An edit of one field of a valid payload, with the answer it must get when the rules know it exactly. */
+type Edit = { key: string; value: unknown; valid: Record<string, unknown>; exact?: Expected };
 /** A create body: arbitrary text, arbitrary JSON, or a valid payload with one field replaced or added. */
-type CreateBody = { text: string; edit: { key: string; value: unknown; valid: Record<string, unknown> } | null };
+type CreateBody = { text: string; edit: Edit | null };
+
+const later = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+const refusal = (reason: string, field: string): Expected => ({ status: 400, reasons: [reason], field });
+
+/** Near misses of each rule of a create, each with its exact answer (`valid` is the payload edited). */
+const nearMisses: fc.Arbitrary<(valid: Record<string, unknown>) => Omit<Edit, "valid">> = fc.oneof(
+  fc.constantFrom(2, "1", 0, null).map((value) => () => ({ key: "v", value, exact: refusal("INVALID_FIELD", "v") })),
+  fc.string({ minLength: 1, maxLength: 64 }).map((value) => () => ({ key: "chain_id", value, exact: value === CHAIN_ID ? { status: 201 } : refusal("CHAIN_ID_MISMATCH", "chain_id") })),
+  fc.string({ minLength: 65, maxLength: 80 }).map((value) => () => ({ key: "chain_id", value, exact: refusal("INVALID_FIELD", "chain_id") })),
+  fc.constant(() => ({ key: "session_id", value: mintSessionId(), exact: refusal("INVALID_RELAY_URL", "relay_url") })),
+  fc
+    .tuple(fc.string({ minLength: 1, maxLength: 80 }), fc.constantFrom(
+      ["https://evil.test", "ORIGIN_MISMATCH"], ["http://127.0.0.1:8787", "ORIGIN_MISMATCH"], ["http://edge.test", "INSECURE_ORIGIN"],
+      ["https://edge.test/app", "INVALID_ORIGIN"], ["https://user@edge.test", "INVALID_ORIGIN"], ["edge.test", "INVALID_URL"], [ORIGIN, null],
+    ))
+    .map(([name, [url, reason]]) => () => ({ key: "origin", value: { name, url }, exact: reason ? refusal(reason, "origin.url") : { status: 201 } })),
+  fc.integer({ min: -86_400, max: 0 }).map((seconds) => () => ({ key: "expires_at", value: later(seconds), exact: refusal("EXPIRES_AT_IN_PAST", "expires_at") })),
+  fc.integer({ min: TTL_MAX_SECONDS + 5, max: 2 * 86_400 }).map((seconds) => () => ({ key: "expires_at", value: later(seconds), exact: refusal("EXPIRES_AT_TOO_LATE", "expires_at") })),
+  fc.integer({ min: 5, max: TTL_MAX_SECONDS - 5 }).map((seconds) => () => ({ key: "expires_at", value: later(seconds), exact: { status: 201 } })),
+  fc.constantFrom<[(confirm: string) => string, string]>(
+    [(confirm) => confirm.replace("https://edge.test", "https://evil.test"), "INVALID_RELAY_URL"],
+    [(confirm) => confirm.replace("https://", "http://"), "INSECURE_ORIGIN"],
+    [(confirm) => confirm.replace("https://", "https://user:pw@"), "INVALID_RELAY_URL"],
+    [(confirm) => `${confirm}/`, "INVALID_RELAY_URL"],
+    [(confirm) => confirm.replace("https://", ""), "INVALID_URL"],
+  ).map(([edit, reason]) => (valid: Record<string, unknown>) => ({ key: "relay_url", value: edit(valid.relay_url as string), exact: refusal(reason, "relay_url") })),
+);
+
 const createBodies: fc.Arbitrary<CreateBody> = fc.oneof(
   fc.string().map((text) => ({ text, edit: null })),
   fc.jsonValue().map((value) => ({ text: JSON.stringify(value), edit: null })),
-  fc.record({ key: fc.constantFrom(...Object.keys(CREATE_FIELD_REASONS), "extra", "__proto__"), value: fc.jsonValue() }).map(({ key, value }) => {
+  fc.tuple(fc.constantFrom(...Object.keys(CREATE_FIELD_REASONS), "extra", "__proto__"), fc.jsonValue()).map(([key, value]) => {
     const valid = createPayload();
     return { text: JSON.stringify({ ...valid, [key]: value }), edit: { key, value, valid } };
   }),
+  // Weighted: each near miss tests one rule's exact answer.
+  {
+    weight: 3,
+    arbitrary: nearMisses.map((make) => {
+      const valid = createPayload();
+      const edit = { ...make(valid), valid };
+      return { text: JSON.stringify({ ...valid, [edit.key]: edit.value }), edit };
+    }),
+  },
 );
 
 /** The answer the rules give a create, in the order the server applies them. */
@@ -70,6 +109,7 @@ function expectedCreate({ text, edit }: CreateBody, type: string): Expected {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { status: 400, reasons: ["MALFORMED_JSON"] };
   // Anything but an edited payload lacks chain_id and origin.
   if (!edit) return { status: 400, reasons: ["INVALID_FIELD"] };
+  if (edit.exact) return edit.exact;
   if (!Object.hasOwn(CREATE_FIELD_REASONS, edit.key)) return { status: 400, reasons: ["INVALID_FIELD"], names: edit.key };
   if (JSON.stringify(edit.value) === JSON.stringify(edit.valid[edit.key])) return { status: 201 };
   return { status: 400, reasons: CREATE_FIELD_REASONS[edit.key]!, field: edit.key };
@@ -99,7 +139,7 @@ describe("session endpoints under arbitrary input", { timeout: 60_000 }, () => {
         const named = /"session_id":"(cs_[0-9a-f]{32})"/.exec(body.text)?.[1];
         if (expected.status >= 400 && named) expect((await api(`${WALLET}/${named}`)).status).toBe(404);
       }),
-      { numRuns: 150 },
+      { numRuns: 400 },
     );
   });
 

@@ -20,6 +20,7 @@ export function jsonBody<E extends Env, T>(
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidArgument("MALFORMED_JSON", "The body must be a JSON object");
     return check(value as Record<string, unknown>, c);
   });
+  // `every` drops the validator's types; what the handler reads is what `check` returned.
   return every(
     requireJsonMediaType,
     bodyLimit({ maxSize: maxBytes, onError: () => { throw tooLarge(maxBytes); } }),

@@ -27,15 +27,15 @@ export class IdempotencyKey extends DurableObject<Env> {
       const held = await this.ctx.storage.get<KeyRecord>(RECORD_KEY);
       if (held && now - held.createdAt < IDEMPOTENCY_WINDOW_MS) {
         if (held.bodyHash !== bodyHash) {
-          outcome = { ok: false, error: IDEMPOTENCY_CONFLICT };
+          outcome = IDEMPOTENCY_CONFLICT;
           return;
         }
         const again = await this.onboarding(held.onboardingId).read();
-        outcome = again.ok ? { ...again, status: 200 } : again;
+        outcome = "body" in again ? { status: 200, body: again.body } : again;
         return;
       }
       outcome = await this.onboarding(input.id).create(input);
-      if (!outcome.ok) return;
+      if (!("body" in outcome)) return;
       await this.ctx.storage.put(RECORD_KEY, { bodyHash, onboardingId: input.id, createdAt: now } satisfies KeyRecord);
       await this.ctx.storage.setAlarm(now + IDEMPOTENCY_WINDOW_MS);
     });

@@ -13,7 +13,7 @@ import { DurableObject } from "cloudflare:workers";
 import { readConfig, type Config } from "../src/config";
 import { errorResponse, type ErrorSpec } from "../src/errors";
 import { chainReadingFor, verifyClaimedTx } from "../src/onboardings/chain-watch";
-import { cancel, claimAuthorization, create, expire, observe, pair, type Answer, type MachineRules, type NewOnboarding, type Step } from "../src/onboardings/machine";
+import { cancel, claimAuthorization, create, expire, isRefusal, observe, pair, type Answer, type MachineRules, type NewOnboarding, type Step } from "../src/onboardings/machine";
 import { eventsLog, nextWakeAt, pendingHead, recordAttempt, retentionOver } from "../src/onboardings/outbox";
 import { ONBOARDING_NOT_FOUND, SESSION_NOT_CONNECTED } from "../src/onboardings/refusals";
 import type { OnboardingState } from "../src/onboardings/state";
@@ -25,8 +25,8 @@ const STATE_KEY = "state";
 /** Deliveries made in one wake-up at most; the rest wait for the next alarm. */
 const DELIVERIES_PER_WAKE = 20;
 
-/** An answer across RPC: the value with its HTTP status, or a refusal in the one error shape. */
-export type OnboardingOutcome<T> = { ok: true; status: 200 | 201; body: T } | { ok: false; error: ErrorSpec };
+/** An answer across RPC: the value with its HTTP status, or the refusal value itself. */
+export type OnboardingOutcome<T> = { status: 200 | 201; body: T } | ErrorSpec;
 
 /** What the customer's page says its wallet paired: a relayed pairing session, or the wallet app's bridge. */
 export type PairedPayout = { sessionId: string } | { address: string; source: "in_app" };
@@ -64,13 +64,13 @@ export class Onboarding extends DurableObject<Env> {
   /** The onboarding as the host sees it. */
   async read(): Promise<OnboardingOutcome<OnboardingView>> {
     this.expireIfDue();
-    return this.hostAnswer({ state: this.state, answer: this.state ? { ok: true, status: 200 } : { ok: false, error: ONBOARDING_NOT_FOUND } });
+    return this.hostAnswer({ state: this.state, answer: this.state ? { status: 200 } : ONBOARDING_NOT_FOUND });
   }
 
   /** The events log: every event and every delivery attempt. */
   async events(): Promise<OnboardingOutcome<ReturnType<typeof eventsLog>>> {
     this.expireIfDue();
-    return this.state ? { ok: true, status: 200, body: eventsLog(this.state) } : { ok: false, error: ONBOARDING_NOT_FOUND };
+    return this.state ? { status: 200, body: eventsLog(this.state) } : ONBOARDING_NOT_FOUND;
   }
 
   /** Cancels it (from any state before applied); repeating is harmless. */
@@ -82,7 +82,7 @@ export class Onboarding extends DurableObject<Env> {
   /** The onboarding as its customer's page sees it. */
   async customer(): Promise<OnboardingOutcome<OnboardingCustomerView>> {
     this.expireIfDue();
-    return this.customerAnswer({ state: this.state, answer: this.state ? { ok: true, status: 200 } : { ok: false, error: ONBOARDING_NOT_FOUND } });
+    return this.customerAnswer({ state: this.state, answer: this.state ? { status: 200 } : ONBOARDING_NOT_FOUND });
   }
 
   /**
@@ -95,14 +95,14 @@ export class Onboarding extends DurableObject<Env> {
     let payout: { address: string; source: "relay" | "in_app" };
     if ("sessionId" in paired) {
       const session = await this.env.PAIRING_SESSIONS.get(this.env.PAIRING_SESSIONS.idFromName(paired.sessionId)).read();
-      if (!session.ok) return { ok: false, error: session.error };
-      if (session.row.status !== "connected" || session.row.address === null) return { ok: false, error: SESSION_NOT_CONNECTED };
+      if (!("row" in session)) return session;
+      if (session.row.status !== "connected" || session.row.address === null) return SESSION_NOT_CONNECTED;
       payout = { address: session.row.address, source: "relay" };
     } else {
       payout = paired;
     }
     const step = this.apply(pair(this.state, payout, Date.now(), this.rules));
-    if (step.answer.ok) this.wakeNow();
+    if (!isRefusal(step.answer)) this.wakeNow();
     return this.customerAnswer(step);
   }
 
@@ -114,11 +114,11 @@ export class Onboarding extends DurableObject<Env> {
   async claimAuthorization(txhash: string): Promise<OnboardingOutcome<OnboardingCustomerView>> {
     this.expireIfDue();
     const step = this.apply(claimAuthorization(this.state, txhash, Date.now()));
-    if (!step.answer.ok) return this.customerAnswer(step);
+    if (isRefusal(step.answer)) return this.customerAnswer(step);
     const refusal = await this.verifyClaim();
-    if (refusal) return { ok: false, error: refusal };
+    if (refusal) return refusal;
     this.wakeNow();
-    return this.customerAnswer({ state: this.state, answer: { ok: true, status: 200 } });
+    return this.customerAnswer({ state: this.state, answer: { status: 200 } });
   }
 
   override async alarm(): Promise<void> {
@@ -275,9 +275,9 @@ export class Onboarding extends DurableObject<Env> {
   }
 
   private answerWith<T>(answer: Answer, show: (state: OnboardingState) => T): OnboardingOutcome<T> {
-    if (!answer.ok) return answer;
-    if (!this.state) return { ok: false, error: ONBOARDING_NOT_FOUND };
-    return { ok: true, status: answer.status, body: show(this.state) };
+    if (isRefusal(answer)) return answer;
+    if (!this.state) return ONBOARDING_NOT_FOUND;
+    return { status: answer.status, body: show(this.state) };
   }
 }
 

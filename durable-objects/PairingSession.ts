@@ -3,28 +3,30 @@
  * src/sessions/machine.ts.
  *
  * The row is loaded once, in `blockConcurrencyWhile`, and kept in memory. Every event is decided
- * synchronously (the next row is in memory before the first await), so concurrent confirms are
- * applied one at a time and the first valid one wins; then its effects run in order: the row and
- * its alarm are written as one batch, and only once that has committed are subscribers notified. A waiting page subscribes with a
+ * and applied in one synchronous step, so concurrent confirms cannot interleave and the first
+ * valid one wins: the next row goes into memory, its writes (the row and its alarm, one atomic
+ * batch) are issued without being awaited, subscribers are sent the row, and the answer is
+ * returned. The platform's output gate holds every outgoing message (the RPC answer, WebSocket
+ * sends) until those writes are durable, and a failed write resets the object, so no caller and
+ * no subscriber ever sees a row that storage could still lose. A waiting page subscribes with a
  * hibernatable WebSocket and receives the row on every change.
  */
 import { DurableObject } from "cloudflare:workers";
-import { readVariable } from "../src/config";
-import { errorBody } from "../src/errors";
+import { readConfig } from "../src/config";
+import { errorResponse } from "../src/errors";
 import { isSettled, type SessionRow, type WalletProof } from "../src/protocol/index";
-import { rowAt, transition, type NewSession, type SessionEffect, type SessionEvent } from "../src/sessions/machine";
-import type { SessionOutcome } from "../src/sessions/outcome";
-import { SESSION_NOT_FOUND, UPGRADE_REQUIRED } from "../src/sessions/refusals";
+import { rowAt, transition, type NewSession, type SessionAnswer, type SessionEffect, type SessionEvent, type SessionRules } from "../src/sessions/machine";
+import { SESSION_NOT_FOUND } from "../src/sessions/refusals";
 
 const ROW_KEY = "row";
 
 export class PairingSession extends DurableObject<Env> {
   private row: SessionRow | null = null;
-  private readonly rules: { retentionMs: number };
+  private readonly rules: SessionRules;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.rules = { retentionMs: readVariable(env, "SESSION_RETENTION_SECONDS") * 1000 };
+    this.rules = { retentionMs: readConfig(env).sessionRetentionSeconds * 1000 };
     ctx.blockConcurrencyWhile(async () => {
       this.row = (await ctx.storage.get<SessionRow>(ROW_KEY)) ?? null;
     });
@@ -33,37 +35,34 @@ export class PairingSession extends DurableObject<Env> {
   }
 
   /** Stores a new pending row; 409 when this id is already in use. */
-  async create(session: NewSession): Promise<SessionOutcome> {
-    return this.answer({ type: "create", session });
+  create(session: NewSession): SessionAnswer {
+    return this.apply({ type: "create", session })!;
   }
 
   /** The current row; 410 once expired, 404 for an id never created (and nothing is written). */
-  async read(): Promise<SessionOutcome> {
-    return this.answer({ type: "read" });
+  read(): SessionAnswer {
+    return this.apply({ type: "read" })!;
   }
 
   /** Cancels a pending session; repeating is harmless; a connected session cannot be cancelled. */
-  async cancel(): Promise<SessionOutcome> {
-    return this.answer({ type: "cancel" });
+  cancel(): SessionAnswer {
+    return this.apply({ type: "cancel" })!;
   }
 
   /** Applies a wallet proof: the first valid confirm wins; the same proof again is answered 200. */
-  async confirm(proof: WalletProof): Promise<SessionOutcome> {
-    return this.answer({ type: "confirm", proof });
+  confirm(proof: WalletProof): SessionAnswer {
+    return this.apply({ type: "confirm", proof })!;
   }
 
   /** Expiry of a pending row, or the end of a settled row's retention. */
-  override async alarm(): Promise<void> {
-    await this.apply({ type: "alarm" });
+  override alarm(): void {
+    this.apply({ type: "alarm" });
   }
 
-  /** WebSocket subscription: sends the row now and on every change; closes once settled. */
-  override async fetch(request: Request): Promise<Response> {
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-      return Response.json(errorBody(UPGRADE_REQUIRED), { status: UPGRADE_REQUIRED.status });
-    }
+  /** WebSocket subscription (the Worker forwards only upgrades): the row now and on every change; closes once settled. */
+  override fetch(): Response {
     const row = rowAt(this.row, Date.now());
-    if (!row) return Response.json(errorBody(SESSION_NOT_FOUND), { status: SESSION_NOT_FOUND.status });
+    if (!row) return errorResponse(SESSION_NOT_FOUND);
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
     server.send(JSON.stringify(row));
@@ -72,47 +71,40 @@ export class PairingSession extends DurableObject<Env> {
   }
 
   /** Any message asks for the row again (a client that fears it missed an update). */
-  override async webSocketMessage(socket: WebSocket): Promise<void> {
+  override webSocketMessage(socket: WebSocket): void {
     const row = rowAt(this.row, Date.now());
     if (row) socket.send(JSON.stringify(row));
     else closeQuietly(socket, 1000, "deleted");
   }
 
-  override async webSocketClose(socket: WebSocket, code: number): Promise<void> {
+  override webSocketClose(socket: WebSocket, code: number): void {
     closeQuietly(socket, code === 1005 || code === 1006 ? 1000 : code, "closed");
   }
 
-  private async answer(event: SessionEvent): Promise<SessionOutcome> {
-    // Only the alarm goes unanswered.
-    return (await this.apply(event))!;
-  }
-
-  private async apply(event: SessionEvent): Promise<SessionOutcome | null> {
+  /** Decides the event and performs its effects in order, without an await between them. */
+  private apply(event: SessionEvent): SessionAnswer | null {
     const next = transition(this.row, event, Date.now(), this.rules);
     this.row = next.row;
-    // Writes are issued together so they commit as one batch; subscribers hear only after it commits.
-    const writes: Promise<unknown>[] = [];
-    for (const effect of next.effects) {
-      if (effect.type === "notify") {
-        await Promise.all(writes.splice(0));
-        this.broadcast(effect.row);
-      } else {
-        writes.push(this.write(effect));
-      }
-    }
-    await Promise.all(writes);
+    for (const effect of next.effects) this.perform(effect);
     return next.answer;
   }
 
-  private write(effect: Exclude<SessionEffect, { type: "notify" }>): Promise<unknown> {
+  private perform(effect: SessionEffect): void {
+    // Writes are not awaited: the output gate holds every answer and message until they are durable.
     switch (effect.type) {
       case "store":
-        return this.ctx.storage.put(ROW_KEY, effect.row);
+        void this.ctx.storage.put(ROW_KEY, effect.row);
+        return;
       case "schedule":
-        return this.ctx.storage.setAlarm(effect.at);
+        void this.ctx.storage.setAlarm(effect.at);
+        return;
+      case "notify":
+        return this.broadcast(effect.row);
       case "erase":
         for (const socket of this.ctx.getWebSockets()) closeQuietly(socket, 1000, "deleted");
-        return Promise.all([this.ctx.storage.deleteAlarm(), this.ctx.storage.deleteAll()]);
+        void this.ctx.storage.deleteAlarm();
+        void this.ctx.storage.deleteAll();
+        return;
     }
   }
 

@@ -1,5 +1,5 @@
 /**
- * The page's pairing client: speaks wallet-protocol.md to this origin's session endpoints, as the
+ * The page's pairing client: speaks docs/WALLET-PROTOCOL.md to this origin's session endpoints, as the
  * wallet SDK's `connect()` does, but waits on the session's WebSocket push instead of polling
  * (polling every 1.5 s remains the fallback when the socket fails). Concurrent connects share one
  * pending session until it settles. Unlike the SDK it knows `expired`: from the push, or from the

@@ -1,7 +1,7 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it, vi } from "vitest";
-import { ORIGIN, RETENTION_MS, WALLET, accountAddress, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor, publicKey } from "./helpers/sessions";
+import { describe, expect, it } from "vitest";
+import { ORIGIN, RETENTION_MS, WALLET, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor } from "./helpers/sessions";
 
 function stubOf(sessionId: string) {
   return env.PAIRING_SESSIONS.get(env.PAIRING_SESSIONS.idFromName(sessionId));
@@ -113,37 +113,46 @@ describe("expiry and retention by alarm", () => {
   });
 });
 
-describe("persist, then broadcast", () => {
-  it("tells subscribers nothing of a confirm whose write failed", async () => {
+describe("the platform's write model: answers and pushes leave only once the row is stored", () => {
+  /** The row a fresh instance of the session's object reads from storage (the old one evicted). */
+  async function storedAfterEviction(sessionId: string, webSockets?: "hibernate") {
+    const stub = stubOf(sessionId);
+    await evictDurableObject(stub, webSockets ? { webSockets } : undefined);
+    return runInDurableObject(stub, async (instance, state) => ({ stored: await state.storage.get("row"), read: instance.read() }));
+  }
+
+  it("keeps the row of every answer through eviction: create, confirm and cancel", async () => {
+    const created = await postJson(WALLET, createPayload());
+    expect(created.status).toBe(201);
+    const pending = await created.json<{ session_id: string }>();
+    expect(await storedAfterEviction(pending.session_id)).toEqual({ stored: pending, read: { status: 200, row: pending } });
+
+    const confirmed = await confirm(pending.session_id, proofFor(pending.session_id));
+    expect(confirmed.status).toBe(200);
+    const connected = await confirmed.json();
+    expect(await storedAfterEviction(pending.session_id)).toEqual({ stored: connected, read: { status: 200, row: connected } });
+
+    const other = await createSession();
+    const cancelled = await (await api(`${WALLET}/${other}`, { method: "DELETE" })).json();
+    expect(cancelled).toMatchObject({ status: "cancelled" });
+    expect((await storedAfterEviction(other)).stored).toEqual(cancelled);
+  });
+
+  it("keeps the first of 20 simultaneous confirms through eviction, and nothing of the others", async () => {
+    const sessionId = await createSession();
+    const responses = await Promise.all(Array.from({ length: 20 }, () => confirm(sessionId, proofFor(sessionId))));
+    const winners = responses.filter((r) => r.status === 200);
+    expect(winners).toHaveLength(1);
+    expect((await storedAfterEviction(sessionId)).stored).toEqual(await winners[0]!.json());
+  });
+
+  it("pushes a subscriber the row the confirm answered with, which storage then holds", async () => {
     const sessionId = await createSession();
     const channel = await subscribe(sessionId);
     await channel.next();
-    const stub = stubOf(sessionId);
-    const outcome = await runInDurableObject(stub, async (instance, state) => {
-      const put = vi.spyOn(state.storage, "put").mockRejectedValue(new Error("disk full"));
-      try {
-        return await instance.confirm({ session_id: sessionId, address: accountAddress(), pubkey_base64: publicKey(), account_label: null }).then(() => "answered", (error: Error) => error.message);
-      } finally {
-        put.mockRestore();
-      }
-    });
-    expect(outcome).toBe("disk full");
-    // A message sent now asks for the row again: the only rows heard are the first one and that.
-    await evictDurableObject(stub, { webSockets: "hibernate" });
-    channel.socket!.send("again");
-    expect(await channel.next()).toMatchObject({ status: "pending" });
-    expect(channel.rows.map((row) => row.status)).toEqual(["pending", "pending"]);
-  });
-});
-
-describe("persistence", () => {
-  it("keeps the row across Durable Object eviction", async () => {
-    const sessionId = await createSession();
-    const proof = proofFor(sessionId);
-    await confirm(sessionId, proof);
-    await evictDurableObject(stubOf(sessionId));
-    expect(await (await api(`${WALLET}/${sessionId}`)).json()).toMatchObject({ status: "connected", address: proof.address });
-    expect((await confirm(sessionId, proofFor(sessionId))).status).toBe(409);
+    const [answer, pushed] = await Promise.all([confirm(sessionId, proofFor(sessionId)).then((r) => r.json()), channel.next()]);
+    expect(pushed).toEqual(answer);
+    expect((await storedAfterEviction(sessionId, "hibernate")).stored).toEqual(answer);
   });
 });
 
@@ -215,15 +224,10 @@ describe("push over WebSocket", () => {
     expect(channel.rows).toHaveLength(2);
   });
 
-  it("answers 426 when the object is fetched without a WebSocket upgrade", async () => {
-    const sessionId = await createSession();
-    const response = await stubOf(sessionId).fetch(new Request(`${ORIGIN}${WALLET}/${sessionId}`));
-    expect(response.status).toBe(426);
-    expect(await errorReason(response)).toBe("UPGRADE_REQUIRED");
-  });
-
-  it("answers 404 to an upgrade for an unknown session", async () => {
+  it("answers 404 in the one error shape, never cached, to an upgrade for an unknown session", async () => {
     const channel = await subscribe(mintSessionId());
     expect(channel.response.status).toBe(404);
+    expect(channel.response.headers.get("cache-control")).toBe("no-store");
+    expect(await errorReason(channel.response)).toBe("SESSION_NOT_FOUND");
   });
 });

@@ -88,9 +88,9 @@ describe("transition: one case per (state, event)", () => {
       return;
     }
     const answer = next.answer!;
-    expect(answer.ok ? answer.status : answer.error.status).toBe(expected.status);
-    if (answer.ok) expect(answer.row).toEqual(expected.row ?? row);
-    else expect(answer.error.reason).toBe(expected.reason);
+    expect(answer.status).toBe(expected.status);
+    if ("row" in answer) expect(answer.row).toEqual(expected.row ?? row);
+    else expect(answer.reason).toBe(expected.reason);
   });
 
   it("schedules a new row's alarm at its expires_at, and a settled row's at the end of its retention", () => {
@@ -168,7 +168,7 @@ describe("transition: properties", () => {
           now += wait;
           const before = row;
           const next = transition(row, event, now, RULES);
-          const accepted = event.type === "confirm" && next.answer?.ok === true;
+          const accepted = event.type === "confirm" && next.answer !== null && "row" in next.answer;
           if (accepted && winner === null) winner = event.proof;
           if (accepted) expect(event.proof).toMatchObject({ address: winner!.address, pubkey_base64: winner!.pubkey_base64 });
           if (before?.status === "connected" && next.row !== null) expect(next.row).toBe(before);
@@ -186,7 +186,7 @@ describe("transition: properties", () => {
     fc.assert(
       fc.property(anyRow, anyEvent, anyTime, (row, event, now) => {
         const next = transition(row, event, now, RULES);
-        if (next.answer?.ok === false) {
+        if (next.answer && !("row" in next.answer)) {
           expect(next.effects).toEqual([]);
           expect(next.row).toBe(row);
         }

@@ -84,7 +84,7 @@ describe("confirm accepts every body the SDK accepts, normalized", () => {
   });
 });
 
-describe("confirm refuses what the spec refuses: 400, the field and why, the row unchanged", () => {
+describe("confirm refuses what docs/WALLET-PROTOCOL.md refuses: 400, the field and why, the row unchanged", () => {
   const valid = (id: string) => ({ session_id: id, address: accountAddress(), pubkey_base64: publicKey() });
   const flipChecksum = (address: string) => address.slice(0, -1) + (address.at(-1) === "q" ? "p" : "q");
   type Refusal = [name: string, body: (id: string) => unknown, reason: string, field: string, message?: RegExp];

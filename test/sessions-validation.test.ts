@@ -124,6 +124,25 @@ describe("create refuses bad input with the one error shape", () => {
   });
 });
 
+describe("a JSON body is JSON whatever the media type's parameters and case", () => {
+  const jsonTypes = ["application/json; charset=utf-8", "application/json;charset=UTF-8", "Application/JSON", " application/json ; charset=utf-8"];
+
+  it.each(jsonTypes)("creates and confirms with Content-Type: %s", async (type) => {
+    const sessionId = mintSessionId();
+    const created = await postJson(WALLET, createPayload(sessionId), { headers: { "content-type": type } });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const confirmed = await postJson(`${WALLET}/${sessionId}/confirm`, proofFor(sessionId), { headers: { "content-type": type } });
+    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+    expect(await confirmed.json()).toMatchObject({ status: "connected" });
+  });
+
+  it.each(["text/plain; charset=utf-8", "application/jsonp", "application/vnd.api+json", "multipart/form-data; boundary=x"])("refuses Content-Type: %s with 415", async (type) => {
+    const response = await postJson(WALLET, createPayload(), { headers: { "content-type": type } });
+    expect(response.status).toBe(415);
+    expect(await errorReason(response)).toBe("UNSUPPORTED_MEDIA_TYPE");
+  });
+});
+
 describe("confirm refuses a malformed request and changes nothing", () => {
   it("refuses malformed JSON, a wrong content type and an oversized body", async () => {
     const sessionId = await createSession();

@@ -4,6 +4,7 @@
  * value, every value checked by `variables.ts`. Nothing else reads `env` for settings.
  */
 import * as z from "zod/mini";
+import { isLoopbackHost } from "../http/loopback.ts";
 import { LOCAL_PROFILE, NETWORK_PROFILES, type ProfileName } from "./profiles.ts";
 import { SHIELD_LOCATION_HINTS, VARIABLES, type VariableName } from "./variables.ts";
 
@@ -74,15 +75,6 @@ export function readConfig(env: object): Config {
     memo.set(env, config);
   }
   return config;
-}
-
-/**
- * One variable's checked value, for a reader that needs nothing else (the Durable Object's
- * retention); the rest of the configuration is neither read nor checked.
- */
-export function readVariable<N extends VariableName>(env: object, name: N): Parsed<N> {
-  const vars = env as Partial<Record<string, unknown>>;
-  return value(vars, value(vars, null, "NETWORK_PROFILE"), name);
 }
 
 /** First path segments the Worker owns under /api; the wallet path may not shadow them. */
@@ -204,8 +196,7 @@ function parseUpstreamUrls(list: string): string[] {
 }
 
 function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname;
-  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return isLoopbackHost(new URL(url).hostname);
 }
 
 function splitHeader(raw: string): readonly [string, string] {

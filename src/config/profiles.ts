@@ -3,7 +3,7 @@
  * upstream nodes and node-command defaults of each. Every configuration variable still overrides
  * its profile's value. Data only: no code reads a brand word from anywhere but here and `env`.
  *
- * Sources for the network's words: network.md (public repository Hope-Network-Org/hope-node:
+ * Sources for the network's words: docs/WALLET-PROTOCOL.md (from Hope-Network-Org/hope-node:
  * wallet/docs/hosted-nodes.md, wallet/src/payload.ts, wallet/src/origin.ts, wallet/src/inApp.ts,
  * docs/incentives.md).
  */

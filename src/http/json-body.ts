@@ -1,13 +1,42 @@
-/** Reads a JSON object body under a size limit, refusing everything else with a clear error. */
+/** JSON request bodies as middleware: hono's `bodyLimit` and `validator`, refusing in the one error shape. */
+import type { Context, Env, MiddlewareHandler, Next } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { every } from "hono/combine";
+import { HTTPException } from "hono/http-exception";
+import { validator } from "hono/validator";
 import { ApiError, GrpcCode, invalidArgument } from "../errors";
 
 /**
- * Returns the parsed JSON object of `request`.
- * Refuses a non-JSON content type (415), a body over `limitBytes` (413, without reading past the
- * limit), malformed JSON and anything that is not a plain object (400).
+ * A JSON object body, checked before the handler runs: refuses a media type other than
+ * `application/json` (415; parameters such as `charset=utf-8` are fine), a body over `maxBytes`
+ * (413, read no further), malformed JSON and anything but an object (400 `MALFORMED_JSON`), then
+ * hands the value `check` returns (or the refusal it throws) to the handler as `c.req.valid("json")`.
  */
-export async function readJsonObject(request: Request, limitBytes: number): Promise<Record<string, unknown>> {
-  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+export function jsonBody<E extends Env, T>(
+  maxBytes: number,
+  check: (body: Record<string, unknown>, c: Context<E>) => T,
+): MiddlewareHandler<E, string, { in: { json: unknown }; out: { json: T } }> {
+  const parse = validator("json", (value: unknown, c: Context<E>) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidArgument("MALFORMED_JSON", "The body must be a JSON object");
+    return check(value as Record<string, unknown>, c);
+  });
+  // `every` drops the validator's types; what the handler reads is what `check` returned.
+  return every(
+    requireJsonMediaType,
+    bodyLimit({ maxSize: maxBytes, onError: () => { throw tooLarge(maxBytes); } }),
+    async (c: Context, next: Next) => {
+      try {
+        await parse(c, next);
+      } catch (error) {
+        // The validator's own refusal of text that is not JSON; the handler's errors never come here.
+        throw error instanceof HTTPException ? invalidArgument("MALFORMED_JSON", "The body is not valid JSON") : error;
+      }
+    },
+  ) as MiddlewareHandler<E, string, { in: { json: unknown }; out: { json: T } }>;
+}
+
+const requireJsonMediaType: MiddlewareHandler = async (c, next) => {
+  const mediaType = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (mediaType !== "application/json") {
     throw new ApiError({
       status: 415,
@@ -16,18 +45,8 @@ export async function readJsonObject(request: Request, limitBytes: number): Prom
       message: "The body must be JSON sent with Content-Type: application/json",
     });
   }
-  const text = await readLimited(request, limitBytes);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw invalidArgument("MALFORMED_JSON", "The body is not valid JSON");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw invalidArgument("MALFORMED_JSON", "The body must be a JSON object");
-  }
-  return value as Record<string, unknown>;
-}
+  await next();
+};
 
 function tooLarge(limitBytes: number): ApiError {
   return new ApiError({
@@ -37,34 +56,4 @@ function tooLarge(limitBytes: number): ApiError {
     message: `The body must be at most ${limitBytes} bytes`,
     metadata: { limit_bytes: String(limitBytes) },
   });
-}
-
-async function readLimited(request: Request, limitBytes: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limitBytes) throw tooLarge(limitBytes);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limitBytes) {
-      await reader.cancel();
-      throw tooLarge(limitBytes);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw invalidArgument("MALFORMED_JSON", "The body is not valid UTF-8");
-  }
 }

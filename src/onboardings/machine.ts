@@ -44,15 +44,21 @@ export interface MachineRules {
   checkMs: number;
 }
 
-export type Answer = { ok: true; status: 200 | 201 } | { ok: false; error: ErrorSpec };
+/** The caller's answer: the status of a success, or the refusal itself. */
+export type Answer = { status: 200 | 201 } | ErrorSpec;
+
+/** True for an answer that refuses. */
+export function isRefusal(answer: Answer): answer is ErrorSpec {
+  return "reason" in answer;
+}
 
 export interface Step {
   state: OnboardingState | null;
   answer: Answer;
 }
 
-const OK: Answer = { ok: true, status: 200 };
-const refuse = (error: ErrorSpec): Answer => ({ ok: false, error });
+const OK: Answer = { status: 200 };
+const refuse = (error: ErrorSpec): Answer => error;
 
 /** A new onboarding, open for the customer until `ttlMs` from now. */
 export function create(current: OnboardingState | null, input: NewOnboarding, now: number, ttlMs: number): Step {
@@ -71,7 +77,7 @@ export function create(current: OnboardingState | null, input: NewOnboarding, no
   };
   return {
     state: { record, events: [], watch: { next_check_at: null, changed_at: now, claimed_txhash: null, heights: { authorizations: 0, node: 0 } } },
-    answer: { ok: true, status: 201 },
+    answer: { status: 201 },
   };
 }
 

@@ -1,33 +1,36 @@
 /**
  * The onboarding endpoints: the host API under `/api/onboardings` (bearer keys, no CORS, never
  * cached) and the customer page's under `/api/onboarding-pages` (the id is the capability).
+ * Path, validation, handler.
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { methodNotAllowed } from "../http/method-not-allowed";
+import { sameOriginBrowser, secureTransport } from "../sessions/origin-rules";
 import { cancelOnboarding, claimAuthorization, createOnboarding, onboardingEvents, pairPayout, readCustomerView, readOnboarding } from "./handlers";
 import { hostAuth } from "./host-auth";
+import { authorizationClaimBody, newOnboardingBody, onboardingIdParam, payoutBody } from "./requests";
 
 /** `/api/onboardings…`: create, read, cancel and the events log, for the host's servers. */
 export function hostRoutes(): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .use(hostAuth())
-    .post("/", createOnboarding)
-    .get("/:id", readOnboarding)
-    .post("/:id/cancel", cancelOnboarding)
-    .get("/:id/events", onboardingEvents)
+    .post("/", newOnboardingBody, createOnboarding)
+    .get("/:id", onboardingIdParam, readOnboarding)
+    .post("/:id/cancel", onboardingIdParam, cancelOnboarding)
+    .get("/:id/events", onboardingIdParam, onboardingEvents)
     .all("/", methodNotAllowed("POST"))
     .all("/:id", methodNotAllowed("GET, HEAD"))
     .all("/:id/cancel", methodNotAllowed("POST"))
     .all("/:id/events", methodNotAllowed("GET, HEAD"));
 }
 
-/** `/api/onboarding-pages/:id…`: what the customer's page reads and reports. */
+/** `/api/onboarding-pages/:id…`: what the customer's page reads and reports (over HTTPS, from this origin's pages). */
 export function customerRoutes(): Hono<AppEnv> {
   return new Hono<AppEnv>()
-    .get("/:id", readCustomerView)
-    .post("/:id/payout", pairPayout)
-    .post("/:id/authorization", claimAuthorization)
+    .get("/:id", onboardingIdParam, readCustomerView)
+    .post("/:id/payout", secureTransport, sameOriginBrowser, onboardingIdParam, payoutBody, pairPayout)
+    .post("/:id/authorization", secureTransport, sameOriginBrowser, onboardingIdParam, authorizationClaimBody, claimAuthorization)
     .all("/:id", methodNotAllowed("GET, HEAD"))
     .all("/:id/payout", methodNotAllowed("POST"))
     .all("/:id/authorization", methodNotAllowed("POST"));

@@ -2,8 +2,9 @@
 import * as z from "zod/mini";
 import type { Config } from "../config";
 import { invalidArgument } from "../errors";
-import { accountAddressSchema, canonicalTxHash, ONBOARDING_ID_PATTERN, SESSION_ID_PATTERN } from "../protocol/index";
-import { isLoopbackHost } from "../sessions/origin-rules";
+import { isLoopbackHost } from "../http/loopback";
+import { accountAddressSchema, canonicalTxHash, ONBOARDING_ID_PATTERN } from "../protocol/index";
+import { sessionIdSchema } from "../sessions/schemas";
 
 /** A create is a few hundred bytes; the payout and authorization bodies fewer. */
 export const CREATE_BODY_LIMIT = 4096;
@@ -29,7 +30,7 @@ export type CreateOnboardingBody = z.output<ReturnType<typeof createOnboardingSc
 /** `POST /api/onboarding-pages/:id/payout`: a relayed pairing session, or the wallet app's answer. */
 export function payoutSchema(config: Config) {
   return z.union([
-    z.strictObject({ session_id: z.string().check(z.regex(SESSION_ID_PATTERN, "must be cs_ followed by 32 lowercase hex characters")) }),
+    z.strictObject({ session_id: sessionIdSchema }),
     z.strictObject({ source: z.literal("in_app"), address: address(config.bech32Prefix) }),
   ]);
 }
@@ -46,11 +47,10 @@ export const authorizationClaimSchema = z.strictObject({
   ),
 });
 
-/** An onboarding id from a path, or a 400 that says what one looks like. */
-export function parseOnboardingId(value: string): string {
-  if (!ONBOARDING_ID_PATTERN.test(value)) throw invalidArgument("INVALID_ONBOARDING_ID", "An onboarding id is ob_ followed by 32 lowercase hex characters");
-  return value;
-}
+/** The path of an onboarding's endpoints: its id. */
+export const onboardingPathSchema = z.object({
+  id: z.string().check(z.regex(ONBOARDING_ID_PATTERN, "An onboarding id is ob_ followed by 32 lowercase hex characters")),
+});
 
 /** `return_url`: https (plain http only on loopback in the local profile), no credentials. */
 export function checkReturnUrl(value: string, localProfile: boolean): string {

@@ -1,4 +1,4 @@
-/** The connect payload of wallet-protocol.md: the body of `POST /sessions` and the QR's content. */
+/** The connect payload of docs/WALLET-PROTOCOL.md: the body of `POST /sessions` and the QR's content. */
 import * as z from "zod/mini";
 import type { ChainContext } from "./chain-context.ts";
 import { SESSION_ID_PATTERN } from "./ids.ts";

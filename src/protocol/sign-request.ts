@@ -1,5 +1,5 @@
 /**
- * The sign request of wallet-protocol.md, in the wallet's own format: what the page asks the
+ * The sign request of docs/WALLET-PROTOCOL.md, in the wallet's own format: what the page asks the
  * wallet to sign, carried by a `<scheme>://sign?p=…` link, a QR code or the in-app bridge. It names
  * the chain, expires, says who asks, hints which account must sign, shows a human preview and
  * carries the transaction's messages. Never `session_id`, never `v`: those mark a connect payload.

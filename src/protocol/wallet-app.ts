@@ -1,5 +1,5 @@
 /**
- * Inside the wallet app (wallet-protocol.md "Inside the wallet app"): the names its web view
+ * Inside the wallet app (docs/WALLET-PROTOCOL.md "Inside the wallet app"): the names its web view
  * injects, what its bridge answers, and the message an "Open wallet" action posts to the app
  * instead of navigating. Pure: the page reads `window` itself.
  */

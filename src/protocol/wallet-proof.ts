@@ -1,8 +1,8 @@
 /**
- * The wallet's proof of a connect (wallet-protocol.md, "Confirm"): the body a wallet posts to a
+ * The wallet's proof of a connect (docs/WALLET-PROTOCOL.md, "The confirm"): the body a wallet posts to a
  * session's relay URL, read as the network's SDK reads it (either spelling of a field, a
  * non-string or empty value counting as absent, extra fields ignored, an all-uppercase address)
- * and normalized for storage, with the seed's and the spec's stricter rules on top (a required
+ * and normalized for storage, with this server's stricter rules on top (a required
  * public key, a 20-byte address payload, the path's session id, a bounded label).
  *
  * Pure: the Worker maps a problem to its one error shape, the wallet simulator checks what it

@@ -1,99 +1,49 @@
-/** Handlers of the session endpoints: validate, ask the session's Durable Object, answer. */
+/** Handlers of the session endpoints: ask the session's Durable Object with validated values, answer. */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
-import { ApiError, GrpcCode, invalidArgument } from "../errors";
-import { readJsonObject } from "../http/json-body";
-import { parseOrRefuse } from "../http/validate";
-import { checkRelayUrl, checkSessionOrigin, requireSameOriginBrowser, requireSecureTransport } from "./origin-rules";
-import { mintSessionId } from "../protocol/index";
-import { sessionExpiry } from "./expiry";
-import type { NewSession } from "./machine";
-import type { SessionOutcome } from "./outcome";
-import { CONFIRM_BODY_LIMIT, CREATE_BODY_LIMIT, createSessionSchema, parseSessionId, parseWalletProof } from "./schemas";
+import { errorResponse } from "../errors";
+import type { WalletProof } from "../protocol/index";
+import type { NewSession, SessionAnswer } from "./machine";
+import { requireSameOriginBrowser } from "./origin-rules";
 
-type SessionContext = Context<AppEnv>;
+type SessionContext<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;
 
-/** `POST /sessions`: stores a pending row for a client-minted or freshly minted id. */
-export async function createSession(c: SessionContext): Promise<Response> {
-  const config = c.get("config");
-  const requestUrl = new URL(c.req.url);
-  requireSecureTransport(requestUrl);
-  requireSameOriginBrowser(c.req.raw.headers, requestUrl.origin);
-  await enforceCreateRateLimit(c);
-
-  const body = parseOrRefuse(createSessionSchema, await readJsonObject(c.req.raw, CREATE_BODY_LIMIT));
-  if (body.chain_id !== config.chainId) {
-    throw invalidArgument("CHAIN_ID_MISMATCH", `chain_id must be ${config.chainId}`, { field: "chain_id" });
-  }
-  const origin = checkSessionOrigin(body.origin.url, requestUrl.origin);
-  if (body.relay_url !== undefined && body.session_id === undefined) {
-    throw invalidArgument("INVALID_RELAY_URL", "relay_url names a session; send its session_id too", { field: "relay_url" });
-  }
-  const sessionId = body.session_id ?? mintSessionId();
-  if (body.relay_url !== undefined) {
-    checkRelayUrl(body.relay_url, `${requestUrl.origin}/api/${config.walletPath}/sessions/${sessionId}/confirm`);
-  }
-
-  const expiresAt = sessionExpiry(body.expires_at, Date.now(), config.sessionTtlMaxSeconds);
-  const session: NewSession = {
-    session_id: sessionId,
-    chain_id: body.chain_id,
-    origin: { name: body.origin.name, url: origin },
-    expires_at: new Date(expiresAt).toISOString(),
-  };
-  return answer(await stubFor(c, sessionId).create(session), {
-    location: `/api/${config.walletPath}/sessions/${sessionId}`,
+/** `POST /sessions`: stores the pending row of a validated connect payload. */
+export async function createSession(c: Context<AppEnv, string, { out: { json: NewSession } }>): Promise<Response> {
+  const session = c.req.valid("json");
+  return respond(await stubFor(c, session.session_id).create(session), {
+    location: `/api/${c.get("config").walletPath}/sessions/${session.session_id}`,
   });
 }
 
 /** `GET /sessions/:id`: the current row, or a WebSocket subscription to it. */
 export async function readSession(c: SessionContext): Promise<Response> {
-  const sessionId = parseSessionId(c.req.param("id")!);
+  const { id } = c.req.valid("param");
   if (c.req.header("upgrade")?.toLowerCase() === "websocket") {
     // Browsers send Origin on every WebSocket; a page of another origin must not read the row.
     requireSameOriginBrowser(c.req.raw.headers, new URL(c.req.url).origin);
-    return stubFor(c, sessionId).fetch(c.req.raw);
+    return stubFor(c, id).fetch(c.req.raw);
   }
-  return answer(await stubFor(c, sessionId).read());
+  return respond(await stubFor(c, id).read());
 }
 
 /** `DELETE /sessions/:id`: cancels a pending session. */
 export async function cancelSession(c: SessionContext): Promise<Response> {
-  const sessionId = parseSessionId(c.req.param("id")!);
-  requireSameOriginBrowser(c.req.raw.headers, new URL(c.req.url).origin);
-  return answer(await stubFor(c, sessionId).cancel());
+  return respond(await stubFor(c, c.req.valid("param").id).cancel());
 }
 
 /** `POST /sessions/:id/confirm`: the wallet's relayed proof. */
-export async function confirmSession(c: SessionContext): Promise<Response> {
-  const config = c.get("config");
-  requireSecureTransport(new URL(c.req.url));
-  const sessionId = parseSessionId(c.req.param("id")!);
-  const proof = parseWalletProof(await readJsonObject(c.req.raw, CONFIRM_BODY_LIMIT), { sessionId, bech32Prefix: config.bech32Prefix });
-  return answer(await stubFor(c, sessionId).confirm(proof));
+export async function confirmSession(c: SessionContext<WalletProof>): Promise<Response> {
+  return respond(await stubFor(c, c.req.valid("param").id).confirm(c.req.valid("json")));
 }
 
-function stubFor(c: SessionContext, sessionId: string) {
+function stubFor(c: Context<AppEnv>, sessionId: string) {
   const namespace = c.env.PAIRING_SESSIONS;
   return namespace.get(namespace.idFromName(sessionId));
 }
 
-function answer(outcome: SessionOutcome, headers: Record<string, string> = {}): Response {
-  if (!outcome.ok) throw new ApiError(outcome.error);
-  return Response.json(outcome.row, {
-    status: outcome.status,
-    headers: { "cache-control": "no-store", ...(outcome.status === 201 ? headers : {}) },
-  });
-}
-
-async function enforceCreateRateLimit(c: SessionContext): Promise<void> {
-  if (!c.get("config").rateLimits) return;
-  const client = c.req.header("cf-connecting-ip") ?? "unknown";
-  const { success } = await c.env.SESSION_CREATE_LIMITER.limit({ key: client });
-  if (!success) {
-    throw new ApiError(
-      { status: 429, code: GrpcCode.RESOURCE_EXHAUSTED, reason: "RATE_LIMITED", message: "Too many sessions created from this client; retry in a minute" },
-      { "retry-after": "60" },
-    );
-  }
+/** The row, never cached, or the Durable Object's refusal in the one error shape. */
+function respond(answer: SessionAnswer, headers: Record<string, string> = {}): Response {
+  if (!("row" in answer)) return errorResponse(answer);
+  return Response.json(answer.row, { status: answer.status, headers: { "cache-control": "no-store", ...headers } });
 }

@@ -13,7 +13,6 @@
  */
 import type { ErrorSpec } from "../errors";
 import { sameProof, type SessionRow, type WalletProof } from "../protocol/index";
-import type { SessionOutcome } from "./outcome";
 import {
   ALREADY_CONNECTED,
   ALREADY_CONNECTED_CANNOT_CANCEL,
@@ -43,11 +42,17 @@ export type SessionEffect =
   /** Close every subscriber and delete the storage and the alarm. */
   | { type: "erase" };
 
+/**
+ * The caller's answer: the row with its HTTP status, or the refusal itself (a value of
+ * refusals.ts, with its own status), which the Worker answers in the one error shape.
+ */
+export type SessionAnswer = { status: 200 | 201; row: SessionRow } | ErrorSpec;
+
 export interface Transition {
   row: SessionRow | null;
   effects: SessionEffect[];
   /** The caller's answer; the alarm has no caller. */
-  answer: SessionOutcome | null;
+  answer: SessionAnswer | null;
 }
 
 /** How long a settled row is kept before its storage is deleted. */
@@ -64,7 +69,7 @@ export function rowAt(row: SessionRow | null, now: number): SessionRow | null {
 /** The next state of the session for `event` at `now`. */
 export function transition(row: SessionRow | null, event: SessionEvent, now: number, rules: SessionRules): Transition {
   const view = rowAt(row, now);
-  const unchanged = (answer: SessionOutcome | null): Transition => ({ row, effects: [], answer });
+  const unchanged = (answer: SessionAnswer | null): Transition => ({ row, effects: [], answer });
   const settle = (next: SessionRow): Transition => ({
     row: next,
     // Persist, then broadcast: a subscriber never sees a state that storage could still lose.
@@ -74,7 +79,7 @@ export function transition(row: SessionRow | null, event: SessionEvent, now: num
 
   switch (event.type) {
     case "create": {
-      if (row) return unchanged(refuse(SESSION_EXISTS(event.session.session_id)));
+      if (row) return unchanged(SESSION_EXISTS(event.session.session_id));
       const created: SessionRow = {
         ...event.session,
         status: "pending",
@@ -91,14 +96,14 @@ export function transition(row: SessionRow | null, event: SessionEvent, now: num
       };
     }
     case "read":
-      return unchanged(view === null ? refuse(SESSION_NOT_FOUND) : view.status === "expired" ? refuse(SESSION_EXPIRED) : ok(200, view));
+      return unchanged(view === null ? SESSION_NOT_FOUND : view.status === "expired" ? SESSION_EXPIRED : ok(200, view));
     case "cancel":
-      if (view === null) return unchanged(refuse(SESSION_NOT_FOUND));
+      if (view === null) return unchanged(SESSION_NOT_FOUND);
       if (view.status === "pending") return settle({ ...view, status: "cancelled" });
-      if (view.status === "connected") return unchanged(refuse(ALREADY_CONNECTED_CANNOT_CANCEL));
-      return unchanged(view.status === "expired" ? refuse(SESSION_EXPIRED) : ok(200, view));
+      if (view.status === "connected") return unchanged(ALREADY_CONNECTED_CANNOT_CANCEL);
+      return unchanged(view.status === "expired" ? SESSION_EXPIRED : ok(200, view));
     case "confirm":
-      if (view === null) return unchanged(refuse(SESSION_NOT_FOUND));
+      if (view === null) return unchanged(SESSION_NOT_FOUND);
       if (view.status === "pending") {
         const { address, pubkey_base64, account_label } = event.proof;
         return settle({ ...view, status: "connected", address, pubkey_base64, account_label, connected_at: new Date(now).toISOString() });
@@ -112,15 +117,11 @@ export function transition(row: SessionRow | null, event: SessionEvent, now: num
 }
 
 /** A confirm of a settled session: 200 for the proof it already holds, a refusal otherwise. */
-function refusedConfirm(row: SessionRow, proof: WalletProof): SessionOutcome {
-  if (row.status === "connected") return sameProof(row, proof) ? ok(200, row) : refuse(ALREADY_CONNECTED);
-  return refuse(row.status === "cancelled" ? SESSION_CANCELLED : SESSION_EXPIRED);
+function refusedConfirm(row: SessionRow, proof: WalletProof): SessionAnswer {
+  if (row.status === "connected") return sameProof(row, proof) ? ok(200, row) : ALREADY_CONNECTED;
+  return row.status === "cancelled" ? SESSION_CANCELLED : SESSION_EXPIRED;
 }
 
-function ok(status: 200 | 201, row: SessionRow): SessionOutcome {
-  return { ok: true, status, row };
-}
-
-function refuse(error: ErrorSpec): SessionOutcome {
-  return { ok: false, error };
+function ok(status: 200 | 201, row: SessionRow): SessionAnswer {
+  return { status, row };
 }

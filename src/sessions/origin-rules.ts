@@ -3,26 +3,28 @@
  * wallet's relay URL are all this server's own origin, reached over HTTPS (plain http only on a
  * loopback host).
  */
+import type { MiddlewareHandler } from "hono";
 import { invalidArgument, permissionDenied } from "../errors";
-
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/** True for the hosts where plain http is allowed. */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname);
-}
+import { isLoopbackHost } from "../http/loopback";
 
 /** True when `url` is https, or http on a loopback host. */
 export function isSecureOrLocal(url: URL): boolean {
   return url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
 }
 
-/** Refuses a request that reached the server over plain http from a non-loopback host. */
-export function requireSecureTransport(requestUrl: URL): void {
-  if (!isSecureOrLocal(requestUrl)) {
-    throw permissionDenied("INSECURE_TRANSPORT", "Session endpoints are served over HTTPS only (plain http only on localhost)");
+/** Refuses a request that reached the server over plain http from a non-loopback host (403). */
+export const secureTransport: MiddlewareHandler = async (c, next) => {
+  if (!isSecureOrLocal(new URL(c.req.url))) {
+    throw permissionDenied("INSECURE_TRANSPORT", "Session endpoints are served over HTTPS only (plain http only on a loopback host)");
   }
-}
+  await next();
+};
+
+/** Refuses a browser request sent by a page of another origin (403). */
+export const sameOriginBrowser: MiddlewareHandler = async (c, next) => {
+  requireSameOriginBrowser(c.req.raw.headers, new URL(c.req.url).origin);
+  await next();
+};
 
 /**
  * Refuses a browser request sent by a page of another origin (the `Origin` and `Sec-Fetch-Site`
@@ -43,7 +45,7 @@ export function checkSessionOrigin(value: string, serverOrigin: string): string 
     throw invalidArgument("INVALID_ORIGIN", "origin.url must be a bare origin such as https://app.example", { field: "origin.url" });
   }
   if (!isSecureOrLocal(url)) {
-    throw invalidArgument("INSECURE_ORIGIN", "origin.url must use https (plain http only on localhost)", { field: "origin.url" });
+    throw invalidArgument("INSECURE_ORIGIN", "origin.url must use https (plain http only on a loopback host)", { field: "origin.url" });
   }
   if (url.origin !== serverOrigin) {
     throw invalidArgument("ORIGIN_MISMATCH", `origin.url must be this server's origin, ${serverOrigin}`, { field: "origin.url" });
@@ -58,7 +60,7 @@ export function checkRelayUrl(value: string, expected: string): void {
     throw invalidArgument("INVALID_RELAY_URL", "relay_url must not carry credentials", { field: "relay_url" });
   }
   if (!isSecureOrLocal(url)) {
-    throw invalidArgument("INSECURE_ORIGIN", "relay_url must use https (plain http only on localhost)", { field: "relay_url" });
+    throw invalidArgument("INSECURE_ORIGIN", "relay_url must use https (plain http only on a loopback host)", { field: "relay_url" });
   }
   if (url.href !== expected || value !== expected) {
     throw invalidArgument("INVALID_RELAY_URL", `relay_url must be exactly ${expected}`, { field: "relay_url" });

@@ -1,4 +1,4 @@
-/** What a PairingSession refuses, as values: each with its HTTP status, gRPC code and reason. */
+/** What a PairingSession refuses, as values: each with its HTTP status, gRPC code and reason, answered as they are. */
 import { GrpcCode, type ErrorSpec } from "../errors";
 
 export const SESSION_NOT_FOUND: ErrorSpec = {
@@ -36,10 +36,4 @@ export const ALREADY_CONNECTED_CANNOT_CANCEL: ErrorSpec = {
   code: GrpcCode.FAILED_PRECONDITION,
   reason: "SESSION_ALREADY_CONNECTED",
   message: "A connected session cannot be cancelled",
-};
-export const UPGRADE_REQUIRED: ErrorSpec = {
-  status: 426,
-  code: GrpcCode.INVALID_ARGUMENT,
-  reason: "UPGRADE_REQUIRED",
-  message: "This endpoint expects a WebSocket upgrade",
 };

@@ -1,15 +1,18 @@
-/** Session endpoints under `/api/<wallet_path>/sessions` (service-interface.md group F). */
+/** Session endpoints under `/api/<wallet_path>/sessions` (docs/WALLET-PROTOCOL.md): path, validation, handler. */
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { cancelSession, confirmSession, createSession, readSession } from "./handlers";
+import { sameOriginBrowser, secureTransport } from "./origin-rules";
+import { createRateLimit } from "./rate-limit";
+import { newSessionBody, sessionIdParam, walletProofBody } from "./requests";
 
 export function sessionRoutes(): Hono<AppEnv> {
   return new Hono<AppEnv>()
-    .post("/", createSession)
-    .get("/:id", readSession)
-    .delete("/:id", cancelSession)
-    .post("/:id/confirm", confirmSession)
+    .post("/", secureTransport, sameOriginBrowser, createRateLimit, newSessionBody, createSession)
+    .get("/:id", sessionIdParam, readSession)
+    .delete("/:id", sessionIdParam, sameOriginBrowser, cancelSession)
+    .post("/:id/confirm", secureTransport, sessionIdParam, walletProofBody, confirmSession)
     .all("/", methodNotAllowed("POST"))
     .all("/:id", methodNotAllowed("GET, HEAD, DELETE"))
     .all("/:id/confirm", methodNotAllowed("POST"));

@@ -1,7 +1,7 @@
 /**
- * Validation of the pairing wire contract (wallet-protocol.md): session ids, the create payload,
- * and the wallet proof (read by the protocol's `normalizeWalletProof`, refused here in the one
- * error shape).
+ * Validation of the pairing wire contract (docs/WALLET-PROTOCOL.md): session ids, the create
+ * payload, and the wallet proof (read by the protocol's `normalizeWalletProof`, refused here in
+ * the one error shape).
  */
 import * as z from "zod/mini";
 import { invalidArgument } from "../errors";
@@ -16,9 +16,13 @@ export const CONFIRM_BODY_LIMIT = 16384;
 
 const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f]*$/;
 
+/** A session id, in a path or a body: `cs_` and 32 lowercase hex characters. */
 export const sessionIdSchema = z
   .string()
   .check(z.regex(SESSION_ID_PATTERN, "must be cs_ followed by 32 lowercase hex characters"));
+
+/** The path parameters of `/sessions/:id…`. */
+export const sessionPathSchema = z.object({ id: sessionIdSchema });
 
 const label = (max: number) =>
   z.string().check(z.minLength(1), z.maxLength(max), z.regex(NO_CONTROL_CHARS, "must not contain control characters"));
@@ -32,15 +36,6 @@ export const createSessionSchema = z.strictObject({
   expires_at: z.optional(z.iso.datetime({ offset: true })),
   relay_url: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
 });
-export type CreateSessionBody = z.output<typeof createSessionSchema>;
-
-/** A session id from a path, or a 400 that says what a session id looks like. */
-export function parseSessionId(value: string): string {
-  if (!SESSION_ID_PATTERN.test(value)) {
-    throw invalidArgument("INVALID_SESSION_ID", "A session id is cs_ followed by 32 lowercase hex characters");
-  }
-  return value;
-}
 
 /** The wallet proof of a confirm body for the path's session, or a 400 naming the field and why. */
 export function parseWalletProof(body: unknown, expected: { sessionId: string; bech32Prefix: string }): WalletProof {

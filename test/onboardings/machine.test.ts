@@ -55,7 +55,7 @@ describe("the onboarding state machine", () => {
     expect(cancel(opened(), T0, rules).state!.record.status).toBe("cancelled");
     expect(cancel(connected(), T0, rules).state!.record.status).toBe("cancelled");
     const applied = observe(observe(connected(), { authorizations: { listed: true, height: 1 } }, T0, rules), { node: { payoutRecipient: payout, height: 2 } }, T0, rules);
-    expect(cancel(applied, T0, rules).answer).toMatchObject({ ok: false, error: { reason: "ONBOARDING_APPLIED" } });
+    expect(cancel(applied, T0, rules).answer).toMatchObject({ status: 409, reason: "ONBOARDING_APPLIED" });
     expect(expire(opened(), T0 + 7 * 86_400_000 - 1, rules).record.status).toBe("open");
     expect(expire(opened(), T0 + 7 * 86_400_000, rules).record.status).toBe("expired");
     expect(expire(applied, T0 + 30 * 86_400_000, rules).record.status).toBe("applied");

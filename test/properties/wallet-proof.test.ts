@@ -28,6 +28,26 @@ function checked(result: ProofResult): ProofResult {
   return result;
 }
 
+/** An own, non-empty string field: what counts as present, as the SDK reads it. */
+const present = (body: object, name: string) => {
+  const value = Object.hasOwn(body, name) ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === "string" && value !== "" ? value : undefined;
+};
+
+/**
+ * The refusal of a body whose session id is not this session's (any arbitrary body): a body that
+ * is not an object is refused as a whole; an object is refused on `session_id`, as missing, as
+ * two spellings that differ, or as another session's id.
+ */
+function refusalOfArbitrary(body: unknown): { field: string; reason: string } {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return { field: "body", reason: "INVALID_PROOF" };
+  const snake = present(body, "session_id");
+  const camel = present(body, "sessionId");
+  if (snake === undefined && camel === undefined) return { field: "session_id", reason: "INVALID_PROOF" };
+  if (snake !== undefined && camel !== undefined && snake !== camel) return { field: "session_id", reason: "INVALID_PROOF" };
+  return { field: "session_id", reason: "SESSION_ID_MISMATCH" };
+}
+
 /** A field in one spelling, the other, or both with the same value. */
 const spelling = fc.constantFrom("snake", "camel", "both");
 function spell(snake: string, camel: string, value: unknown, how: string): Record<string, unknown> {
@@ -100,21 +120,38 @@ describe("normalizeWalletProof accepts what an honest SDK client sends", () => {
 });
 
 describe("normalizeWalletProof refuses the rest with a problem, never a throw", () => {
-  it("answers any JSON value", () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => void checked(normalizeWalletProof(value, expected))), { numRuns: 500 });
+  it("refuses any JSON value as a whole, or on its session id", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(checked(normalizeWalletProof(value, expected))).toMatchObject({ ok: false, problem: refusalOfArbitrary(value) });
+      }),
+      { numRuns: 500 },
+    );
   });
 
-  it("answers any object with the proof's keys and arbitrary values", () => {
+  it("refuses any object with the proof's keys and arbitrary values on its session id", () => {
     const body = fc.dictionary(fc.constantFrom(...PROOF_KEYS, "__proto__", "constructor"), fc.oneof(fc.string(), fc.jsonValue()), { maxKeys: 7 });
-    fc.assert(fc.property(body, (value) => void checked(normalizeWalletProof(value, expected))), { numRuns: 500 });
+    fc.assert(
+      fc.property(body, (value) => {
+        expect(checked(normalizeWalletProof(value, expected))).toMatchObject({ ok: false, problem: refusalOfArbitrary(value) });
+      }),
+      { numRuns: 500 },
+    );
   });
 
-  it("answers any string as the key", () => {
+  it("takes any string as the key only when it decodes canonically to a key's size, refusing it as INVALID_PUBKEY otherwise", () => {
     const base = { session_id: expected.sessionId, address: toBech32(PREFIX, new Uint8Array(20)) };
     fc.assert(
       fc.property(fc.string({ unit: "binary", maxLength: 80 }), (key) => {
         const result = checked(normalizeWalletProof({ ...base, pubkey_base64: key }, expected));
-        if (result.ok) expect(atob(result.proof.pubkey_base64).length).toBeGreaterThanOrEqual(PUBKEY_MIN_BYTES);
+        if (!result.ok) {
+          expect(result.problem).toMatchObject({ field: "pubkey_base64", reason: "INVALID_PUBKEY" });
+          return;
+        }
+        const stored = result.proof.pubkey_base64;
+        expect(atob(stored).length).toBeGreaterThanOrEqual(PUBKEY_MIN_BYTES);
+        expect(btoa(atob(stored))).toBe(stored);
+        expect(stored.replace(/=+$/, "")).toBe(key.replace(/=+$/, "").replaceAll("-", "+").replaceAll("_", "/"));
       }),
       { numRuns: 300 },
     );

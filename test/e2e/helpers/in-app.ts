@@ -1,5 +1,5 @@
 /**
- * A fake of the wallet app's web view, of the real shape (wallet-protocol.md "Inside the wallet
+ * A fake of the wallet app's web view, of the real shape (docs/WALLET-PROTOCOL.md "Inside the wallet
  * app"): the bridge `<Stem>Mobile = {isAvailable, requestConnect, requestSign}`, the in-app flag,
  * the active address and `ReactNativeWebView.postMessage`, under the names the server's
  * `wallet_bridge` setting gives. Its answers come from Node: `requestSign` runs the wallet

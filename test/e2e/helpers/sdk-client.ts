@@ -1,6 +1,6 @@
 /**
  * A client that behaves as the network's wallet SDK (`@hopenetwork/wallet` 0.3.x) does, written
- * from wallet-protocol.md (the project cannot ship the SDK's code): `connect()` with an HTTP
+ * from docs/WALLET-PROTOCOL.md (the project cannot ship the SDK's code): `connect()` with an HTTP
  * transport, `relayUrl: true`, a shared flight for concurrent calls, polling every 1500 ms, and
  * DELETE on cancel. Only the polling interval and the wait's length are test-configurable here,
  * so a suite need not wait 300 s.
@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { isAccountAddress } from "../../../src/protocol/index.ts";
 
 /**
- * What the SDK hard-codes (wallet-protocol.md, network.md): a server it can use speaks these
+ * What the SDK hard-codes (docs/WALLET-PROTOCOL.md): a server it can use speaks these
  * words. They are the SDK's constants, not this project's configuration.
  */
 export const SDK_WORDS = { walletPath: "hope-wallet", defaultChainId: "hope-testnet-2", prefix: "hope", scheme: "hopewallet" } as const;

@@ -1,0 +1,49 @@
+/**
+ * What each onboarding request must carry, decided in middleware before its handler runs: the
+ * path's onboarding id, a host's create as the onboarding to store, what the customer's page
+ * reports. A handler reads them with `c.req.valid(…)` and never checks them again.
+ */
+import type { Context } from "hono";
+import { validator } from "hono/validator";
+import type { AppEnv } from "../app-env";
+import { LOCAL_PROFILE } from "../config/profiles";
+import { jsonBody } from "../http/json-body";
+import { parseOrRefuse } from "../http/validate";
+import { mintOnboardingId } from "../protocol/index";
+import type { NewOnboarding } from "./machine";
+import {
+  authorizationClaimSchema,
+  checkReturnUrl,
+  createOnboardingSchema,
+  CREATE_BODY_LIMIT,
+  onboardingPathSchema,
+  PAGE_BODY_LIMIT,
+  payoutSchema,
+} from "./schemas";
+
+/** The onboarding id of the path, as `c.req.valid("param").id`; 400 `INVALID_ONBOARDING_ID` otherwise. */
+export const onboardingIdParam = validator("param", (params) => parseOrRefuse(onboardingPathSchema, params, "INVALID_ONBOARDING_ID"));
+
+/** A host's create, as the onboarding to store (with a fresh id) and the body it was made from (for `Idempotency-Key`). */
+export const newOnboardingBody = jsonBody(CREATE_BODY_LIMIT, (body, c: Context<AppEnv>) => {
+  const config = c.get("config");
+  const fields = parseOrRefuse(createOnboardingSchema(config), body);
+  const onboarding: NewOnboarding = {
+    id: mintOnboardingId(),
+    operator: fields.operator,
+    label: fields.label ?? "",
+    reference: fields.reference ?? null,
+    origin: new URL(c.req.url).origin,
+    return_url: fields.return_url === undefined ? null : checkReturnUrl(fields.return_url, config.profile === LOCAL_PROFILE),
+  };
+  return { onboarding, fields };
+});
+
+/** What the customer's wallet paired: a relayed pairing session, or the wallet app's answer. */
+export const payoutBody = jsonBody(PAGE_BODY_LIMIT, (body, c: Context<AppEnv>) => {
+  const paired = parseOrRefuse(payoutSchema(c.get("config")), body);
+  return "session_id" in paired ? { sessionId: paired.session_id } : { address: paired.address, source: paired.source };
+});
+
+/** The authorization's transaction hash the wallet app returned. */
+export const authorizationClaimBody = jsonBody(PAGE_BODY_LIMIT, (body) => parseOrRefuse(authorizationClaimSchema, body).txhash);

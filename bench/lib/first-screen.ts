@@ -85,6 +85,7 @@ export async function measureFirstScreen(browser: Browser, url: string, profile:
     const all = [...exchanges.values()];
     const navigation = Math.min(...all.map((e) => e.sent));
     const qrAt = navigation + msToQr / 1000;
+    if (process.env.BENCH_DEBUG) for (const e of all) console.log(`  ${new URL(e.url).pathname} sent ${((e.sent - navigation) * 1000).toFixed(0)} done ${e.done === undefined ? "-" : ((e.done - navigation) * 1000).toFixed(0)}`);
     const { depth, chain } = longestChain(all.filter((e) => e.sent < qrAt && e.done !== undefined && e.done <= qrAt));
     return { msToQr, roundTrips: depth, chain };
   } finally {

@@ -5,15 +5,15 @@
  * in its place, and the test file(s) that must fail.
  *
  * Mutations are made in a copy of the working tree (its tracked and untracked, not ignored,
- * files, as they are now) in a temporary folder, with node_modules linked entry by entry; the
- * tests run there, and the copy is removed at the end, also on Ctrl-C or SIGTERM. The working
+ * files, as they are now; scripts/tree-copy.ts) in a temporary folder; the tests run there, and
+ * the copy is removed at the end, also on Ctrl-C or SIGTERM. The working
  * tree itself is never written to, except docs/MUTATIONS.md, the outcome of a full run.
  * Exits 1 if any mutation survived.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { copyWorkingTree, removeCopy } from "./tree-copy.ts";
 
 interface Mutation {
   claim: string;
@@ -48,7 +48,7 @@ async function stop(): Promise<void> {
     await exited;
     clearTimeout(late);
   }
-  removeCopy();
+  removeCopy(copy);
   process.exit(130);
 }
 
@@ -58,60 +58,6 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   } catch {
     // Already gone.
   }
-}
-
-/** Processes still working in the copy (a server whose run was cut short), by their working folder; Linux only. */
-function processesInCopy(): number[] {
-  try {
-    return readdirSync("/proc")
-      .filter((entry) => /^\d+$/.test(entry))
-      .filter((pid) => {
-        try {
-          return readlinkSync(`/proc/${pid}/cwd`).startsWith(copy);
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-
-function removeCopy(): void {
-  for (const pid of processesInCopy()) {
-    try {
-      process.kill(pid, "SIGTERM");
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  rmSync(copy, { recursive: true, force: true });
-}
-
-/**
- * The working tree's tracked and untracked (not ignored) files copied into a new temporary
- * folder, and a node_modules folder there whose entries link to this one's, so tools that write
- * into node_modules (vite's cache) write into the copy.
- */
-function copyWorkingTree(): string {
-  const root = process.cwd();
-  const dir = mkdtempSync(join(tmpdir(), "chain-edge-mutate-"));
-  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { encoding: "utf8" }).split("\0").filter(Boolean);
-  for (const file of files) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    try {
-      copyFileSync(join(root, file), join(dir, file));
-    } catch (error) {
-      // Tracked but deleted in the working tree: the copy has it deleted too.
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    }
-  }
-  mkdirSync(join(dir, "node_modules"));
-  for (const entry of readdirSync(join(root, "node_modules"))) {
-    if (!entry.startsWith(".vite")) symlinkSync(resolve(root, "node_modules", entry), join(dir, "node_modules", entry));
-  }
-  return dir;
 }
 
 /** Runs `npx <args>` in the copy, in its own process group so that a signal can reach all of it. */
@@ -155,7 +101,7 @@ try {
     }
   }
 } finally {
-  removeCopy();
+  removeCopy(copy);
 }
 
 const table = [

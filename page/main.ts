@@ -1,13 +1,15 @@
 /**
  * The onboarding page: (1) connect the wallet, (2) authorize the operator unless it is the payout
  * address itself, (3) apply the payout on the node, (4) optionally sweep the operator's balance.
- * Settings come from the server; every request stays on this origin.
+ * Settings come with the document (the Worker fills them in, src/page/), and so may the first
+ * session's create, already sent by the page's inline script; every request stays on this origin.
  */
-import { el, failure, show, step } from "./dom.ts";
-import { createSessionClient } from "./session-client.ts";
+import { PAGE_ORIGIN_NAME } from "../src/page-settings.ts";
+import { el, show, step } from "./dom.ts";
 import { runHostedOnboarding } from "./onboarding/page.ts";
 import { onboardingIdParam } from "./onboarding/view.ts";
-import { loadSettings, type PageSettings } from "./settings.ts";
+import { createSessionClient, type FirstSession } from "./session-client.ts";
+import { readSettings, type PageSettings } from "./settings.ts";
 import { readParams, showStartForm } from "./start-form.ts";
 import { runApplyStep } from "./steps/apply.ts";
 import { runAuthorizeStep } from "./steps/authorize.ts";
@@ -16,36 +18,34 @@ import { createNodeTargetFields } from "./steps/node-target.ts";
 import { runSweepStep } from "./steps/sweep.ts";
 import { findWalletApp } from "./wallet-bridge.ts";
 
-/** Shown to the wallet as who asks. */
-const ORIGIN_NAME = "Hosted node onboarding";
-
-async function settingsWithRetry(status: HTMLElement): Promise<PageSettings> {
-  for (;;) {
-    try {
-      const settings = await loadSettings();
-      show(status);
-      return settings;
-    } catch (error) {
-      await failure(status, error instanceof Error ? error.message : "The page could not start.", "Retry");
-      show(status, el("p", { class: "muted" }, "Loading…"));
-    }
+/** The session create public/index.html's inline script sent, when the link names a valid operator. */
+declare global {
+  interface Window {
+    firstSession?: FirstSession;
   }
 }
 
 async function main(): Promise<void> {
   const status = document.getElementById("page-status")!;
-  const { ctx, walletApp, nodeDefaults, sessionTtlMaxSeconds } = await settingsWithRetry(status);
+  let settings: PageSettings;
+  try {
+    settings = readSettings();
+  } catch (error) {
+    return show(status, el("p", { class: "error", role: "alert" }, error instanceof Error ? error.message : "The page could not start."));
+  }
+  show(status);
+  const { ctx, walletApp, nodeDefaults, sessionTtlMaxSeconds } = settings;
   // A host's onboarding link: its operator and label are the server's, not the query string's.
   const onboardingId = onboardingIdParam(location.search);
-  if (onboardingId !== null) return runHostedOnboarding(onboardingId, { ctx, walletApp, sessionTtlMaxSeconds, originName: ORIGIN_NAME });
+  if (onboardingId !== null) return runHostedOnboarding(onboardingId, { ctx, walletApp, sessionTtlMaxSeconds, originName: PAGE_ORIGIN_NAME });
   const { params, problem } = readParams(ctx, location.search);
   if (problem !== null) return showStartForm(document.getElementById("start") as HTMLFormElement, ctx, params, problem);
 
   document.getElementById("steps")!.hidden = false;
   // Looked for while the session is created: inside the app the bridge may arrive a little later.
   const app = findWalletApp(walletApp);
-  const origin = { name: ORIGIN_NAME, url: location.origin };
-  const client = createSessionClient(ctx, { origin: location.origin, originName: ORIGIN_NAME });
+  const origin = { name: PAGE_ORIGIN_NAME, url: location.origin };
+  const client = createSessionClient(ctx, { origin: location.origin, originName: PAGE_ORIGIN_NAME, first: window.firstSession });
 
   const connect = step("step-connect");
   const authorize = step("step-authorize");

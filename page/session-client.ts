@@ -3,7 +3,8 @@
  * wallet SDK's `connect()` does, but waits on the session's WebSocket push instead of polling
  * (polling every 1.5 s remains the fallback when the socket fails). Concurrent connects share one
  * pending session until it settles. Unlike the SDK it knows `expired`: from the push, or from the
- * 410 a poll of an expired session gets.
+ * 410 a poll of an expired session gets. Its first session can be one whose create the page sent
+ * before this code arrived (`first`).
  *
  * DOM-free apart from `fetch` and `WebSocket`, both injectable for tests.
  */
@@ -47,6 +48,12 @@ export interface PendingConnection {
   cancel(): Promise<void>;
 }
 
+/** A session create already sent (by the page's inline script, public/index.html): its id and its answer. */
+export interface FirstSession {
+  sessionId: string;
+  response: Promise<Response>;
+}
+
 /** Options of `createSessionClient`. */
 export interface SessionClientOptions {
   /** The page's origin, e.g. `location.origin`; sessions and relay URL live there. */
@@ -64,6 +71,8 @@ export interface SessionClientOptions {
    * expiry the server stored, so the wallet is promised exactly what the server keeps.
    */
   expiresInMs?: number;
+  /** A create already under way, which the first `start()` takes instead of sending its own. */
+  first?: FirstSession | null;
 }
 
 /** The pairing client of one page. */
@@ -81,18 +90,31 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
   const pollMs = options.pollIntervalMs ?? 1500;
   const base = `${options.origin}/api/${ctx.walletPath}/sessions`;
   let current: Promise<PendingConnection> | null = null;
+  let first = options.first ?? null;
 
-  async function create(): Promise<PendingConnection> {
+  /** Sends the create, or takes the one already sent; either way once. */
+  function sendCreate(): { sessionId: string; answer: Promise<Response> } {
+    if (first) {
+      const { sessionId, response } = first;
+      first = null;
+      return { sessionId, answer: reached(() => response) };
+    }
     const sessionId = mintSessionId();
     const origin = { name: options.originName, url: options.origin };
     const asked = options.expiresInMs === undefined ? undefined : new Date(Date.now() + options.expiresInMs);
     const { expires_at, ...rest } = buildConnectPayload(ctx, { sessionId, origin, expiresAt: asked });
     const body = asked === undefined ? rest : { ...rest, expires_at };
-    const response = await request(base, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    return { sessionId, answer: request(base, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }) };
+  }
+
+  async function create(): Promise<PendingConnection> {
+    const { sessionId, answer } = sendCreate();
+    const response = await answer;
     if (response.status !== 201) throw await failure(response);
     const row = rowFrom(await response.json().catch(() => null));
     if (!row) throw new PairingError("server", "The server answered the connection request with something that is not a session.");
-    const payload = buildConnectPayload(ctx, { sessionId, origin, expiresAt: new Date(row.expires_at) });
+    // The link promises the wallet exactly the origin and expiry the server stored.
+    const payload = buildConnectPayload(ctx, { sessionId, origin: row.origin, expiresAt: new Date(row.expires_at) });
     let cancelledHere = false;
     const result = waitForSettle(row).finally(() => {
       // Settled: the next start() makes a new session.
@@ -116,12 +138,8 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
     };
   }
 
-  async function request(url: string, init?: RequestInit): Promise<Response> {
-    try {
-      return await doFetch(url, { ...init, credentials: "same-origin", cache: "no-store" });
-    } catch {
-      throw new PairingError("network", "The server could not be reached. Check your connection and try again.");
-    }
+  function request(url: string, init?: RequestInit): Promise<Response> {
+    return reached(() => doFetch(url, { ...init, credentials: "same-origin", cache: "no-store" }));
   }
 
   /** Resolves or rejects once the row settles, from pushes or, failing those, from polls. */
@@ -213,6 +231,15 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
       return (await this.start()).result;
     },
   };
+}
+
+/** The answer of a request; a request that never got one is a PairingError of kind "network". */
+async function reached(send: () => Promise<Response>): Promise<Response> {
+  try {
+    return await send();
+  } catch {
+    throw new PairingError("network", "The server could not be reached. Check your connection and try again.");
+  }
 }
 
 /** A session row, or null for anything else. */

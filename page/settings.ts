@@ -1,4 +1,7 @@
-/** The page's settings: the brand words from `GET /api/config`, never literals in the page. */
+/**
+ * The page's settings: the brand words `GET /api/config` answers, which the Worker writes into
+ * the page's `#page-settings` block (src/page/), never literals in the page.
+ */
 import { chainContextFromSettings, walletAppGlobals, type ChainContext, type WalletAppGlobals } from "../src/protocol/index.ts";
 
 /** Where the printed node commands run, before the user edits it. */
@@ -18,16 +21,19 @@ export interface PageSettings {
   sessionTtlMaxSeconds: number;
 }
 
-/** Loads the settings; throws an Error with a plain sentence when the server does not answer. */
-export async function loadSettings(): Promise<PageSettings> {
-  let body: Record<string, unknown>;
+/** Reads the settings the document carries; throws an Error with a plain sentence when they are missing or unusable. */
+export function readSettings(doc: Document = document): PageSettings {
+  let body: unknown = null;
   try {
-    const response = await fetch("/api/config", { headers: { accept: "application/json" } });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    body = (await response.json()) as Record<string, unknown>;
+    body = JSON.parse(doc.getElementById("page-settings")?.textContent ?? "");
   } catch {
-    throw new Error("The onboarding server did not answer, so the page cannot load its settings.");
+    // Reported below.
   }
+  if (typeof body !== "object" || body === null) throw new Error("The page arrived without its settings; reload it.");
+  return settingsFrom(body as Record<string, unknown>);
+}
+
+function settingsFrom(body: Record<string, unknown>): PageSettings {
   const ttl = Number(body.session_ttl_max_seconds);
   const text = (name: string) => {
     const value = body[name];

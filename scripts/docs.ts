@@ -1,7 +1,9 @@
 /**
  * `npm run docs` writes the generated documentation; `npm run docs -- --check` fails when a
  * checked-in copy differs from what the code generates (run by `npm test`), so the references
- * cannot drift from the route table, the OpenAPI document and the configuration schema.
+ * cannot drift from the route table, the OpenAPI document and the configuration schema: docs/API.md,
+ * the README's configuration table, docs/GATEWAY.md's route table and wrangler.toml's commented
+ * variables.
  */
 import { build } from "esbuild";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,11 +15,17 @@ const dir = mkdtempSync(join(tmpdir(), "chain-edge-docs-"));
 const outfile = join(dir, "reference.mjs");
 try {
   await build({ entryPoints: ["scripts/docs/reference.ts"], outfile, bundle: true, format: "esm", platform: "neutral", logLevel: "warning", mainFields: ["module", "main"] });
-  const reference = (await import(pathToFileURL(outfile).href)) as { apiReference(): string; configurationTable(): string; gatewayRoutesTable(): string };
+  const reference = (await import(pathToFileURL(outfile).href)) as {
+    apiReference(): string;
+    configurationTable(): string;
+    gatewayRoutesTable(): string;
+    wranglerVarsBlock(): string;
+  };
   const generated: Record<string, string> = {
     "docs/API.md": reference.apiReference(),
     "README.md": withBlock("README.md", "configuration", reference.configurationTable()),
     "docs/GATEWAY.md": withBlock("docs/GATEWAY.md", "routes", reference.gatewayRoutesTable()),
+    "wrangler.toml": withBlock("wrangler.toml", "vars", reference.wranglerVarsBlock(), (line) => `# ${line}`),
   };
   const check = process.argv.includes("--check");
   const stale: string[] = [];
@@ -42,10 +50,15 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** `path`'s text with the generated `table` between its `<!-- name:begin -->` and `<!-- name:end -->` lines. */
-function withBlock(path: string, name: string, table: string): string {
+/**
+ * `path`'s text with the generated `table` between its `<!-- name:begin -->` and
+ * `<!-- name:end -->` lines (`marker` turns those into comments of another language: TOML's `#`).
+ */
+function withBlock(path: string, name: string, table: string, marker = (line: string) => `<!-- ${line} -->`): string {
   const text = readFileSync(path, "utf8");
-  const block = new RegExp(`(<!-- ${name}:begin -->\\n)[\\s\\S]*?(<!-- ${name}:end -->)`);
-  if (!block.test(text)) throw new Error(`${path} has no <!-- ${name}:begin --> … <!-- ${name}:end --> block`);
-  return text.replace(block, `$1${table}\n$2`);
+  const [begin, end] = [marker(`${name}:begin`), marker(`${name}:end`)];
+  const at = text.indexOf(`${begin}\n`);
+  const until = text.indexOf(end, at);
+  if (at === -1 || until === -1) throw new Error(`${path} has no ${begin} … ${end} block`);
+  return `${text.slice(0, at + begin.length + 1)}${table}\n${text.slice(until)}`;
 }

@@ -2,11 +2,18 @@
  * `npm run mutate [-- <filter>]`: breaks the code on purpose, one mutation at a time, and checks
  * that the test named for it goes red. Each mutation of test/mutations.json names the claim it
  * guards (a SECURITY.md claim or a README rule), a unique piece of source text and what to put
- * in its place, and the test file(s) that must fail. The source is always restored.
- * Writes the outcome to docs/MUTATIONS.md; exits 1 if any mutation survived.
+ * in its place, and the test file(s) that must fail.
+ *
+ * Mutations are made in a copy of the working tree (its tracked and untracked, not ignored,
+ * files, as they are now; scripts/tree-copy.ts) in a temporary folder; the tests run there, and
+ * the copy is removed at the end, also on Ctrl-C or SIGTERM. The working
+ * tree itself is never written to, except docs/MUTATIONS.md, the outcome of a full run.
+ * Exits 1 if any mutation survived.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { copyWorkingTree, removeCopy } from "./tree-copy.ts";
 
 interface Mutation {
   claim: string;
@@ -21,37 +28,80 @@ const filter = process.argv[2];
 const chosen = filter ? mutations.filter((m) => m.claim.includes(filter) || m.file.includes(filter)) : mutations;
 const results: { mutation: Mutation; outcome: "killed" | "SURVIVED" | "NOT APPLIED" }[] = [];
 
-let restore: (() => void) | null = null;
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => (restore?.(), process.exit(130)));
-
-function runTests(tests: string[]): boolean {
-  const e2e = tests.filter((t) => t.startsWith("test/e2e/"));
-  const runtime = tests.filter((t) => !t.startsWith("test/e2e/"));
-  const runs = [
-    ...(runtime.length ? [["vitest", "run", ...runtime]] : []),
-    ...(e2e.length ? [["vitest", "run", "--config", "vitest.e2e.config.ts", ...e2e]] : []),
-  ];
-  return runs.every((args) => spawnSync("npx", args, { stdio: "ignore", env: process.env }).status === 0);
+const copy = copyWorkingTree();
+console.log(`mutating a copy of the working tree in ${copy}`);
+let running: ChildProcess | null = null;
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => void stop());
 }
 
-for (const mutation of chosen) {
-  const original = readFileSync(mutation.file, "utf8");
-  const count = original.split(mutation.find).length - 1;
-  if (count !== 1) {
-    results.push({ mutation, outcome: "NOT APPLIED" });
-    console.log(`NOT APPLIED  ${mutation.claim} (${mutation.file}: the text occurs ${count} times)`);
-    continue;
+/** Stops the test run under way (its whole process group), removes the copy, exits 130. */
+async function stop(): Promise<void> {
+  stopping = true;
+  const child = running;
+  if (child && child.exitCode === null) {
+    const exited = new Promise((done) => child.once("exit", done));
+    // On SIGINT (not SIGTERM) vitest tears its setup down (wrangler dev, the devnet); a run that hangs gets SIGKILL.
+    signalGroup(child, "SIGINT");
+    const late = setTimeout(() => signalGroup(child, "SIGKILL"), 15_000);
+    await exited;
+    clearTimeout(late);
   }
-  restore = () => writeFileSync(mutation.file, original);
+  removeCopy(copy);
+  process.exit(130);
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
-    writeFileSync(mutation.file, original.replace(mutation.find, mutation.replace));
-    const green = runTests(mutation.tests);
-    results.push({ mutation, outcome: green ? "SURVIVED" : "killed" });
-    console.log(`${green ? "SURVIVED   " : "killed     "}  ${mutation.claim}`);
-  } finally {
-    restore();
-    restore = null;
+    process.kill(-child.pid!, signal);
+  } catch {
+    // Already gone.
   }
+}
+
+/** Runs `npx <args>` in the copy, in its own process group so that a signal can reach all of it. */
+function npx(args: string[]): Promise<boolean> {
+  return new Promise((done) => {
+    const child = spawn("npx", args, { cwd: copy, stdio: "ignore", env: process.env, detached: true });
+    running = child;
+    child.once("exit", (code) => {
+      running = null;
+      // A run cut short by a signal says nothing about the mutation; stop() ends the process.
+      if (!stopping) done(code === 0);
+    });
+  });
+}
+
+async function runTests(tests: string[]): Promise<boolean> {
+  const e2e = tests.filter((t) => t.startsWith("test/e2e/"));
+  const runtime = tests.filter((t) => !t.startsWith("test/e2e/"));
+  if (runtime.length && !(await npx(["vitest", "run", ...runtime]))) return false;
+  // wrangler dev (started by the e2e setup) builds the page's bundle from the mutated copy first.
+  return e2e.length === 0 || npx(["vitest", "run", "--config", "vitest.e2e.config.ts", ...e2e]);
+}
+
+try {
+  for (const mutation of chosen) {
+    const path = join(copy, mutation.file);
+    const original = readFileSync(path, "utf8");
+    const count = original.split(mutation.find).length - 1;
+    if (count !== 1) {
+      results.push({ mutation, outcome: "NOT APPLIED" });
+      console.log(`NOT APPLIED  ${mutation.claim} (${mutation.file}: the text occurs ${count} times)`);
+      continue;
+    }
+    try {
+      writeFileSync(path, original.replace(mutation.find, mutation.replace));
+      const green = await runTests(mutation.tests);
+      results.push({ mutation, outcome: green ? "SURVIVED" : "killed" });
+      console.log(`${green ? "SURVIVED   " : "killed     "}  ${mutation.claim}`);
+    } finally {
+      writeFileSync(path, original);
+    }
+  }
+} finally {
+  removeCopy(copy);
 }
 
 const table = [

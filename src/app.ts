@@ -11,6 +11,7 @@ import { sharedUpstreamHealth } from "./gateway/shield/health-link";
 import { healthReport } from "./health";
 import { openApiDocument } from "./openapi";
 import { requestContext } from "./middleware/request-context";
+import { onboardingPage } from "./page";
 import { pageSettings } from "./page-settings";
 import { customerRoutes, hostRoutes } from "./onboardings/routes";
 import { sessionRoutes } from "./sessions/routes";
@@ -23,6 +24,7 @@ export function buildApp(config: Config): Hono<AppEnv> {
   app.route(`/api/${config.walletPath}/sessions`, sessionRoutes());
   app.route("/api/onboardings", hostRoutes());
   app.route("/api/onboarding-pages", customerRoutes());
+  app.get("/", onboardingPage(config));
   app.get("/api/config", (c) => c.json(pageSettings(config), 200, { "cache-control": "public, max-age=60" }));
   app.get("/api/health", async (c) => {
     const shared = config.cacheShield ? await sharedUpstreamHealth(c.env.UPSTREAM_HEALTH, config) : null;

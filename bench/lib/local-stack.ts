@@ -26,11 +26,13 @@ export async function startLocalStack(options: {
   upstreamTags?: string[];
   vars?: Record<string, string>;
   persistTo?: string;
+  /** Another copy of the project to run the Worker from (scripts/tree-copy.ts). */
+  cwd?: string;
 }): Promise<LocalStack> {
   const devnet = await startDevnet({ port: 0, blockMs: 1000 });
   const upstreams = options.upstreamTags?.map((tag) => `${devnet.url}/~${tag}`) ?? [devnet.url];
   const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "chain-edge-stack-"));
-  const start = () => startWranglerDev({ port: options.port, persistTo, vars: { UPSTREAM_URLS: upstreams.join(","), ...options.vars } });
+  const start = () => startWranglerDev({ port: options.port, persistTo, cwd: options.cwd, vars: { UPSTREAM_URLS: upstreams.join(","), ...options.vars } });
   let worker: LocalWorker;
   try {
     worker = await start();

@@ -30,6 +30,7 @@ export interface HostedPageSettings {
 /** Runs the page of onboarding `id` until it ends. */
 export async function runHostedOnboarding(id: string, settings: HostedPageSettings): Promise<void> {
   const status = document.getElementById("page-status")!;
+  show(status, el("p", { class: "muted" }, "Loading your onboarding…"));
   const view = ONBOARDING_ID_PATTERN.test(id) ? await loadView(id, status) : null;
   if (view === null) return show(status, el("p", { class: "error", role: "alert", "data-testid": "onboarding-ended" }, INVALID_LINK_SENTENCE));
   await new HostedOnboarding(id, settings, status).run(view);
@@ -161,7 +162,8 @@ class HostedOnboarding {
    */
   private async pairPayout(): Promise<string | null> {
     const { ctx, walletApp, originName } = this.settings;
-    const client = createSessionClient(ctx, { origin: location.origin, originName });
+    // A create the document's inline script already sent (a link that also names an operator) is taken, not left behind.
+    const client = createSessionClient(ctx, { origin: location.origin, originName, first: window.firstSession });
     const app = findWalletApp(walletApp);
     for (;;) {
       const runner = detachable(this.connect);

@@ -1,7 +1,8 @@
 /**
  * The generated parts of the documentation, from the code that defines them: the HTTP reference
  * (docs/API.md) from the OpenAPI document, which comes from the route table and the handlers'
- * schemas, and the configuration table (README.md) from src/config. Bundled and run by
+ * schemas, and the configuration table (README.md) and wrangler.toml's commented variables from
+ * src/config. Bundled and run by
  * scripts/docs.ts, so the Worker's own modules need no Node-specific form.
  */
 import { readConfig } from "../../src/config/index.ts";
@@ -26,6 +27,50 @@ export function configurationTable(): string {
     return `| \`${name}\` | ${value} | ${cell(variable.doc)} |`;
   });
   return ["| variable | value | what it does |", "|---|---|---|", ...rows].join("\n");
+}
+
+/** `text` ending as a sentence does. */
+const sentence = (text: string) => (/[.…]$/.test(text) ? text : `${text}.`);
+
+/** `text` as `# `-comment lines of at most `width` characters, broken between words. */
+function commentLines(text: string, width = 100): string[] {
+  const lines: string[] = [];
+  let line = "#";
+  for (const word of text.split(/\s+/)) {
+    if (line !== "#" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = "#";
+    }
+    line += ` ${word}`;
+  }
+  return [...lines, line];
+}
+
+/**
+ * wrangler.toml's commented [vars]: every variable with its doc, commented out with the local
+ * profile's value (the profile this file's [vars] names) or its default, then the secrets.
+ */
+export function wranglerVarsBlock(): string {
+  const local = NETWORK_PROFILES.local.vars as Partial<Record<string, string>>;
+  const entries = Object.entries(VARIABLES).filter(([name]) => name !== "NETWORK_PROFILE");
+  const setting = ([name, variable]: (typeof entries)[number]) => {
+    const value = "default" in variable ? variable.default : local[name];
+    // An enum's schema knows its values (zod's own `_zod.values`).
+    const values = (variable.schema as { _zod?: { values?: Set<unknown> } })._zod?.values;
+    const doc = `${sentence(variable.doc)}${values ? ` One of: ${[...values].join(", ")}.` : ""}`;
+    return [...commentLines(doc), `# ${name} = ${JSON.stringify(value ?? "")}`];
+  };
+  const isSecret = ([, variable]: (typeof entries)[number]) => "secret" in variable;
+  return [
+    "# Profile values, overridable here or per environment (the local profile's value shown):",
+    ...entries.filter(([, v]) => !("default" in v)).flatMap(setting),
+    "#",
+    "# Service settings (default shown):",
+    ...entries.filter((e) => "default" in e[1] && !isSecret(e)).flatMap(setting),
+    "#",
+    "# Secrets (never in this file): set per environment with `wrangler secret put NAME --env <env>`.",
+    ...entries.filter(isSecret).flatMap(([name, variable]) => commentLines(`${name}: ${sentence(variable.doc.replace(/^Secret: /, ""))}`)),
+  ].join("\n");
 }
 
 /** docs/API.md: every endpoint of the Worker, for the network's words (local and testnet profiles). */

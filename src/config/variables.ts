@@ -1,8 +1,8 @@
 /**
  * Every configuration variable of the Worker, once: what it means, how it is checked and its
  * default. A variable without a default takes its value from the network profile
- * (`profiles.ts`). wrangler.toml's comments and the README's table follow this file; a test keeps
- * them in step.
+ * (`profiles.ts`). `npm run docs` writes wrangler.toml's commented variables and the README's
+ * table from this file; `npm run docs -- --check` fails when they drift.
  */
 import * as z from "zod/mini";
 import { KEYRING_BACKENDS } from "../protocol/index.ts";

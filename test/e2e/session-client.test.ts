@@ -1,8 +1,8 @@
 /**
  * The page's session client against the real server (`wrangler dev`), in Node: one pending
  * session shared by concurrent connects until it settles, the WebSocket push, the polling
- * fallback, cancel, expiry (by push and by a poll's 410), the server's cap on a session's life,
- * and the errors a page shows.
+ * fallback (a socket that cannot connect, or that closes without an error), cancel, expiry (by
+ * push and by a poll's 410), the server's cap on a session's life, and the errors a page shows.
  */
 import { describe, expect, inject, it } from "vitest";
 import { createSessionClient, PairingError } from "../../page/session-client.ts";
@@ -76,6 +76,25 @@ describe("page session client", () => {
     await expect.poll(() => counted.reads.length).toBeGreaterThan(0);
     const address = connectedAddress(await runWallet(pending.sessionId));
     expect((await pending.result).address).toBe(address);
+  });
+
+  it("falls back to polling when the WebSocket closes without an error event", async () => {
+    // A real socket to the real server, closed cleanly once open: a "close" with no "error" before it.
+    let errors = 0;
+    class Dropped extends WebSocket {
+      constructor(url: string | URL) {
+        super(url);
+        this.addEventListener("error", () => errors++);
+        this.addEventListener("open", () => this.close(1000, "dropped"), { once: true });
+      }
+    }
+    const counted = countingFetch();
+    const client = createSessionClient(ctx, { origin: base, originName: "e2e", WebSocket: Dropped, fetch: counted.fetch, pollIntervalMs: 200 });
+    const pending = await client.start();
+    await expect.poll(() => counted.reads.length).toBeGreaterThan(0);
+    const address = connectedAddress(await runWallet(pending.sessionId));
+    expect((await pending.result).address).toBe(address);
+    expect(errors).toBe(0);
   });
 
   it("polls only when push is disabled", async () => {

@@ -3,27 +3,13 @@
  * outbox of events for the host, and how it watches the chain. A status change and the event that
  * reports it are therefore always written together.
  */
-import type { OnboardingEventType, OnboardingStatus, PayoutSource } from "../protocol/index";
+import type { OnboardingEventType, OnboardingView } from "../protocol/index";
 
-/** The onboarding's own fields; its url and commands are derived when it is shown. */
-export interface OnboardingRecord {
-  id: string;
-  status: OnboardingStatus;
-  operator: string;
-  label: string;
-  reference: string | null;
-  /** This service's origin when the host created it: the customer's page lives there. */
-  origin: string;
-  return_url: string | null;
-  payout: string | null;
-  payout_source: PayoutSource | null;
-  authorization: { required: boolean | null; height?: number; txhash?: string };
-  node: { payout_recipient?: string; height?: number };
-  problem?: { reason: string; message: string };
-  created_at: string;
-  updated_at: string;
-  expires_at: string;
-}
+/**
+ * The onboarding's own fields: what the host sees, less what is derived when it is shown (its url
+ * and commands), plus this service's origin when the host created it (the customer's page lives there).
+ */
+export type OnboardingRecord = Omit<OnboardingView, "url" | "commands"> & { origin: string };
 
 /** One delivery attempt as the events log shows it: the receiver's status, or why there was none. */
 export type DeliveryAttempt = { at: string; ms: number } & ({ status: number } | { error: string });

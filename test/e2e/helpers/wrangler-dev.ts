@@ -1,4 +1,4 @@
-/** A `wrangler dev` of its own for a test that needs variables the suite's server does not set (fresh state, free port). */
+/** A `wrangler dev` with the given variables, fresh state and a free loopback port: the suite's server, and a test's own when it needs other settings. */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

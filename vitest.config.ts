@@ -5,10 +5,20 @@ import { NEUTRAL_TEST_VARS } from "./test/neutral-words.ts";
 // Runtime tests: the Worker, its Durable Objects and the Cache API run in workerd.
 export default defineConfig({
   plugins: [
-    // The gateway tests' upstream is a real devnet that globalSetup starts on a free port.
+    // The gateway tests' upstream is a real devnet that globalSetup starts on a free port. The
+    // deployment's own nodes, which its Durable Objects read from the configuration, are two
+    // mounts of it, given up on within seconds so that a test of every node timing out is short.
     cloudflareTest(({ inject }) => ({
       wrangler: { configPath: "./wrangler.toml" },
-      miniflare: { bindings: { DEVNET_URL: inject("devnetUrl"), ...NEUTRAL_TEST_VARS } },
+      miniflare: {
+        bindings: {
+          DEVNET_URL: inject("devnetUrl"),
+          ...NEUTRAL_TEST_VARS,
+          UPSTREAM_URLS: ["node-1", "node-2"].map((tag) => `${inject("devnetUrl")}/~${tag}`).join(","),
+          UPSTREAM_TIMEOUT_MS: "1000",
+          UPSTREAM_BUDGET_MS: "2500",
+        },
+      },
     })),
   ],
   test: {

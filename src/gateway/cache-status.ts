@@ -8,10 +8,6 @@
  * fresh answer (the shield's or the upstream's), else the shield's STALE, STALE-IF-ERROR or
  * REVALIDATED.
  */
-import type { MiddlewareHandler } from "hono";
-import { setMetric } from "hono/timing";
-import type { GatewayEnv } from "./gateway-env";
-
 export const CACHE_STATUSES = ["HIT", "MISS", "STALE", "STALE-IF-ERROR", "REVALIDATED", "BYPASS"] as const;
 export type CacheStatus = (typeof CACHE_STATUSES)[number];
 
@@ -27,21 +23,4 @@ export type ShieldTrace = { status: string; ms: number } | { fault: string; ms: 
 /** The X-Cache value of an answer served with `status`, after `shield` (if the miss went that way). */
 export function xCache(status: CacheStatus, shield: ShieldTrace | undefined): string {
   return shield && "fault" in shield ? `${status}, ${SHIELD_FAIL_OPEN}` : status;
-}
-
-/**
- * Reports how every gateway request was served: X-Cache and the Server-Timing metrics `cache`
- * (and `shield` on a miss through it), from what the tier that answered recorded (respond.ts).
- */
-export function reportCacheStatus(): MiddlewareHandler<GatewayEnv> {
-  return async (c, next) => {
-    // Until a cache tier answers, the gateway took the request without one.
-    c.set("cache", "BYPASS");
-    await next();
-    const status = c.get("cache")!;
-    const shield = c.get("shield");
-    c.res.headers.set("x-cache", xCache(status, shield));
-    setMetric(c, "cache", status);
-    if (shield) setMetric(c, "shield", shield.ms, "fault" in shield ? "fail-open" : shield.status);
-  };
 }

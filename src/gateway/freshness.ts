@@ -5,30 +5,37 @@
  * past its TTL, served when no upstream answers.
  */
 import type { Config } from "../config";
-import type { CacheEntry } from "./cache-entry";
 
 /** The windows past an entry's TTL in which it may still be served. */
 export type StaleWindows = Pick<Config, "cacheSwrSeconds" | "cacheStaleIfErrorSeconds">;
+
+/** What the rule reads of an entry (`CacheEntry`, or anything stored with a TTL). */
+export interface Dated {
+  /** Epoch ms when it was stored. */
+  storedAt: number;
+  /** Seconds it is fresh. */
+  ttl: number;
+}
 
 /** `fresh`: serve it. `stale`: serve it and refresh it once in the background. `expired`: wait for a newer one. */
 export type Freshness = "fresh" | "stale" | "expired";
 
 /** Seconds since the entry was stored. */
-export function ageSeconds(entry: CacheEntry, now: number): number {
+export function ageSeconds(entry: Dated, now: number): number {
   return Math.max(0, Math.floor((now - entry.storedAt) / 1000));
 }
 
-export function isFresh(entry: CacheEntry, now: number): boolean {
+export function isFresh(entry: Dated, now: number): boolean {
   return ageSeconds(entry, now) < entry.ttl;
 }
 
-export function freshness(entry: CacheEntry, now: number, windows: StaleWindows): Freshness {
+export function freshness(entry: Dated, now: number, windows: StaleWindows): Freshness {
   const age = ageSeconds(entry, now);
   return age < entry.ttl ? "fresh" : age < entry.ttl + windows.cacheSwrSeconds ? "stale" : "expired";
 }
 
 /** Whether the entry may stand in when no upstream gave an answer (stale-if-error). */
-export function servesOnError(entry: CacheEntry, now: number, windows: StaleWindows): boolean {
+export function servesOnError(entry: Dated, now: number, windows: StaleWindows): boolean {
   return ageSeconds(entry, now) < entry.ttl + windows.cacheStaleIfErrorSeconds;
 }
 

@@ -9,13 +9,13 @@ import type { MiddlewareHandler } from "hono";
 import type { GatewayEnv } from "./gateway-env";
 import { hotFresh } from "./hot-cache";
 import { HEIGHT_HEADER } from "./match";
-import { answer } from "./respond";
+import { respond } from "./respond";
 
 export function serveHot(): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
     const height = c.req.header(HEIGHT_HEADER);
     const entry = hotFresh(height === undefined ? c.req.url : `${c.req.url}#${height}`, c.get("startedAt"));
     if (!entry) return next();
-    return answer(c, { status: "HIT", entry });
+    return respond(c, { status: "HIT", entry });
   };
 }

@@ -10,11 +10,11 @@ import { HEIGHT_HEADER } from "./match";
 export type Served = { status: CacheStatus; entry: CacheEntry } | { status: "MISS"; failure: unknown };
 
 /**
- * The one place a request's cache status is recorded (`c.var.cache`, which X-Cache, Server-Timing
- * and the access log show): every tier answers through here. Gives the entry's response, or
- * throws the failure of a miss.
+ * Every cache tier answers through here, which records how it served the request (`c.var.cache`,
+ * shown by X-Cache, Server-Timing and the access log). Gives the entry's response, or throws
+ * the failure of a miss.
  */
-export function answer(c: Context<GatewayEnv>, served: Served): Response {
+export function respond(c: Context<GatewayEnv>, served: Served): Response {
   c.set("cache", served.status);
   if ("failure" in served) throw served.failure;
   return entryResponse(c.req.raw, served.entry, c.get("config"), Date.now());

@@ -17,7 +17,7 @@ import { newest } from "./height-rule";
 import { hotPut } from "./hot-cache";
 import type { MatchedQuery } from "./match";
 import { obtain, type Obtained } from "./miss";
-import { answer } from "./respond";
+import { respond } from "./respond";
 import type { ShieldNamespace } from "./shield/client";
 import type { ShieldMode } from "./shield/protocol";
 import { noUpstreamAnswered } from "./upstreams";
@@ -36,21 +36,21 @@ export async function serveQuery(c: Context<GatewayEnv>): Promise<Response> {
   const state = cached ? freshness(cached, Date.now(), config) : "expired";
   if (cached && state === "fresh") {
     hotPut(keys.hot, cached);
-    return answer(c, { status: "HIT", entry: cached });
+    return respond(c, { status: "HIT", entry: cached });
   }
   if (cached && state === "stale") {
     // One background refresh per key: later requests in the window find it in flight.
     if (!isInflight(keys.cache)) ctx.waitUntil(fetchShared("refresh").catch(() => undefined));
-    return answer(c, { status: "STALE", entry: cached });
+    return respond(c, { status: "STALE", entry: cached });
   }
   const started = Date.now();
   const obtained = await fetchShared("miss").catch((failure: unknown): Obtained => ({ failure }));
   c.set("missMs", Date.now() - started);
   setMetric(c, "miss", Date.now() - started);
   if (obtained.shield) c.set("shield", obtained.shield);
-  if (!("failure" in obtained)) return answer(c, obtained);
-  if (cached && noUpstreamAnswered(obtained.failure) && servesOnError(cached, Date.now(), config)) return answer(c, { status: "STALE-IF-ERROR", entry: cached });
-  return answer(c, { status: "MISS", failure: obtained.failure });
+  if (!("failure" in obtained)) return respond(c, obtained);
+  if (cached && noUpstreamAnswered(obtained.failure) && servesOnError(cached, Date.now(), config)) return respond(c, { status: "STALE-IF-ERROR", entry: cached });
+  return respond(c, { status: "MISS", failure: obtained.failure });
 }
 
 /** Obtains an entry (miss.ts) and stores it, unless it is at a lower block height than the entry stored now. */

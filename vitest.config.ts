@@ -6,8 +6,10 @@ import { NEUTRAL_TEST_VARS } from "./test/neutral-words.ts";
 // Runtime tests: the Worker, its Durable Objects and the Cache API run in workerd.
 export default defineConfig({
   plugins: [
-    // The upstream is a real devnet and the host's webhook endpoint a real receiver, both started
-    // by globalSetup on free ports (the gateway tests build their own upstream sets on the devnet).
+    // The upstream is a real devnet and the host's webhook endpoint a real receiver, both started by
+    // globalSetup on free ports. The deployment's own nodes, which its Durable Objects read from the
+    // configuration, are two mounts of the devnet, given up on within seconds so that a test of
+    // every node timing out is short (the gateway tests build their own upstream sets on it).
     cloudflareTest(({ inject }) => ({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
@@ -15,7 +17,9 @@ export default defineConfig({
           DEVNET_URL: inject("devnetUrl"),
           WEBHOOK_RECEIVER_URL: inject("webhookUrl"),
           ...NEUTRAL_TEST_VARS,
-          UPSTREAM_URLS: inject("devnetUrl"),
+          UPSTREAM_URLS: ["node-1", "node-2"].map((tag) => `${inject("devnetUrl")}/~${tag}`).join(","),
+          UPSTREAM_TIMEOUT_MS: "1000",
+          UPSTREAM_BUDGET_MS: "2500",
           ...HOST_TEST_VARS,
           HOST_WEBHOOK_URL: inject("webhookUrl"),
         },

@@ -6,6 +6,9 @@
  * the floor, `/api/config` and a gateway hit on a hot key with the same autocannon settings, in
  * alternating rounds, and reports the workerd process's CPU time per request (from /proc) with
  * req/s and p50/p99; medians over the rounds. Writes docs/PERFORMANCE.md (section "workerd").
+ *
+ * `BENCH_BASELINE=<git ref>` also runs the Worker as built at that commit in the same process and
+ * loads its hit in the same rounds: a before/after ratio taken under the same conditions.
  */
 import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -15,15 +18,17 @@ import { buildWorker, type WorkerBundle } from "../scripts/build-worker.ts";
 import { writeReportSection } from "./lib/report.ts";
 import { machine } from "./lib/stats.ts";
 import { wranglerWorkerd } from "./lib/workerd-binary.ts";
-import { SOCKETS, writeWorkerdConfig } from "./lib/workerd-config.ts";
+import { buildBaseline } from "./lib/workerd-baseline.ts";
+import { BASELINE_SOCKET, SOCKETS, writeWorkerdConfig } from "./lib/workerd-config.ts";
 import { alternatingRounds, CONNECTIONS, header, roundRatios, summarizeRuns, type Target } from "./lib/workerd-load.ts";
 import { startWorkerd, type WorkerdProcess } from "./lib/workerd-process.ts";
 import { readWorkerSettings } from "./lib/wrangler-settings.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const BASELINE = process.env.BENCH_BASELINE;
 /** Past this the run is abandoned (everything started is still stopped). */
-const DEADLINE_MS = 150_000;
+const DEADLINE_MS = BASELINE ? 240_000 : 150_000;
 
 /** The cache backend answers the way workerd expects: a put is matched with its headers and body, a delete removes it. */
 async function checkCacheBackend(url: string): Promise<void> {
@@ -51,33 +56,39 @@ try {
   const settings = readWorkerSettings();
   bundle = buildWorker();
   devnet = await startDevnet({ port: 0 });
+  const baseline = BASELINE ? { ref: BASELINE, commit: buildBaseline(BASELINE, bundle.dir, "baseline.js") } : null;
   // No rate-limit binding exists in bare workerd.
-  const configPath = writeWorkerdConfig(bundle.dir, basename(bundle.mainPath), settings, { UPSTREAM_URLS: devnet.url, RATE_LIMITS: "off" });
+  const configPath = writeWorkerdConfig(bundle.dir, basename(bundle.mainPath), settings, { UPSTREAM_URLS: devnet.url, RATE_LIMITS: "off" }, baseline ? "baseline.js" : undefined);
 
   const binary = wranglerWorkerd();
-  workerd = await startWorkerd(binary.path, configPath, SOCKETS);
+  workerd = await startWorkerd(binary.path, configPath, baseline ? [...SOCKETS, BASELINE_SOCKET] : SOCKETS);
   const edge = workerd.urls.edge!;
   await checkCacheBackend(workerd.urls["cache-check"]!);
 
   const { namespace } = (await (await fetch(`${edge}/api/config`)).json()) as { namespace: string };
   const hitPath = `/api/${namespace}/incentives/v1/params`;
-  for (let i = 0; i < 2; i++) await (await fetch(`${edge}${hitPath}`)).arrayBuffer();
-  const check = await fetch(`${edge}${hitPath}`);
-  await check.arrayBuffer();
-  if (check.status !== 200 || check.headers.get("x-cache") !== "HIT") throw new Error(`expected a 200 cache hit, got ${check.status} ${check.headers.get("x-cache")}`);
+  const hitUrls = [edge, ...(baseline ? [workerd.urls[BASELINE_SOCKET]!] : [])].map((origin) => `${origin}${hitPath}`);
+  for (const url of hitUrls) {
+    for (let i = 0; i < 2; i++) await (await fetch(url)).arrayBuffer();
+    const check = await fetch(url);
+    await check.arrayBuffer();
+    if (check.status !== 200 || check.headers.get("x-cache") !== "HIT") throw new Error(`expected a 200 cache hit at ${url}, got ${check.status} ${check.headers.get("x-cache")}`);
+  }
 
   const ok = (status: number) => status === 200;
+  const hit = (status: number, headers: Parameters<Target["expected"]>[1]) => ok(status) && header(headers, "x-cache") === "HIT";
   const targets: Target[] = [
     { label: "floor: constant answer, no code of ours", url: `${workerd.urls.floor}/`, expected: ok },
     { label: "`/api/config`", url: `${edge}/api/config`, expected: ok },
-    { label: `\`${hitPath}\` (gateway hit)`, url: `${edge}${hitPath}`, expected: (status, headers) => ok(status) && header(headers, "x-cache") === "HIT" },
+    { label: `\`${hitPath}\` (gateway hit)`, url: hitUrls[0]!, expected: hit },
+    ...(baseline ? [{ label: `the same hit, Worker as at ${baseline.commit}`, url: hitUrls[1]!, expected: hit }] : []),
   ];
   // Other work on the machine inflates every figure; the ratios within rounds hold up better.
   const loadAverage = loadavg()[0]!.toFixed(1);
   const runs = await alternatingRounds(workerd.pid, targets, ROUNDS, SECONDS);
   const rows = runs.map(summarizeRuns);
-  const ratioRow = (label: string, i: number) => {
-    const ratio = roundRatios(runs[i]!, runs[0]!);
+  const ratioRow = (label: string, i: number, base = 0) => {
+    const ratio = roundRatios(runs[i]!, runs[base]!);
     return `| ${label} | ${ratio.cpuMedian.toFixed(2)}× | ${ratio.cpu.map((v) => v.toFixed(2)).join(" / ")} | ${ratio.rpsMedian.toFixed(2)}× | | | |`;
   };
   const micros = (v: number) => `${v.toFixed(0)} µs`;
@@ -96,10 +107,12 @@ within each round, then the median.
 |---|---|---|---|---|---|---|
 ${targets.map((t, i) => `| ${t.label} | ${micros(rows[i]!.cpu)} | ${rows[i]!.rounds} | ${rows[i]!.rps.toFixed(0)} | ${ms(rows[i]!.p50)} | ${ms(rows[i]!.p99)} | ${rows[i]!.requests} (${rows[i]!.unexpected}) |`).join("\n")}
 ${ratioRow("gateway hit ÷ floor", 2)}
-${ratioRow("\`/api/config\` ÷ floor", 1)}
+${ratioRow("\`/api/config\` ÷ floor", 1)}${baseline ? `\n${ratioRow(`hit as at ${baseline.commit} ÷ floor`, 3)}\n${ratioRow(`gateway hit ÷ hit as at ${baseline.commit}`, 2, 3)}` : ""}
 
 An unexpected answer is anything but a 200 (for the gateway hit: a 200 with \`x-cache: HIT\`). Both edge
-routes include the JSON access-log line the Worker prints per request (workerd's stdout, discarded).
+routes include the JSON access-log line the Worker prints per request (workerd's stdout, discarded).${baseline ? `
+The Worker as at ${baseline.commit} (\`BENCH_BASELINE=${baseline.ref}\`) was built the same way and ran in the same process,
+its hit loaded in the same rounds.` : ""}
 `;
   const unexpected = rows.reduce((n, r) => n + r.unexpected, 0);
   if (unexpected > 0) throw new Error(`${unexpected} unexpected answers under load; figures not written\n${markdown}`);

@@ -1,7 +1,9 @@
 /**
  * UpstreamHealth: the one place where what every shield saw of the LCD nodes meets. Shields report
- * their attempts and take the merged view back; `/api/health` reads it. Memory only: health is
- * recent by nature, and an evicted object learns again from the next reports.
+ * their attempts and take the merged view back; `/api/health` reads it. It needs no setting: it
+ * answers for every upstream it has heard of, and each reader takes the ones it is configured
+ * with. Memory only: health is recent by nature, and an evicted object learns again from the
+ * next reports.
  */
 import { DurableObject } from "cloudflare:workers";
 import { UpstreamBoard, type UpstreamState } from "../src/gateway/upstream-board";
@@ -9,9 +11,9 @@ import { UpstreamBoard, type UpstreamState } from "../src/gateway/upstream-board
 export class UpstreamHealth extends DurableObject<Env> {
   private readonly board = new UpstreamBoard();
 
-  /** Merges `seen` (later observations win) and answers the merged state of `urls`. */
-  report(seen: UpstreamState[], urls: string[]): UpstreamState[] {
+  /** Merges `seen` (later observations win) and answers the merged state of every upstream heard of. */
+  report(seen: UpstreamState[]): UpstreamState[] {
     this.board.merge(seen);
-    return this.board.snapshot(urls);
+    return this.board.everyKnown();
   }
 }

@@ -10,12 +10,10 @@ export type AppEnv = {
     requestId: string;
     /** Epoch ms when the request arrived, taken once by the request context. */
     startedAt: number;
-    /** The matched route pattern for the access log, when Hono's own `routePath` is a wildcard. */
-    route?: string;
     /** How the gateway served the request (its `X-Cache`). */
     cache?: CacheStatus;
-    /** Milliseconds the gateway spent asking upstream nodes for this request. */
-    upstreamMs?: number;
+    /** Milliseconds the request waited beyond the data center on a miss: the shield's round trip and any upstream round. */
+    missMs?: number;
     /** What the shield tier did for this request's data-center miss, or why the Worker went around it. */
     shield?: ShieldTrace;
   };

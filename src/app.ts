@@ -10,7 +10,7 @@ import { gatewayRoutes } from "./gateway";
 import { sharedUpstreamHealth } from "./gateway/shield/health-link";
 import { healthReport } from "./health";
 import { openApiDocument } from "./openapi";
-import { requestContext } from "./middleware/request-context";
+import { pathOf, requestContext } from "./middleware/request-context";
 import { onboardingPage } from "./page";
 import { pageSettings } from "./page-settings";
 import { customerRoutes, hostRoutes } from "./onboardings/routes";
@@ -38,9 +38,10 @@ export function buildApp(config: Config): Hono<AppEnv> {
   });
   app.route("/api", gatewayRoutes(config));
 
-  app.notFound((c) => {
-    throw notFound("ROUTE_NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
-  });
+  // A Response, not a throw: Hono runs the not-found handler inside the request context's `next()`, which a throw would skip, access log and all.
+  app.notFound((c) =>
+    errorResponse(notFound("ROUTE_NOT_FOUND", `No route for ${c.req.method} ${pathOf(c.req.url)}`), { "x-request-id": c.get("requestId") }),
+  );
   app.onError((err, c) => {
     const requestId = c.get("requestId");
     if (err instanceof ApiError) return errorResponse(err, { ...err.headers, "x-request-id": requestId });

@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { version } from "../package.json";
-import { DEVNET, gateway } from "./gateway/helpers";
+import { DEVNET, NODES, gateway, lastUpstreamHeaders, tag } from "./gateway/helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -18,8 +18,19 @@ describe("GET /api/health", () => {
       version,
       config: { chain_id: "chain-devnet-1", namespace: "chain", wallet_path: "wallet", upstream_auth_header: "not set" },
     });
-    expect(report.upstreams).toHaveLength(1);
+    expect(report.upstreams).toHaveLength(NODES.length);
     expect(report.upstreams[0]).toMatchObject({ upstream: `1: ${new URL(DEVNET).origin}`, healthy: true, consecutive_failures: 0 });
+  });
+
+  it("never shows the UPSTREAM_AUTH_HEADER's value, only that one is set", async () => {
+    const secret = "pk-9f3c1e7a52d04b6e";
+    const gw = gateway([tag()], { UPSTREAM_AUTH_HEADER: `X-Provider-Key: ${secret}` });
+    const path = "/cosmos/bank/v1beta1/supply?pagination.limit=3";
+    expect((await gw.fetch(`/api${path}`)).status).toBe(200);
+    expect((await lastUpstreamHeaders(`~${gw.tags[0]}${path}`))["x-provider-key"]).toBe(secret);
+    const text = await (await gw.fetch("/api/health")).text();
+    expect((JSON.parse(text) as { config: Record<string, unknown> }).config.upstream_auth_header).toBe("set");
+    expect(text).not.toContain(secret);
   });
 
   it("names an upstream by its origin only: a provider's key in its path never shows", async () => {

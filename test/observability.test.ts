@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { freshAddress, gateway } from "./gateway/helpers";
+import { fault, freshAddress, gateway, tag } from "./gateway/helpers";
 import { WALLET, api, createSession, mintSessionId } from "./helpers/sessions";
 
 afterEach(() => vi.restoreAllMocks());
@@ -39,23 +39,45 @@ describe("request id and access log", () => {
   });
 });
 
+describe("exactly one access-log line per /api request, whatever the answer", () => {
+  const t = tag();
+  const failing = `/cosmos/bank/v1beta1/balances/${freshAddress()}`;
+  it.each([
+    ["404 for a path no route has", "GET", "/api/no-such-thing", 404],
+    ["404 for a gateway path no row has", "GET", "/api/cosmos/gov/v1beta1/proposals", 404],
+    ["405 for a write to the gateway", "POST", "/api/cosmos/bank/v1beta1/supply", 405],
+    ["400 for a refused parameter", "GET", "/api/cosmos/bank/v1beta1/balances/not-an-address", 400],
+    ["502 when every upstream fails", "GET", `/api${failing}`, 502],
+  ])("%s", async (_name, method, path, status) => {
+    await fault({ tag: t, prefix: failing, status: 500 });
+    const rayId = `ray-${crypto.randomUUID()}`;
+    const log = vi.spyOn(console, "log");
+    const response = await gateway([t]).fetch(path, { method, headers: { "cf-ray": rayId } });
+    expect(response.status).toBe(status);
+    expect(response.headers.get("x-request-id")).toBe(rayId);
+    const mine = accessLines(log).filter((line) => line.request_id === rayId);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ method, path, status, level: status >= 500 ? "error" : "info" });
+  });
+});
+
 describe("gateway access log", () => {
-  it("names the route pattern, the cache status and the upstream time of every gateway request", async () => {
+  it("names the route pattern, the cache status and the time beyond the data center of every gateway request", async () => {
     const gw = gateway();
     const operator = freshAddress();
     const path = `/api/chain/incentives/v1/node/${operator}`;
     const log = vi.spyOn(console, "log");
     await gw.fetch(path); // a miss: the node answers 404
     await gw.settle();
-    await gw.fetch(path); // a hot replay
+    await gw.fetch(path); // from the isolate's memory
     await gw.fetch("/api/chain/incentives/v1/node/not-an-address"); // refused before the cache
     await gw.fetch(path, { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "GET" } });
     const route = "/api/chain/incentives/v1/node/:operator";
     const lines = accessLines(log);
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatchObject({ route, path, status: 404, cache: "MISS", upstream_ms: expect.any(Number) });
-    expect(lines[1]).toMatchObject({ route, path, status: 404, cache: "HIT", upstream_ms: null });
-    expect(lines[2]).toMatchObject({ route, status: 400, cache: "BYPASS", upstream_ms: null });
+    expect(lines[0]).toMatchObject({ route, path, status: 404, cache: "MISS", miss_ms: expect.any(Number) });
+    expect(lines[1]).toMatchObject({ route, path, status: 404, cache: "HIT", miss_ms: null });
+    expect(lines[2]).toMatchObject({ route, status: 400, cache: "BYPASS", miss_ms: null });
     expect(lines[3]).toMatchObject({ method: "OPTIONS", status: 204, cache: "BYPASS" });
   });
 });

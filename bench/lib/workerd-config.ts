@@ -1,8 +1,9 @@
 /**
  * The capnp config of one bare workerd process for the runtime benchmark: the built Worker
  * (`edge`) with its bindings, Durable Objects on local disk and the Cache API backed by an
- * in-memory service; a constant-answer Worker (`floor`); and a Worker that checks the cache
- * backend (`cache-check`). Every socket listens on a loopback port the kernel picks.
+ * in-memory service; optionally the Worker as built at another commit (`baseline`), bound the
+ * same way; a constant-answer Worker (`floor`); and a Worker that checks the cache backend
+ * (`cache-check`). Every socket listens on a loopback port the kernel picks.
  */
 import { transformSync } from "esbuild";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -10,6 +11,8 @@ import { join } from "node:path";
 import type { WorkerSettings } from "./wrangler-settings.ts";
 
 export const SOCKETS = ["edge", "floor", "cache-check"] as const;
+/** The socket of the Worker built at another commit, when there is one. */
+export const BASELINE_SOCKET = "baseline";
 
 /** A constant answer the size of a small JSON body: what the runtime costs with no code of ours. */
 const FLOOR_MODULE = `export default { fetch() { return new Response('{"ok":true}', { headers: { "content-type": "application/json" } }); } };\n`;
@@ -35,16 +38,17 @@ const CACHE_SERVICE_FILE = "cache-service.js";
 
 /**
  * Writes the config and the modules beside `edgeModule` (a file already in `dir`, the built
- * Worker), plus a directory for Durable Object storage; returns the config's path.
+ * Worker; `baselineModule` too, when given), plus a directory for Durable Object storage;
+ * returns the config's path.
  */
-export function writeWorkerdConfig(dir: string, edgeModule: string, settings: WorkerSettings, vars: Record<string, string>): string {
+export function writeWorkerdConfig(dir: string, edgeModule: string, settings: WorkerSettings, vars: Record<string, string>, baselineModule?: string): string {
   writeCacheService(dir);
   writeFileSync(join(dir, FLOOR_FILE), FLOOR_MODULE);
   writeFileSync(join(dir, CACHE_CHECK_FILE), CACHE_CHECK_MODULE);
   const storageDir = join(dir, "durable-objects");
   mkdirSync(storageDir, { recursive: true });
   const configPath = join(dir, "config.capnp");
-  writeFileSync(configPath, workerdConfig(settings, edgeModule, storageDir, vars));
+  writeFileSync(configPath, workerdConfig(settings, edgeModule, storageDir, vars, baselineModule));
   return configPath;
 }
 
@@ -71,9 +75,9 @@ export function varBindings(settings: WorkerSettings, vars: Record<string, strin
   );
 }
 
-/** The Durable Object namespaces of wrangler.toml, as the Worker that hosts them declares them. */
-export function namespaceDeclarations(settings: WorkerSettings): string {
-  return list(settings.durableObjects.map((d) => `(className = ${text(d.className)}, uniqueKey = ${text(`bench-${d.className}`)}, enableSql = ${d.sql})`));
+/** The Durable Object namespaces of wrangler.toml, as the Worker that hosts them declares them (`keyPrefix` keeps two hosts' objects apart). */
+export function namespaceDeclarations(settings: WorkerSettings, keyPrefix = "bench"): string {
+  return list(settings.durableObjects.map((d) => `(className = ${text(d.className)}, uniqueKey = ${text(`${keyPrefix}-${d.className}`)}, enableSql = ${d.sql})`));
 }
 
 /** A Worker's compatibility settings from wrangler.toml. */
@@ -87,18 +91,28 @@ export function moduleOf(file: string): string {
 }
 
 /** `settings` from wrangler.toml; `vars` override or add to its [vars]. */
-function workerdConfig(settings: WorkerSettings, edgeModule: string, storageDir: string, vars: Record<string, string>): string {
+function workerdConfig(settings: WorkerSettings, edgeModule: string, storageDir: string, vars: Record<string, string>, baselineModule?: string): string {
   const bindings = [...varBindings(settings, vars), ...settings.durableObjects.map((d) => `(name = ${text(d.binding)}, durableObjectNamespace = ${text(d.className)})`)];
-  const namespaces = namespaceDeclarations(settings);
   const compat = compatibility(settings);
   const module = moduleOf;
-  const sockets = SOCKETS.map((name) => `(name = ${text(name)}, address = "127.0.0.1:0", http = (), service = ${text(name)})`);
+  const names = baselineModule ? [...SOCKETS, BASELINE_SOCKET] : SOCKETS;
+  const sockets = names.map((name) => `(name = ${text(name)}, address = "127.0.0.1:0", http = (), service = ${text(name)})`);
+  const worker = (file: string, keyPrefix: string) => `(
+  ${module(file)},
+  ${compat},
+  bindings = ${list(bindings)},
+  durableObjectNamespaces = ${namespaceDeclarations(settings, keyPrefix)},
+  durableObjectStorage = (localDisk = "do-disk"),
+  globalOutbound = "loopback",
+  cacheApiOutbound = "cache",
+)`;
 
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
   services = [
-    (name = "edge", worker = .edge),
+    (name = "edge", worker = .edge),${baselineModule ? `
+    (name = ${text(BASELINE_SOCKET)}, worker = .baseline),` : ""}
     (name = "floor", worker = (${module(FLOOR_FILE)}, ${compat})),
     (name = "cache-check", worker = (${module(CACHE_CHECK_FILE)}, ${compat}, cacheApiOutbound = "cache")),
     (name = "cache", worker = (${module(CACHE_SERVICE_FILE)}, ${compat})),
@@ -109,14 +123,8 @@ const config :Workerd.Config = (
   sockets = ${list(sockets)},
 );
 
-const edge :Workerd.Worker = (
-  ${module(edgeModule)},
-  ${compat},
-  bindings = ${list(bindings)},
-  durableObjectNamespaces = ${namespaces},
-  durableObjectStorage = (localDisk = "do-disk"),
-  globalOutbound = "loopback",
-  cacheApiOutbound = "cache",
-);
-`;
+const edge :Workerd.Worker = ${worker(edgeModule, "bench")};
+${baselineModule ? `
+const baseline :Workerd.Worker = ${worker(baselineModule, "baseline")};
+` : ""}`;
 }

@@ -1,20 +1,21 @@
 /**
- * One cached gateway answer and how it is kept in the Workers Cache API: the upstream's status,
- * JSON body and block height, when it was stored and for how long it is fresh.
+ * One cache entry of the gateway and how it is kept in the Workers Cache API: an upstream
+ * answer's status, JSON body and block height, when it was stored and for how long it is fresh.
  */
 import type { Config } from "../config";
-import { MOUNT, type MatchedQuery } from "./match";
+import { keepSeconds, type StaleWindows } from "./freshness";
+import type { MatchedQuery } from "./match";
 import type { UpstreamAnswer } from "./upstreams";
 
-/** A gateway answer, as plain data so that concurrent requests can share it. */
-export interface CachedAnswer {
+/** An upstream answer as kept by a cache tier, as plain data so that concurrent requests can share it. */
+export interface CacheEntry {
   status: number;
   body: string;
   /** The upstream's `x-cosmos-block-height`, when it sent one. */
   height: number | null;
   /** Epoch ms when the answer was stored. */
   storedAt: number;
-  /** Seconds the answer is fresh. */
+  /** Seconds the entry is fresh. */
   ttl: number;
   /** Strong validator of status and body. */
   etag: string;
@@ -25,34 +26,30 @@ const STORED_AT = "x-gateway-stored-at";
 const TTL = "x-gateway-ttl";
 const HEIGHT = "x-cosmos-block-height";
 
-/** Where one query's answer is kept. */
+/** Where one query's entry is kept. */
 export interface QueryKeys {
   /**
-   * The hot cache's key: for a read of the latest state, the canonical request URL itself, so a
-   * request sent in canonical form finds its entry without being parsed; a historical read adds
-   * `#<height>`, which no request URL carries.
+   * The hot cache's key: for a read of the latest state, the request URL in canonical form, so a
+   * request sent in that form finds its entry before it is parsed; a historical read adds
+   * `#<height>`, as the lookup does with the request's height header.
    */
   hot: string;
   /**
    * The Cache API key (also the coalescing key): on the request's own origin (the cache is per
-   * zone), carrying the chain id so a new network never sees an old one's answers, and the
-   * height of a historical read.
+   * zone), carrying the chain id so a new network never sees an old one's entries, the height of
+   * a historical read, and the upstream path.
    */
   cache: string;
 }
 
-export function queryKeys(requestUrl: string, config: Config, query: MatchedQuery): QueryKeys {
+/** The keys of `query`, asked at `requestUrl` of the gateway mounted at `mount`. */
+export function queryKeys(requestUrl: string, mount: string, config: Pick<Config, "chainId">, query: MatchedQuery): QueryKeys {
   const origin = requestUrl.slice(0, requestUrl.indexOf("/", requestUrl.indexOf("//") + 2));
   const at = query.height === null ? "" : `@${query.height}`;
   return {
-    hot: `${origin}${MOUNT}${query.upstreamPath}${query.height === null ? "" : `#${query.height}`}`,
+    hot: `${origin}${mount}${query.upstreamPath}${query.height === null ? "" : `#${query.height}`}`,
     cache: `${origin}/__gateway-cache/${encodeURIComponent(config.chainId)}${at}${query.upstreamPath}`,
   };
-}
-
-/** Seconds since the answer was stored. */
-export function ageSeconds(entry: CachedAnswer, now: number): number {
-  return Math.max(0, Math.floor((now - entry.storedAt) / 1000));
 }
 
 export async function etagOf(status: number, body: string): Promise<string> {
@@ -61,20 +58,20 @@ export async function etagOf(status: number, body: string): Promise<string> {
   return `"${hex}"`;
 }
 
-/** Seconds an answer of one query is fresh: a 2xx, and a 4xx. */
+/** Seconds an answer to one query is fresh: a 2xx, and a 4xx. */
 export interface AnswerTtls {
-  answer: number;
+  success: number;
   error: number;
 }
 
-/** The entry for an upstream's answer stored at `now`. */
-export async function entryOf(answer: UpstreamAnswer, ttls: AnswerTtls, now: number): Promise<CachedAnswer> {
-  const ttl = answer.status < 300 ? ttls.answer : ttls.error;
+/** The entry for an upstream answer stored at `now`. */
+export async function entryOf(answer: UpstreamAnswer, ttls: AnswerTtls, now: number): Promise<CacheEntry> {
+  const ttl = answer.status < 300 ? ttls.success : ttls.error;
   return { status: answer.status, body: answer.body, height: answer.height, storedAt: now, ttl, etag: await etagOf(answer.status, answer.body) };
 }
 
 /** Reads the entry for `key` (a `QueryKeys.cache`), or null. */
-export async function readEntry(key: string): Promise<CachedAnswer | null> {
+export async function readEntry(key: string): Promise<CacheEntry | null> {
   const stored = await caches.default.match(key);
   if (!stored) return null;
   const height = stored.headers.get(HEIGHT);
@@ -89,14 +86,13 @@ export async function readEntry(key: string): Promise<CachedAnswer | null> {
 }
 
 /**
- * Stores `entry` for its TTL plus the longer of the SWR and stale-if-error windows, after which
- * the Cache API drops it. Stored as a 200 whatever the upstream status, which rides in a header.
+ * Stores `entry` for as long as a window can serve it (`keepSeconds`), after which the Cache API
+ * drops it. Stored as a 200 whatever the upstream status, which rides in a header.
  */
-export async function writeEntry(key: string, entry: CachedAnswer, config: Config): Promise<void> {
-  const keep = entry.ttl + Math.max(config.cacheSwrSeconds, config.cacheStaleIfErrorSeconds);
+export async function writeEntry(key: string, entry: CacheEntry, windows: StaleWindows): Promise<void> {
   const headers = new Headers({
     "content-type": "application/json",
-    "cache-control": `public, max-age=${keep}`,
+    "cache-control": `public, max-age=${keepSeconds(entry.ttl, windows)}`,
     etag: entry.etag,
     [STATUS]: String(entry.status),
     [STORED_AT]: String(entry.storedAt),

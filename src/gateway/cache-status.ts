@@ -1,11 +1,12 @@
 /**
- * How an answer was served: HIT (fresh), MISS (fetched for this request, possibly shared with
- * concurrent ones, or no upstream could answer and nothing was cached), STALE (past TTL, served
- * while one background refresh runs), STALE-IF-ERROR (every upstream failed), REVALIDATED (an
- * upstream answered at a lower block height, so the higher-height entry was kept), BYPASS
- * (refused or answered before the cache: 4xx of the gateway's own, 405, preflight). On a
- * data-center miss through the shield tier, the status is what the client got: MISS for a fresh
- * answer (the shield's or the upstream's), else the shield's STALE, STALE-IF-ERROR or REVALIDATED.
+ * How a request was served, as X-Cache says it: HIT (fresh), MISS (fetched for this request,
+ * possibly shared with concurrent ones, or no upstream could answer and nothing was cached), STALE
+ * (past TTL, served while one background refresh runs), STALE-IF-ERROR (every upstream failed),
+ * REVALIDATED (an upstream answered at a lower block height, so the higher-height entry was
+ * kept), BYPASS (refused or answered before the cache: 4xx of the gateway's own, 405, preflight).
+ * On a data-center miss through the shield tier, the status is what the client got: MISS for a
+ * fresh answer (the shield's or the upstream's), else the shield's STALE, STALE-IF-ERROR or
+ * REVALIDATED.
  */
 export const CACHE_STATUSES = ["HIT", "MISS", "STALE", "STALE-IF-ERROR", "REVALIDATED", "BYPASS"] as const;
 export type CacheStatus = (typeof CACHE_STATUSES)[number];

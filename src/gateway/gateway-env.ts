@@ -1,6 +1,5 @@
 /** The gateway's Hono environment: the app's, plus what its own middleware hands on. */
 import type { AppEnv } from "../app-env";
-import type { CachedAnswer } from "./cache-entry";
 import type { MatchedQuery } from "./match";
 
 export type GatewayEnv = {
@@ -8,7 +7,5 @@ export type GatewayEnv = {
   Variables: AppEnv["Variables"] & {
     /** The validated query (set by `validQuery`). */
     query: MatchedQuery;
-    /** The cached answer the response was built from, and its hot-cache key (set by `serveQuery`). */
-    answered?: { key: string; answer: CachedAnswer };
   };
 };

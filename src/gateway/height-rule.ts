@@ -1,8 +1,8 @@
 /**
- * Block-height monotonicity, the one rule every tier that keeps an answer applies: nodes answer
+ * Block-height monotonicity, the one rule of every tier that keeps entries: nodes answer
  * at different heights, and an answer at a lower height never replaces a higher one.
  */
-import type { CachedAnswer } from "./cache-entry";
+import type { CacheEntry } from "./cache-entry";
 
 /**
  * The entry to keep when `incoming` arrives while `current` is held. Heights compare only when
@@ -10,7 +10,7 @@ import type { CachedAnswer } from "./cache-entry";
  * lower incoming answer leaves `current` in place, confirmed as the newest known as of when
  * `incoming` was fetched (`kept`).
  */
-export function newest(current: CachedAnswer | null, incoming: CachedAnswer): { entry: CachedAnswer; kept: boolean } {
+export function newest(current: CacheEntry | null, incoming: CacheEntry): { entry: CacheEntry; kept: boolean } {
   if (current?.height != null && incoming.height !== null && incoming.height < current.height) {
     return { entry: { ...current, storedAt: Math.max(current.storedAt, incoming.storedAt) }, kept: true };
   }

@@ -3,26 +3,25 @@
  * `route-table.ts` under `/<CHAIN_NAMESPACE>/…` and `/cosmos/…`, GET/HEAD answered from the edge
  * cache and the upstream LCD nodes, OPTIONS as CORS preflight, anything else 405.
  *
- * One pipeline per request: Server-Timing (`timing`) → cache status and hot replays
- * (`cacheStatus`) → CORS (`cors`, on answers, errors and preflights alike) → validation
- * (`validQuery`) → `serveQuery`.
+ * One pipeline per request: Server-Timing (`timing`) → the cache status (`reportCacheStatus`) →
+ * CORS (`publicCors`, on answers, errors and preflights alike) → the row the router picked: the
+ * isolate's memory (`serveHot`) → validation (`validQuery`) → the Cache API and beyond (`serveQuery`).
  */
 import { Hono } from "hono";
-import { cors } from "hono/cors";
 import { timing } from "hono/timing";
 import type { Config } from "../config";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { resetInflight } from "./coalesce";
 import type { GatewayEnv } from "./gateway-env";
 import { resetHotCache } from "./hot-cache";
-import { cacheStatus } from "./hot-path";
+import { serveHot } from "./hot-tier";
 import { HEIGHT_HEADER, compileRoutes } from "./match";
+import { publicCors } from "./public-cors";
+import { reportCacheStatus } from "./report-cache-status";
 import { serveQuery } from "./serve";
 import { shieldHealth } from "./shield/health-link";
 import { resetUpstreamHealth } from "./upstreams";
-import { validQuery } from "./valid-query";
-
-export { upstreamHealth, type UpstreamState } from "./upstreams";
+import { refuseUnknownQuery, validQuery } from "./valid-query";
 
 /** Methods the gateway answers: it is read-only. */
 const METHODS = ["GET", "HEAD", "OPTIONS"];
@@ -32,18 +31,20 @@ const EXPOSED = ["age", "etag", "x-cache", HEIGHT_HEADER, "server-timing", "x-re
 
 /** The gateway's routes for one configuration. */
 export function gatewayRoutes(config: Config): Hono<GatewayEnv> {
-  const routes = compileRoutes(config);
-  // Public chain data: any origin may read it, preflights allow the headers they ask for (If-None-Match, x-cosmos-block-height).
-  const publicData = cors({ origin: "*", allowMethods: METHODS, exposeHeaders: EXPOSED, maxAge: 86_400 });
   const serverTiming = timing({ totalDescription: "gateway", crossOrigin: true });
-  const status = cacheStatus();
-  const valid = validQuery(routes);
+  const cacheStatus = reportCacheStatus();
+  // Public chain data: any origin may read it.
+  const cors = publicCors({ allowMethods: METHODS, exposeHeaders: EXPOSED, maxAgeSeconds: 86_400 });
+  const hot = serveHot();
   const refuseMethod = methodNotAllowed(METHODS.join(", "));
+  const prefixes = [`/${config.namespace}`, "/cosmos"];
 
   const app = new Hono<GatewayEnv>();
-  for (const prefix of [`/${config.namespace}`, "/cosmos"]) {
-    app.use(`${prefix}/*`, serverTiming, status, publicData);
-    app.get(`${prefix}/*`, valid, serveQuery);
+  for (const prefix of prefixes) app.use(`${prefix}/*`, serverTiming, cacheStatus, cors);
+  // One route per row of the table: the router picks the row, and `routePath(c)` names it in the access log.
+  for (const row of compileRoutes(config)) app.get(row.path, hot, validQuery(row), serveQuery);
+  for (const prefix of prefixes) {
+    app.get(`${prefix}/*`, refuseUnknownQuery);
     // Broadcasts and every other write: the gateway never forwards them, whatever the path.
     app.all(`${prefix}/*`, refuseMethod);
   }

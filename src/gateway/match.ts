@@ -1,7 +1,7 @@
 /**
- * Turns a request URL into one route of the table with validated parameters, the exact upstream
- * path to ask and the canonical cache key, or refuses it. Everything here runs before any
- * upstream is contacted.
+ * The gateway's validation: a request for one row of the route table, its path parameters, query
+ * and height header checked and turned into the exact upstream path to ask, or refused. Everything
+ * here runs before any upstream is contacted.
  */
 import * as z from "zod/mini";
 import type { Config } from "../config";
@@ -9,26 +9,23 @@ import { invalidArgument, notFound } from "../errors";
 import { GATEWAY_ROUTES, type GatewayRoute } from "./route-table";
 import { QUERY_VALUES, blockHeightSchema, paramSchemas, problemWith, type QueryName } from "./validators";
 
-/** Path prefix the gateway is mounted at (`app.route("/api", gatewayRoutes(config))`). */
-export const MOUNT = "/api";
-
 /** The request header that asks for the state at a past block height (a historical read). */
 export const HEIGHT_HEADER = "x-cosmos-block-height";
 
 /** A request the gateway will answer. */
 export interface MatchedQuery {
   route: GatewayRoute;
-  /** The route's pattern as mounted, e.g. `/api/chain/incentives/v1/node/:operator` (the access log's `route`). */
-  pattern: string;
-  /** Path and canonical query to append to an upstream base URL; also the cache key. */
+  /** Path and canonical query to append to an upstream base URL. */
   upstreamPath: string;
   /** The block height of a historical read (`x-cosmos-block-height`), or null for the latest state. */
   height: string | null;
 }
 
+/** One row of the table for this configuration. */
 export interface CompiledRoute {
   route: GatewayRoute;
-  pattern: string;
+  /** The row's path below the gateway's mount, as a Hono route, e.g. `/chain/incentives/v1/node/:operator`. */
+  path: string;
   /** Literal segments, or the parameter's schema and name. */
   segments: readonly (string | { name: string; schema: z.ZodMiniType<string> })[];
 }
@@ -40,13 +37,13 @@ export interface CompiledRoute {
 const PLAIN_PATH = /^(\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
 
 /** The route table with the namespace filled in and validators bound to the address prefix. */
-export function compileRoutes(config: Config): readonly CompiledRoute[] {
+export function compileRoutes(config: Pick<Config, "namespace" | "bech32Prefix">): readonly CompiledRoute[] {
   const schemas = paramSchemas(config.bech32Prefix);
   return GATEWAY_ROUTES.map((route) => {
     const path = route.path.replace("{ns}", config.namespace);
     return {
       route,
-      pattern: `${MOUNT}${path}`,
+      path,
       segments: path
         .split("/")
         .slice(1)
@@ -61,22 +58,24 @@ export function compileRoutes(config: Config): readonly CompiledRoute[] {
   });
 }
 
-/** The row whose pattern `path` (below `/api`) has; throws the 400 for a path that is not plain, or the 404. */
-export function findRoute(routes: readonly CompiledRoute[], path: string): CompiledRoute {
-  if (!PLAIN_PATH.test(path) || path.split("/").some((s) => s === "." || s === "..")) {
+/** Throws the 400 for a request path (as sent, mount included) that is not plain segments. */
+export function requirePlainPath(requestPath: string): void {
+  if (!PLAIN_PATH.test(requestPath) || requestPath.split("/").some((s) => s === "." || s === "..")) {
     throw invalidArgument("PATH_NOT_CANONICAL", "The path must be plain segments: no escaped characters (such as %2F), empty segments (//), dot segments, backslashes or a trailing slash", {
-      path: `${MOUNT}${path}`,
+      path: requestPath,
     });
   }
-  const parts = path.split("/").slice(1);
-  for (const compiled of routes) {
-    const { segments } = compiled;
-    if (segments.length === parts.length && segments.every((s, i) => typeof s !== "string" || s === parts[i])) return compiled;
-  }
-  throw notFound("ROUTE_NOT_FOUND", `No gateway query at ${MOUNT}${path}`, { path: `${MOUNT}${path}` });
 }
 
-/** Validates the parameters of `path` against its row and `search`; throws the 400 to answer. */
+/** The refusal of a plain path that no row has. */
+export function noSuchQuery(requestPath: string) {
+  return notFound("ROUTE_NOT_FOUND", `No gateway query at ${requestPath}`, { path: requestPath });
+}
+
+/**
+ * Validates a request the router gave `compiled`: `path` is below the mount, `search` the query
+ * string as sent; throws the 400 to answer.
+ */
 export function validateQuery(compiled: CompiledRoute, path: string, search: string, height: string | null = null): MatchedQuery {
   const parts = path.split("/").slice(1);
   compiled.segments.forEach((s, i) => {
@@ -89,12 +88,7 @@ export function validateQuery(compiled: CompiledRoute, path: string, search: str
     if (problem) throw invalidArgument("INVALID_BLOCK_HEIGHT", `${HEIGHT_HEADER}: ${problem}`, { header: HEIGHT_HEADER });
   }
   const query = canonicalQuery(compiled.route, search);
-  return { route: compiled.route, pattern: compiled.pattern, upstreamPath: query ? `${path}?${query}` : path, height };
-}
-
-/** Matches `path` (below `/api`) and `search` against the table; throws the 400 or 404 to answer. */
-export function matchQuery(routes: readonly CompiledRoute[], path: string, search: string, height: string | null = null): MatchedQuery {
-  return validateQuery(findRoute(routes, path), path, search, height);
+  return { route: compiled.route, upstreamPath: query ? `${path}?${query}` : path, height };
 }
 
 /**

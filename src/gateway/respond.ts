@@ -1,10 +1,28 @@
-/** The client's view of a cached answer: status, body and the gateway's headers, or a 304. */
-import type { Config } from "../config";
-import { ageSeconds, type CachedAnswer } from "./cache-entry";
+/** The client's view of a cache entry: status, body and the gateway's headers, or a 304. */
+import type { Context } from "hono";
+import type { CacheEntry } from "./cache-entry";
+import type { CacheStatus } from "./cache-status";
+import { ageSeconds, type StaleWindows } from "./freshness";
+import type { GatewayEnv } from "./gateway-env";
+import { HEIGHT_HEADER } from "./match";
+
+/** How a cache tier served a request: an entry, or (a miss that no upstream answered) the failure to answer. */
+export type Served = { status: CacheStatus; entry: CacheEntry } | { status: "MISS"; failure: unknown };
+
+/**
+ * Every cache tier answers through here, which records how it served the request (`c.var.cache`,
+ * shown by X-Cache, Server-Timing and the access log). Gives the entry's response, or throws
+ * the failure of a miss.
+ */
+export function respond(c: Context<GatewayEnv>, served: Served): Response {
+  c.set("cache", served.status);
+  if ("failure" in served) throw served.failure;
+  return entryResponse(c.req.raw, served.entry, c.get("config"), Date.now());
+}
 
 /** Cache-Control of `entry` at `age` seconds: fresh for what is left of its TTL, then SWR and stale-if-error. */
-export function cacheControlOf(entry: CachedAnswer, age: number, config: Config): string {
-  return `public, max-age=${Math.max(0, entry.ttl - age)}, stale-while-revalidate=${config.cacheSwrSeconds}, stale-if-error=${config.cacheStaleIfErrorSeconds}`;
+export function cacheControlOf(entry: CacheEntry, age: number, windows: StaleWindows): string {
+  return `public, max-age=${Math.max(0, entry.ttl - age)}, stale-while-revalidate=${windows.cacheSwrSeconds}, stale-if-error=${windows.cacheStaleIfErrorSeconds}`;
 }
 
 function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
@@ -15,22 +33,30 @@ function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
+/** Headers that are the same in every response of one entry object, built once for it (a hot entry answers many requests). */
+const entryHeaders = new WeakMap<CacheEntry, Headers>();
+
+function headersOf(entry: CacheEntry): Headers {
+  let headers = entryHeaders.get(entry);
+  if (!headers) {
+    headers = new Headers({ "content-type": "application/json", etag: entry.etag });
+    if (entry.height !== null) headers.set(HEIGHT_HEADER, String(entry.height));
+    entryHeaders.set(entry, headers);
+  }
+  return headers;
+}
+
 /**
- * Builds the response for `entry` as seen at `now`, honouring If-None-Match. CORS, X-Cache,
+ * The response for `entry` as seen at `now`, honouring If-None-Match. CORS, X-Cache,
  * Server-Timing and the request id are the middleware's to add.
  */
-export function answerResponse(request: Request, entry: CachedAnswer, config: Config, now: number): Response {
+export function entryResponse(request: Request, entry: CacheEntry, windows: StaleWindows, now: number): Response {
   const age = ageSeconds(entry, now);
-  const headers = new Headers({
-    "content-type": "application/json",
-    "cache-control": cacheControlOf(entry, age, config),
-    age: String(age),
-    etag: entry.etag,
-  });
-  if (entry.height !== null) headers.set("x-cosmos-block-height", String(entry.height));
-  if (entry.status < 300 && matchesEtag(request.headers.get("if-none-match"), entry.etag)) {
-    headers.delete("content-type");
-    return new Response(null, { status: 304, headers });
-  }
-  return new Response(entry.body, { status: entry.status, headers });
+  const notModified = entry.status < 300 && matchesEtag(request.headers.get("if-none-match"), entry.etag);
+  // Built from the entry's own headers (copied by the runtime in one step), then the moment's two.
+  const response = new Response(notModified ? null : entry.body, { status: notModified ? 304 : entry.status, headers: headersOf(entry) });
+  response.headers.set("age", String(age));
+  response.headers.set("cache-control", cacheControlOf(entry, age, windows));
+  if (notModified) response.headers.delete("content-type");
+  return response;
 }

@@ -1,31 +1,26 @@
 /**
- * Answers one validated query from the cache tiers and the upstreams, with the semantics of
+ * Answers one validated query from the data center's cache and beyond, with the semantics of
  * nginx's proxy_cache + proxy_cache_lock + proxy_cache_use_stale (updating, error, timeout,
  * http_5xx, http_429) + proxy_cache_background_update, and Cosmos block-height monotonicity.
- * Tiers, nearest first: the isolate's memory, the data center's Cache API, then (miss.ts) the
- * key's shield or the upstreams.
+ * The isolate's memory answered before validation already (hot-tier.ts); here the data center's
+ * Cache API, then (miss.ts) the key's shield or the upstreams.
  */
 import type { Context } from "hono";
+import { basePath } from "hono/route";
 import { setMetric } from "hono/timing";
 import type { Config } from "../config";
-import { ApiError } from "../errors";
-import { ageSeconds, queryKeys, readEntry, writeEntry, type CachedAnswer, type QueryKeys } from "./cache-entry";
-import type { CacheStatus, ShieldTrace } from "./cache-status";
+import { queryKeys, readEntry, writeEntry, type QueryKeys } from "./cache-entry";
 import { coalesce, isInflight } from "./coalesce";
+import { freshness, servesOnError } from "./freshness";
 import type { GatewayEnv } from "./gateway-env";
 import { newest } from "./height-rule";
-import { hotFresh, hotPut } from "./hot-cache";
+import { hotPut } from "./hot-cache";
 import type { MatchedQuery } from "./match";
-import { obtain, shieldTraceOf, type Obtained } from "./miss";
-import { answerResponse } from "./respond";
+import { obtain, type Obtained } from "./miss";
+import { respond } from "./respond";
 import type { ShieldNamespace } from "./shield/client";
 import type { ShieldMode } from "./shield/protocol";
-
-/** What one refresh produced for a key. */
-interface Refreshed extends Obtained {
-  /** True when the answer was behind the data center's entry's height and the entry was kept. */
-  kept: boolean;
-}
+import { noUpstreamAnswered } from "./upstreams";
 
 /** The handler: serves `c.var.query`. Throws the 502/504 ApiError when no answer can be given. */
 export async function serveQuery(c: Context<GatewayEnv>): Promise<Response> {
@@ -33,59 +28,38 @@ export async function serveQuery(c: Context<GatewayEnv>): Promise<Response> {
   const query = c.get("query");
   const ctx = c.executionCtx as ExecutionContext;
   const shields = config.cacheShield ? c.env.QUERY_SHIELDS : null;
-  const keys = queryKeys(c.req.url, config, query);
-  const answer = (entry: CachedAnswer, status: CacheStatus) => {
-    c.set("cache", status);
-    c.set("answered", { key: keys.hot, answer: entry });
-    return answerResponse(c.req.raw, entry, config, Date.now());
-  };
+  const keys = queryKeys(c.req.url, basePath(c), config, query);
+  // Concurrent work for one key in this isolate, a background refresh or a miss, is one request beyond the data center.
+  const fetchShared = (mode: ShieldMode) => coalesce(keys.cache, ctx, () => fetchAndStore(config, shields, keys, query, mode));
 
-  const hot = hotFresh(keys.hot, c.get("startedAt"));
-  if (hot) return answer(hot, "HIT");
   const cached = await readEntry(keys.cache);
-  const age = cached ? ageSeconds(cached, Date.now()) : 0;
-  const refresh = (mode: ShieldMode) => coalesce(keys.cache, ctx, () => fetchAndStore(config, shields, keys, query, mode));
-
-  if (cached && age < cached.ttl) {
-    hotPut(keys.hot, cached, query.pattern);
-    return answer(cached, "HIT");
+  const state = cached ? freshness(cached, Date.now(), config) : "expired";
+  if (cached && state === "fresh") {
+    hotPut(keys.hot, cached);
+    return respond(c, { status: "HIT", entry: cached });
   }
-  if (cached && age < cached.ttl + config.cacheSwrSeconds) {
+  if (cached && state === "stale") {
     // One background refresh per key: later requests in the window find it in flight.
-    if (!isInflight(keys.cache)) ctx.waitUntil(refresh("refresh").catch(() => undefined));
-    return answer(cached, "STALE");
+    if (!isInflight(keys.cache)) ctx.waitUntil(fetchShared("refresh").catch(() => undefined));
+    return respond(c, { status: "STALE", entry: cached });
   }
-  // Also the status of a failure with nothing to fall back on: the request did go to the upstreams.
-  c.set("cache", "MISS");
-  const asked = Date.now();
-  try {
-    const { entry, kept, shield } = await refresh("miss");
-    if (shield) c.set("shield", shield);
-    return answer(entry, kept ? "REVALIDATED" : servedAs(shield));
-  } catch (err) {
-    const shield = shieldTraceOf(err);
-    if (shield) c.set("shield", shield);
-    const failedUpstream = err instanceof ApiError && (err.status === 502 || err.status === 504);
-    if (cached && failedUpstream && age < cached.ttl + config.cacheStaleIfErrorSeconds) return answer(cached, "STALE-IF-ERROR");
-    throw err;
-  } finally {
-    c.set("upstreamMs", Date.now() - asked);
-    setMetric(c, "upstream", Date.now() - asked);
-  }
+  const started = Date.now();
+  const obtained = await fetchShared("miss").catch((failure: unknown): Obtained => ({ failure }));
+  c.set("missMs", Date.now() - started);
+  setMetric(c, "miss", Date.now() - started);
+  if (obtained.shield) c.set("shield", obtained.shield);
+  if (!("failure" in obtained)) return respond(c, obtained);
+  if (cached && noUpstreamAnswered(obtained.failure) && servesOnError(cached, Date.now(), config)) return respond(c, { status: "STALE-IF-ERROR", entry: cached });
+  return respond(c, { status: "MISS", failure: obtained.failure });
 }
 
-/** The client's X-Cache for a fetched answer: MISS, unless the shield stood in with an older one. */
-function servedAs(shield: ShieldTrace | undefined): CacheStatus {
-  const status = shield && "status" in shield ? shield.status : "MISS";
-  return status === "STALE" || status === "STALE-IF-ERROR" || status === "REVALIDATED" ? status : "MISS";
-}
-
-/** Obtains an answer (miss.ts) and stores it, unless it is at a lower block height than the entry stored now. */
-async function fetchAndStore(config: Config, shields: ShieldNamespace | null, keys: QueryKeys, query: MatchedQuery, mode: ShieldMode): Promise<Refreshed> {
+/** Obtains an entry (miss.ts) and stores it, unless it is at a lower block height than the entry stored now. */
+async function fetchAndStore(config: Config, shields: ShieldNamespace | null, keys: QueryKeys, query: MatchedQuery, mode: ShieldMode): Promise<Obtained> {
   const obtained = await obtain(config, shields, query, mode);
+  if ("failure" in obtained) return obtained;
   // Re-read: another request or a background refresh may have stored a higher height meanwhile.
   const { entry, kept } = newest(await readEntry(keys.cache), obtained.entry);
   await writeEntry(keys.cache, entry, config);
-  hotPut(keys.hot, entry, query.pattern);
-  return { ...obtained, entry, kept };
+  hotPut(keys.hot, entry);
+  return { ...obtained, entry, status: kept ? "REVALIDATED" : obtained.status };
 }

@@ -60,6 +60,11 @@ export class UpstreamBoard {
     });
   }
 
+  /** Copies of the states of every upstream this board has heard of. */
+  everyKnown(now = Date.now()): UpstreamState[] {
+    return this.snapshot([...this.states.keys()], now);
+  }
+
   /** Order to try: not skipped and not lagging, then lagging, then skipped ones as a last resort; given order within each. */
   order(urls: readonly string[], now = Date.now()): string[] {
     const highest = this.highestRecentHeight(urls, now);

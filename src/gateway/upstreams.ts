@@ -3,12 +3,10 @@
  * lately gives. The Worker's board is per isolate (module scope); shields share theirs.
  */
 import type { Config } from "../config";
-import { badGateway, gatewayTimeout } from "../errors";
+import { ApiError, badGateway, gatewayTimeout } from "../errors";
 import { UpstreamBoard, type UpstreamState } from "./upstream-board";
 
-export type { UpstreamState } from "./upstream-board";
-
-/** The settings an upstream round needs (what a shield is handed with each miss). */
+/** The settings an upstream round needs. */
 export type UpstreamSettings = Pick<Config, "upstreamUrls" | "upstreamTimeoutMs" | "upstreamBudgetMs" | "upstreamAuthHeader" | "upstreamCooldownMs">;
 
 /** What to ask the upstreams: the path and canonical query, at the latest height or a past one. */
@@ -128,4 +126,9 @@ export async function askUpstreams(config: UpstreamSettings, query: UpstreamQuer
     throw gatewayTimeout("UPSTREAM_TIMEOUT", `No upstream answered in time: ${message}`, { attempts: String(failures.length) });
   }
   throw badGateway("UPSTREAM_UNAVAILABLE", `No upstream gave a usable answer: ${message}`, { attempts: String(failures.length) });
+}
+
+/** Whether `err` is `askUpstreams`' verdict that no upstream gave an answer (502, or 504 when time ran out): what a stale entry may stand in for. */
+export function noUpstreamAnswered(err: unknown): err is ApiError {
+  return err instanceof ApiError && (err.status === 502 || err.status === 504);
 }

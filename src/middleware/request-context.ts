@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
 import type { ShieldTrace } from "../gateway/cache-status";
@@ -27,18 +28,19 @@ export function requestIdOf(request: Request): string {
   return request.headers.get("cf-ray") ?? crypto.randomUUID();
 }
 
-/** The access-log record: who asked what, the answer, the cache state and the upstream's time. */
+/** The access-log record: who asked what, the response, the cache state and the time spent beyond the data center. */
 export function accessLogLine(c: Context<AppEnv>, durationMs: number) {
   return {
     level: c.res.status >= 500 ? "error" : "info",
     request_id: c.get("requestId"),
     method: c.req.method,
-    route: c.get("route") ?? c.req.routePath,
+    // The route of the handler that gave the response (a gateway row's pattern, for instance).
+    route: routePath(c),
     path: pathOf(c.req.url),
     status: c.res.status,
     cache: c.get("cache") ?? null,
     shield: shieldOf(c.get("shield")),
-    upstream_ms: c.get("upstreamMs") ?? null,
+    miss_ms: c.get("missMs") ?? null,
     duration_ms: durationMs,
     colo: (c.req.raw.cf as { colo?: string } | undefined)?.colo ?? null,
   };

@@ -1,15 +1,19 @@
 /**
  * Gateway test harness: the app built for an upstream set on the real devnet (each upstream a
- * mount tag of it, so requests are counted and faulted per test), and the devnet's control API.
+ * mount tag of it, so requests are counted and faulted per test), the app of the deployment's own
+ * configuration (whose shields read it too), and the devnet's control API.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { buildApp } from "../../src/app";
-import { readConfig } from "../../src/config";
+import { readConfig, type Config } from "../../src/config";
 import { accountAddress, randomBytes } from "../helpers/sessions";
 
 export const ORIGIN = "https://edge.test";
 /** Base URL of the devnet that vitest's globalSetup started. */
 export const DEVNET = (env as unknown as { DEVNET_URL: string }).DEVNET_URL;
+
+/** The mount tags of the deployment's own upstreams (the test configuration's UPSTREAM_URLS): the nodes its shields ask. */
+export const NODES = readConfig(env).upstreamUrls.map((url) => url.slice(url.lastIndexOf("/~") + 2));
 
 /** A devnet delay no test waits out: an upstream that never answers, against a gateway timeout of a few hundred ms. */
 export const NEVER_MS = 30_000;
@@ -43,9 +47,21 @@ export interface Placement {
   bindings?: Partial<Env>;
 }
 
-/** The Worker app with `UPSTREAM_URLS` = one devnet mount per tag, plus any other variable overrides. */
-export function gateway(tags: string[] = [tag()], vars: Record<string, string> = {}, { origin = ORIGIN, bindings = {} }: Placement = {}): Gateway {
-  const config = readConfig({ ...env, UPSTREAM_URLS: tags.map((t) => `${DEVNET}/~${t}`).join(","), ...vars });
+/**
+ * The Worker app with `UPSTREAM_URLS` = one devnet mount per tag, plus any other variable
+ * overrides. The shield tier is off unless `vars` turn it on: a shield reads the deployment's
+ * configuration, not this one, so a gateway with upstreams of its own asks them itself.
+ */
+export function gateway(tags: string[] = [tag()], vars: Record<string, string> = {}, placement: Placement = {}): Gateway {
+  return harness(readConfig({ ...env, UPSTREAM_URLS: tags.map((t) => `${DEVNET}/~${t}`).join(","), CACHE_SHIELD: "off", ...vars }), tags, placement);
+}
+
+/** The Worker app of the deployment's own configuration (upstreams `NODES`, shield tier on), as its shields see it too. */
+export function deployment(placement: Placement = {}): Gateway {
+  return harness(readConfig(env), NODES, placement);
+}
+
+function harness(config: Config, tags: string[], { origin = ORIGIN, bindings = {} }: Placement): Gateway {
   const app = buildApp(config);
   const contexts: ExecutionContext[] = [];
   return {
@@ -65,6 +81,12 @@ export function gateway(tags: string[] = [tag()], vars: Record<string, string> =
 export async function upstreamRequests(prefix: string): Promise<number> {
   const response = await fetch(`${DEVNET}/__devnet/requests?prefix=${encodeURIComponent(prefix)}`);
   return ((await response.json()) as { count: number }).count;
+}
+
+/** Requests for exactly `pathAndQuery` that the deployment's own upstreams (`NODES`) saw, together. */
+export async function nodeRequests(pathAndQuery: string): Promise<number> {
+  const counts = await Promise.all(NODES.map((node) => upstreamRequests(`~${node}${pathAndQuery}`)));
+  return counts.reduce((sum, n) => sum + n, 0);
 }
 
 /** The headers of the last request the devnet saw at exactly `key`. */

@@ -6,9 +6,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../src/config";
 import { HealthLink, type HealthNamespace } from "../../src/gateway/shield/health-link";
-import { shieldSettings } from "../../src/gateway/shield/protocol";
 import type { UpstreamState } from "../../src/gateway/upstream-board";
-import { DEVNET, fault, freshAddress, gateway, json, tag, upstreamRequests } from "./helpers";
+import { DEVNET, NODES, deployment, fault, freshAddress, gateway, json, tag, upstreamRequests } from "./helpers";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -20,7 +19,7 @@ const count = (t: string, path: string) => upstreamRequests(`~${t}${path}`);
 const latest = (upstreamPath: string) => ({ upstreamPath, height: null });
 
 function settingsFor(tags: string[], vars: Record<string, string> = {}) {
-  return shieldSettings(readConfig({ ...env, UPSTREAM_URLS: tags.map((t) => `${DEVNET}/~${t}`).join(","), ...vars }));
+  return readConfig({ ...env, UPSTREAM_URLS: tags.map((t) => `${DEVNET}/~${t}`).join(","), ...vars });
 }
 
 /** What reports the health object has taken in, through `recording`, and how many exchanges it had. */
@@ -30,9 +29,9 @@ const recording = {
   getByName: (...args: Parameters<HealthNamespace["getByName"]>) => {
     const health = env.UPSTREAM_HEALTH.getByName(...args);
     return {
-      report: async (seen: UpstreamState[], urls: string[]) => {
+      report: async (seen: UpstreamState[]) => {
         exchanges++;
-        const merged = await health.report(seen, urls);
+        const merged = await health.report(seen);
         reported.push(...seen);
         return merged;
       },
@@ -83,10 +82,10 @@ describe("shared upstream health", () => {
   });
 
   it("shows in /api/health what the shields saw, which this isolate never asked", async () => {
-    const gw = gateway([tag(), tag()], { UPSTREAM_COOLDOWN_MS: "60000" });
-    const [a] = gw.tags as [string, string];
-    await fault({ tag: a, status: 503 });
-    expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
+    const gw = deployment();
+    const path = balances();
+    await fault({ tag: NODES[0], prefix: path, status: 503 });
+    expect((await gw.fetch(`/api${path}`)).status).toBe(200);
     const report = await json<{ shield: Record<string, unknown>; upstreams: { healthy: boolean; last_status: number | null; last_error: string | null }[] }>(await gw.fetch("/api/health"));
     expect(report.shield).toMatchObject({ enabled: true, shared_health: "included" });
     expect(report.upstreams[0]).toMatchObject({ healthy: false, last_status: 503, last_error: "answered 503" });
@@ -94,7 +93,7 @@ describe("shared upstream health", () => {
   });
 
   it("says when the shared view is missing, and shows this isolate's own then", async () => {
-    const gw = gateway([tag()], {}, { bindings: { UPSTREAM_HEALTH: unreachable } });
+    const gw = gateway([tag()], { CACHE_SHIELD: "on" }, { bindings: { UPSTREAM_HEALTH: unreachable } });
     const report = await json<{ shield: Record<string, unknown>; upstreams: unknown[] }>(await gw.fetch("/api/health"));
     expect(report.shield).toMatchObject({ enabled: true, shared_health: "unreachable" });
     expect(report.upstreams).toHaveLength(1);

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../src/config";
 import { shieldName } from "../../src/gateway/shield/protocol";
 import { errorReason } from "../helpers/sessions";
-import { fault, freshAddress, gateway, json, lastUpstreamHeaders, tag, upstreamRequests, type Gateway } from "./helpers";
+import { NEVER_MS, NODES, deployment, fault, freshAddress, gateway, json, lastUpstreamHeaders, nodeRequests, tag, upstreamRequests, type Gateway } from "./helpers";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -19,8 +19,13 @@ afterEach(() => {
 
 const balances = () => `/cosmos/bank/v1beta1/balances/${freshAddress()}`;
 
-/** `n` data centers sharing the upstreams `tags` and the shield namespace. */
-function cities(n: number, tags = [tag()], vars: Record<string, string> = {}): Gateway[] {
+/** `n` data centers of the deployment: its upstreams (`NODES`, which its shields read from the configuration too) and its shield namespace. */
+function cities(n: number): Gateway[] {
+  return Array.from({ length: n }, (_, i) => deployment({ origin: `https://city-${i}-${crypto.randomUUID().slice(0, 6)}.test` }));
+}
+
+/** `n` data centers asking upstreams of their own (`tags`) directly, with `vars`. */
+function citiesOnTheirOwn(n: number, tags: string[], vars: Record<string, string>): Gateway[] {
   return Array.from({ length: n }, (_, i) => gateway(tags, vars, { origin: `https://city-${i}-${crypto.randomUUID().slice(0, 6)}.test` }));
 }
 
@@ -35,23 +40,22 @@ const height = (response: Response) => Number(response.headers.get("x-cosmos-blo
 
 describe("one upstream request per key for every data center", () => {
   it("sends 5 data centers × 20 concurrent cold requests upstream once, every answer at the same height", async () => {
-    const [first, ...others] = cities(5);
-    const t = first!.tags[0]!;
+    const all = cities(5);
     const path = balances();
     // A slow upstream keeps every request of every city in flight together.
-    await fault({ tag: t, prefix: path, delay_ms: 300 });
-    const responses = await Promise.all([first!, ...others].flatMap((city) => Array.from({ length: 20 }, () => city.fetch(`/api${path}`))));
+    await fault({ prefix: path, delay_ms: 300 });
+    const responses = await Promise.all(all.flatMap((city) => Array.from({ length: 20 }, () => city.fetch(`/api${path}`))));
     expect(responses.map((r) => r.status)).toEqual(Array(100).fill(200));
     expect(new Set(responses.map((r) => r.headers.get("x-cache")))).toEqual(new Set(["MISS"]));
     expect(new Set(responses.map(height)).size).toBe(1);
     // Every city's miss joined the shield's one upstream round.
     expect(new Set(responses.map(shieldTiming))).toEqual(new Set(["MISS"]));
-    expect(await upstreamRequests(`~${t}${path}`)).toBe(1);
+    expect(await nodeRequests(path)).toBe(1);
   });
 
   it("lets each data center ask the upstream itself when CACHE_SHIELD is off", async () => {
-    const all = cities(5, [tag()], { CACHE_SHIELD: "off" });
-    const t = all[0]!.tags[0]!;
+    const t = tag();
+    const all = citiesOnTheirOwn(5, [t], { CACHE_SHIELD: "off" });
     const path = balances();
     await fault({ tag: t, prefix: path, delay_ms: 300 });
     const responses = await Promise.all(all.flatMap((city) => Array.from({ length: 20 }, () => city.fetch(`/api${path}`))));
@@ -68,8 +72,7 @@ describe("one upstream request per key for every data center", () => {
         return env.QUERY_SHIELDS.getByName(...args);
       },
     } as unknown as typeof env.QUERY_SHIELDS;
-    const t = tag();
-    const [a, b] = [0, 1].map((i) => gateway([t], {}, { origin: `https://counted-${i}-${crypto.randomUUID().slice(0, 6)}.test`, bindings: { QUERY_SHIELDS: counted } })) as [Gateway, Gateway];
+    const [a, b] = [0, 1].map((i) => deployment({ origin: `https://counted-${i}-${crypto.randomUUID().slice(0, 6)}.test`, bindings: { QUERY_SHIELDS: counted } })) as [Gateway, Gateway];
     const path = balances();
     const missed = await a.fetch(`/api${path}`);
     expect([missed.headers.get("x-cache"), shieldTiming(missed)]).toEqual(["MISS", "MISS"]);
@@ -84,7 +87,7 @@ describe("one upstream request per key for every data center", () => {
       expect([hit.headers.get("x-cache"), shieldTiming(hit)]).toEqual(["HIT", null]);
     }
     expect(shieldCalls).toBe(2);
-    expect(await upstreamRequests(`~${t}${path}`)).toBe(1);
+    expect(await nodeRequests(path)).toBe(1);
     // Refusals are made before any tier: no shield is addressed for them.
     for (const refused of ["/api/cosmos/bank/v1beta1/balances/not-an-address", "/api/cosmos/bank/v1beta1/supply?limit=5"]) {
       expect((await a.fetch(refused)).status).toBe(400);
@@ -97,24 +100,22 @@ describe("one upstream request per key for every data center", () => {
 describe("what the shield serves", () => {
   it("never lets a lagging node take a key back in time, for a data center that never saw the higher answer either", async () => {
     const [a, b] = cities(2);
-    const t = a!.tags[0]!;
     const path = balances();
     const first = await a!.fetch(`/api${path}`);
     const body = await first.text();
     await a!.settle();
-    await fault({ tag: t, prefix: path, height_offset: -50 });
+    await fault({ prefix: path, height_offset: -50 });
     advanceSeconds(120); // past TTL and SWR: the shield waits for the lagging node
     const lagging = await b!.fetch(`/api${path}`);
     expect(lagging.headers.get("x-cache")).toBe("REVALIDATED");
     expect(shieldTiming(lagging)).toBe("REVALIDATED");
     expect(height(lagging)).toBe(height(first));
     expect(await lagging.text()).toBe(body);
-    expect(await upstreamRequests(`~${t}${path}`)).toBe(2);
+    expect(await nodeRequests(path)).toBe(2);
   });
 
-  it("serves its answer within the SWR window at once, refreshing it upstream once for every data center", async () => {
+  it("serves its entry within the SWR window at once, refreshing it upstream once for every data center", async () => {
     const [a, ...others] = cities(4);
-    const t = a!.tags[0]!;
     const path = balances();
     await a!.fetch(`/api${path}`);
     await a!.settle();
@@ -126,19 +127,21 @@ describe("what the shield serves", () => {
     const again = await Promise.all(others.map((city) => city.fetch(`/api${path}`)));
     expect(again.map((r) => r.headers.get("x-cache"))).toEqual(["STALE", "STALE", "STALE"]);
     await Promise.all(others.map((city) => city.settle()));
-    expect(await upstreamRequests(`~${t}${path}`)).toBe(2);
+    expect(await nodeRequests(path)).toBe(2);
     const refreshed = await Promise.all(others.map((city) => city.fetch(`/api${path}`)));
     expect(refreshed.map((r) => r.headers.get("x-cache"))).toEqual(["HIT", "HIT", "HIT"]);
     expect(Number(refreshed[0]!.headers.get("age"))).toBeLessThan(10);
   });
 
-  it("stands in with its answer for a data center that has none when every upstream fails (stale-if-error)", async () => {
+  it.each([
+    ["fails", { status: 503 }],
+    ["times out", { delay_ms: NEVER_MS }],
+  ])("stands in with its entry for a data center that has none when every upstream %s (stale-if-error)", async (_name, spec) => {
     const [a, b] = cities(2);
-    const t = a!.tags[0]!;
     const path = balances();
     const body = await (await a!.fetch(`/api${path}`)).text();
     await a!.settle();
-    await fault({ tag: t, prefix: path, status: 503 });
+    await fault({ prefix: path, ...spec });
     advanceSeconds(3600);
     const stale = await b!.fetch(`/api${path}`);
     expect(stale.status).toBe(200);
@@ -148,21 +151,20 @@ describe("what the shield serves", () => {
 
   it("passes the upstreams' failure on when it has nothing to stand in, and the Worker adds no request of its own", async () => {
     const [a] = cities(1);
-    const t = a!.tags[0]!;
     const path = balances();
-    await fault({ tag: t, prefix: path, status: 500 });
+    await fault({ prefix: path, status: 500 });
     const response = await a!.fetch(`/api${path}`);
     expect(response.status).toBe(502);
     expect(response.headers.get("x-cache")).toBe("MISS");
     expect(await json(response)).toMatchObject({ code: 14, message: expect.stringContaining("upstream #1 answered 500") });
-    expect(await upstreamRequests(`~${t}${path}`)).toBe(1);
+    // One round of the shield: each node once.
+    expect(await nodeRequests(path)).toBe(NODES.length);
   });
 });
 
 describe("historical reads", () => {
   it("give a past height a shield of its own, shared by every data center, with the height forwarded once", async () => {
     const [a, b] = cities(2);
-    const t = a!.tags[0]!;
     const path = balances();
     const latest = await a!.fetch(`/api${path}`);
     const past = String(height(latest) - 1);
@@ -171,9 +173,10 @@ describe("historical reads", () => {
     const second = await b!.fetch(`/api${path}`, atPast);
     expect([first.headers.get("x-cosmos-block-height"), second.headers.get("x-cosmos-block-height")]).toEqual([past, past]);
     expect([shieldTiming(first), shieldTiming(second)]).toEqual(["MISS", "HIT"]);
-    expect((await lastUpstreamHeaders(`~${t}${path}`))["x-cosmos-block-height"]).toBe(past);
+    const heightsAsked = await Promise.all(NODES.map(async (node) => (await lastUpstreamHeaders(`~${node}${path}`))["x-cosmos-block-height"]));
+    expect(heightsAsked).toContain(past);
     // One request for the latest state, one for the past height, whatever the number of cities.
-    expect(await upstreamRequests(`~${t}${path}`)).toBe(2);
+    expect(await nodeRequests(path)).toBe(2);
     expect(height(await b!.fetch(`/api${path}`))).toBe(height(latest));
   });
 });
@@ -192,7 +195,7 @@ describe("fail open", () => {
   ])("asks the upstream directly when the shield %s, and says so in X-Cache and the log", async (_name, shields, vars) => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
-    const gw = gateway([tag()], vars, { bindings: { QUERY_SHIELDS: shields } });
+    const gw = gateway([tag()], { CACHE_SHIELD: "on", ...vars }, { bindings: { QUERY_SHIELDS: shields } });
     const path = balances();
     const response = await gw.fetch(`/api${path}`);
     expect(response.status).toBe(200);
@@ -209,7 +212,7 @@ describe("fail open", () => {
   it("still serves the data center's stale copy, or the upstreams' own error, when the direct request fails too, and says so", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const broken = shieldsThat(() => Promise.reject(new Error("Network connection lost.")));
-    const gw = gateway([tag()], {}, { bindings: { QUERY_SHIELDS: broken } });
+    const gw = gateway([tag()], { CACHE_SHIELD: "on" }, { bindings: { QUERY_SHIELDS: broken } });
     const t = gw.tags[0]!;
     const path = balances();
     await gw.fetch(`/api${path}`);
@@ -226,22 +229,22 @@ describe("fail open", () => {
 });
 
 describe("the shield's storage", () => {
-  it("keeps its answer durably and deletes it by alarm once no window can serve it", async () => {
+  it("keeps its entry durably for TTL + the longer of SWR and stale-if-error, and deletes it by alarm once no window can serve it", async () => {
     const [a] = cities(1);
-    const t = a!.tags[0]!;
     const path = balances();
     await a!.fetch(`/api${path}`);
     const stub = shieldOf(path);
     const kept = await runInDurableObject(stub, async (_shield, state) => ({ kept: await state.storage.get("kept"), alarm: await state.storage.getAlarm() }));
     expect(kept.kept).toMatchObject({ entry: { status: 200, ttl: 5 } });
+    // 5 s of TTL and the day of stale-if-error (longer than the minute of SWR).
     expect(kept.alarm).toBeGreaterThan(Date.now() + 86_000_000);
-    expect(await runDurableObjectAlarm(stub)).toBe(true); // early: looks again later, keeps the answer
+    expect(await runDurableObjectAlarm(stub)).toBe(true); // early: looks again later, keeps the entry
     expect(await runInDurableObject(stub, (_shield, state) => state.storage.get("kept"))).toBeDefined();
     advanceSeconds(2 * 86_400);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await runInDurableObject(stub, async (_shield, state) => [await state.storage.get("kept"), await state.storage.getAlarm()])).toEqual([undefined, null]);
-    const [b] = cities(1, [t]);
+    const [b] = cities(1);
     expect(shieldTiming(await b!.fetch(`/api${path}`))).toBe("MISS");
-    expect(await upstreamRequests(`~${t}${path}`)).toBe(2);
+    expect(await nodeRequests(path)).toBe(2);
   });
 });

@@ -7,21 +7,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { badGateway } from "../../src/errors";
-import { etagOf, type CachedAnswer } from "../../src/gateway/cache-entry";
+import { etagOf, type CacheEntry } from "../../src/gateway/cache-entry";
+import type { StaleWindows } from "../../src/gateway/freshness";
 import { ShieldCore } from "../../src/gateway/shield/core";
-import type { ShieldAsk, ShieldMode, ShieldOutcome, ShieldSettings } from "../../src/gateway/shield/protocol";
+import type { ShieldAsk, ShieldMode, ShieldOutcome } from "../../src/gateway/shield/protocol";
 import type { UpstreamAnswer } from "../../src/gateway/upstreams";
 
-const SETTINGS: ShieldSettings = {
-  upstreamUrls: ["http://node.invalid"],
-  upstreamTimeoutMs: 100,
-  upstreamBudgetMs: 200,
-  upstreamAuthHeader: null,
-  upstreamCooldownMs: 0,
-  cacheSwrSeconds: 60,
-  cacheStaleIfErrorSeconds: 600,
-  cacheShieldLocation: null,
-};
+const WINDOWS: StaleWindows = { cacheSwrSeconds: 60, cacheStaleIfErrorSeconds: 600 };
 
 type Reply = { fails: true } | { fails: false; status: number; height: number | null };
 
@@ -47,7 +39,7 @@ async function run(s: fc.Scheduler, steps: { advanceMs: number; mode: ShieldMode
   let inflight = 0;
   let maxInflight = 0;
   const given: UpstreamAnswer[] = [];
-  const saved: CachedAnswer[] = [];
+  const saved: CacheEntry[] = [];
   const background: Promise<unknown>[] = [];
   const core = new ShieldCore(null, {
     upstream: async () => {
@@ -65,13 +57,13 @@ async function run(s: fc.Scheduler, steps: { advanceMs: number; mode: ShieldMode
     },
     background: (work) => background.push(work),
     now: () => clock,
-  });
+  }, WINDOWS);
   const served: ShieldOutcome[] = [];
   const outcomes: Promise<unknown>[] = [];
   for (const { advanceMs, mode, release, awaited } of steps) {
     clock += advanceMs;
-    const ask: ShieldAsk = { query: { upstreamPath: "/cosmos/bank/v1beta1/supply", height: null }, ttls: { answer: 5, error: 5 }, mode, settings: SETTINGS };
-    const outcome = core.answer(ask).then((o) => served.push(o));
+    const ask: ShieldAsk = { query: { upstreamPath: "/cosmos/bank/v1beta1/supply", height: null }, ttls: { success: 5, error: 5 }, mode };
+    const outcome = core.outcome(ask).then((o) => served.push(o));
     outcomes.push(outcome);
     if (awaited) await s.waitFor(outcome);
     else for (let i = 0; i < release && s.count() > 0; i++) await s.waitNext(1);
@@ -103,7 +95,7 @@ describe("the shield under any schedule", () => {
     await fc.assert(
       fc.asyncProperty(fc.scheduler(), fc.array(step, { minLength: 1, maxLength: 25 }), fc.array(reply(fc.nat(1_000)), { minLength: 1, maxLength: 8 }), async (s, steps, replies) => {
         const { saved, served } = await run(s, steps, replies);
-        const heights = (list: (CachedAnswer | undefined)[]) => list.flatMap((e) => (e?.height == null ? [] : [e.height]));
+        const heights = (list: (CacheEntry | undefined)[]) => list.flatMap((e) => (e?.height == null ? [] : [e.height]));
         const nonDecreasing = (values: number[]) => values.every((v, i) => i === 0 || v >= values[i - 1]!);
         expect(nonDecreasing(heights(saved))).toBe(true);
         expect(nonDecreasing(heights(served.map((o) => (o.ok ? o.entry : undefined))))).toBe(true);

@@ -1,13 +1,15 @@
 /**
- * The shield of one key: the newest answer any upstream gave for it, and at most one upstream
- * round at a time for every caller anywhere. Serves fresh answers at once, stale ones within the
- * SWR window while one background round replaces them, and within the stale-if-error window when
- * every upstream fails. An answer at a lower block height never replaces the one it holds.
+ * The shield of one key: the newest entry any upstream gave for it, and at most one upstream
+ * round at a time for every caller anywhere. Serves its entry by the rule every tier applies
+ * (freshness.ts): fresh at once, within the SWR window at once while one background round
+ * replaces it, within the stale-if-error window when every upstream fails. An answer at a lower
+ * block height never replaces the entry it holds.
  */
 import { ApiError, type ErrorSpec } from "../../errors";
-import { ageSeconds, entryOf, type CachedAnswer } from "../cache-entry";
+import { entryOf, type CacheEntry } from "../cache-entry";
+import { freshness, keepSeconds, servesOnError, type StaleWindows } from "../freshness";
 import { newest } from "../height-rule";
-import type { UpstreamAnswer } from "../upstreams";
+import { noUpstreamAnswered, type UpstreamAnswer } from "../upstreams";
 import type { ShieldAsk, ShieldOutcome } from "./protocol";
 
 /** What the shield needs from its host (the Durable Object, or a test). */
@@ -15,14 +17,14 @@ export interface ShieldHost {
   /** One upstream round for `ask`; throws the 502/504 ApiError when no upstream gave an answer. */
   upstream(ask: ShieldAsk): Promise<UpstreamAnswer>;
   /** Keeps `entry` durably; `keepSeconds` past its storage it may be forgotten. */
-  save(entry: CachedAnswer, keepSeconds: number): Promise<void>;
+  save(entry: CacheEntry, keepSeconds: number): Promise<void>;
   /** Lets work finish after the reply has gone. */
   background(work: Promise<unknown>): void;
   now(): number;
 }
 
 interface Round {
-  entry: CachedAnswer;
+  entry: CacheEntry;
   kept: boolean;
 }
 
@@ -30,27 +32,28 @@ export class ShieldCore {
   private inflight: Promise<Round> | null = null;
 
   constructor(
-    private held: CachedAnswer | null,
+    private held: CacheEntry | null,
     private readonly host: ShieldHost,
+    private readonly windows: StaleWindows,
   ) {}
 
-  /** The answer held now (for tests and the Durable Object's clean-up). */
-  get entry(): CachedAnswer | null {
+  /** The entry held now (for tests and the Durable Object's clean-up). */
+  get entry(): CacheEntry | null {
     return this.held;
   }
 
-  /** Drops the answer (its keep time is over). */
+  /** Drops the entry (its keep time is over). */
   forget(): void {
     this.held = null;
   }
 
-  /** The outcome when it needs no upstream round to wait for, else null. A STALE answer starts one in the background. */
-  ready(ask: ShieldAsk): ShieldOutcome | null {
+  /** The outcome when it needs no upstream round to wait for, else null. A STALE entry starts one in the background. */
+  outcomeNow(ask: ShieldAsk): ShieldOutcome | null {
     const entry = this.held;
     if (!entry) return null;
-    const age = ageSeconds(entry, this.host.now());
-    if (age < entry.ttl) return { ok: true, entry, status: "HIT" };
-    if (ask.mode === "miss" && age < entry.ttl + ask.settings.cacheSwrSeconds) {
+    const state = freshness(entry, this.host.now(), this.windows);
+    if (state === "fresh") return { ok: true, entry, status: "HIT" };
+    if (state === "stale" && ask.mode === "miss") {
       if (!this.inflight) this.host.background(this.round(ask).catch(() => undefined));
       return { ok: true, entry, status: "STALE" };
     }
@@ -58,18 +61,16 @@ export class ShieldCore {
   }
 
   /** The outcome, waiting for the upstream round (shared with every concurrent caller) when needed. */
-  async answer(ask: ShieldAsk): Promise<ShieldOutcome> {
-    const now = this.ready(ask);
+  async outcome(ask: ShieldAsk): Promise<ShieldOutcome> {
+    const now = this.outcomeNow(ask);
     if (now) return now;
     try {
       const { entry, kept } = await this.round(ask);
       return { ok: true, entry, status: kept ? "REVALIDATED" : "MISS" };
     } catch (err) {
-      if (!(err instanceof ApiError && (err.status === 502 || err.status === 504))) throw err;
+      if (!noUpstreamAnswered(err)) throw err;
       const entry = this.held;
-      if (entry && ageSeconds(entry, this.host.now()) < entry.ttl + ask.settings.cacheStaleIfErrorSeconds) {
-        return { ok: true, entry, status: "STALE-IF-ERROR" };
-      }
+      if (entry && servesOnError(entry, this.host.now(), this.windows)) return { ok: true, entry, status: "STALE-IF-ERROR" };
       return { ok: false, error: specOf(err) };
     }
   }
@@ -87,7 +88,7 @@ export class ShieldCore {
     const fresh = await entryOf(answer, ask.ttls, this.host.now());
     const { entry, kept } = newest(this.held, fresh);
     this.held = entry;
-    await this.host.save(entry, entry.ttl + Math.max(ask.settings.cacheSwrSeconds, ask.settings.cacheStaleIfErrorSeconds));
+    await this.host.save(entry, keepSeconds(entry.ttl, this.windows));
     return { entry, kept };
   }
 }

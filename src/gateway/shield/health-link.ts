@@ -8,8 +8,8 @@ import type { UpstreamHealth } from "../../../durable-objects/UpstreamHealth";
 import type { Config } from "../../config";
 import { within } from "../deadline";
 import { UpstreamBoard, type UpstreamState } from "../upstream-board";
-import { askUpstreams, type UpstreamAnswer, type UpstreamQuery } from "../upstreams";
-import { placement, type ShieldSettings } from "./protocol";
+import { askUpstreams, type UpstreamAnswer, type UpstreamQuery, type UpstreamSettings } from "../upstreams";
+import { placement } from "./protocol";
 
 /** Name of the deployment's one health object. */
 const HEALTH_OBJECT = "upstreams";
@@ -42,7 +42,7 @@ export class HealthLink {
    * the first time: the discoveries others should not pay for again) is reported before the
    * answer leaves; what merely confirms the known goes with the next exchange.
    */
-  async ask(namespace: HealthNamespace, settings: ShieldSettings, query: UpstreamQuery, background: (work: Promise<unknown>) => void): Promise<UpstreamAnswer> {
+  async ask(namespace: HealthNamespace, settings: UpstreamSettings & Pick<Config, "cacheShieldLocation">, query: UpstreamQuery, background: (work: Promise<unknown>) => void): Promise<UpstreamAnswer> {
     const health = healthObject(namespace, settings);
     const urls = settings.upstreamUrls;
     if (this.due()) await this.exchange(health, urls);
@@ -76,7 +76,7 @@ export class HealthLink {
     const now = Date.now();
     const seen = this.board.snapshot(urls).filter((s) => s.lastCheckedAt !== null && s.lastCheckedAt >= from);
     try {
-      const merged = await within(health.report(seen, [...urls]), HEALTH_WAIT_MS, "the health object did not answer");
+      const merged = await within(health.report(seen), HEALTH_WAIT_MS, "the health object did not answer");
       this.board.merge(merged);
       this.syncedAt = Date.now();
       this.unreportedFrom = now;
@@ -92,7 +92,7 @@ export const shieldHealth = new HealthLink();
 /** The shared view of `config`'s upstreams for `/api/health`, or null when the health object does not answer in time. */
 export async function sharedUpstreamHealth(namespace: HealthNamespace, config: Config): Promise<UpstreamState[] | null> {
   try {
-    return await within(healthObject(namespace, config).report([], [...config.upstreamUrls]), config.cacheShieldWaitMs, "the health object did not answer");
+    return await within(healthObject(namespace, config).report([]), config.cacheShieldWaitMs, "the health object did not answer");
   } catch {
     return null;
   }

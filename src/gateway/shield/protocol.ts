@@ -1,21 +1,18 @@
 /**
- * What a Worker and a key's shield say to each other. The Worker hands the shield everything a
- * miss needs (path, TTL, the upstream settings), so a shield obeys the configuration of whoever
- * asks and reads none of its own.
+ * What a Worker and a key's shield say to each other: the query and how long its answers are
+ * fresh (route-table facts the shield cannot know from a path), never settings; the shield reads
+ * its configuration itself (durable-objects/QueryShield.ts), as every Durable Object does.
  */
 import type { Config } from "../../config";
 import type { ErrorSpec } from "../../errors";
-import type { AnswerTtls, CachedAnswer } from "../cache-entry";
-import type { UpstreamQuery, UpstreamSettings } from "../upstreams";
+import type { AnswerTtls, CacheEntry } from "../cache-entry";
+import type { UpstreamQuery } from "../upstreams";
 
 /**
- * `miss`: the data center has nothing it may serve, so a shield answer within its SWR window will
+ * `miss`: the data center has nothing it may serve, so a shield entry within its SWR window will
  * do. `refresh`: the data center is already serving its stale copy; wait for a newer answer.
  */
 export type ShieldMode = "miss" | "refresh";
-
-/** The settings a shield works with: the upstream round's, the cache windows and its placement. */
-export type ShieldSettings = UpstreamSettings & Pick<Config, "cacheSwrSeconds" | "cacheStaleIfErrorSeconds" | "cacheShieldLocation">;
 
 export interface ShieldAsk {
   /** The upstream path with its canonical query, and the height of a historical read: the key. */
@@ -23,15 +20,14 @@ export interface ShieldAsk {
   /** Seconds an answer to it is fresh. */
   ttls: AnswerTtls;
   mode: ShieldMode;
-  settings: ShieldSettings;
 }
 
 /** What the shield did: as the gateway's X-Cache values, seen from the shield. */
 export type ShieldStatus = "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR" | "REVALIDATED";
 
-/** An answer (with how the shield came by it), or the upstreams' failure when the shield had nothing to stand in. */
+/** An entry (with how the shield came by it), or the upstreams' failure when the shield had nothing to stand in. */
 export type ShieldOutcome =
-  | { ok: true; entry: CachedAnswer; status: ShieldStatus }
+  | { ok: true; entry: CacheEntry; status: ShieldStatus }
   | { ok: false; error: ErrorSpec };
 
 /**
@@ -40,11 +36,6 @@ export type ShieldOutcome =
  * wait covers only the reply, so a slow upstream is never mistaken for a slow shield.
  */
 export type ShieldReply = { now: ShieldOutcome } | { later: ReadableStream<Uint8Array> };
-
-export function shieldSettings(config: Config): ShieldSettings {
-  const { upstreamUrls, upstreamTimeoutMs, upstreamBudgetMs, upstreamAuthHeader, upstreamCooldownMs, cacheSwrSeconds, cacheStaleIfErrorSeconds, cacheShieldLocation } = config;
-  return { upstreamUrls, upstreamTimeoutMs, upstreamBudgetMs, upstreamAuthHeader, upstreamCooldownMs, cacheSwrSeconds, cacheStaleIfErrorSeconds, cacheShieldLocation };
-}
 
 /** The Durable Object name of a key's shield: the chain id keeps networks apart and a historical read's height apart, as in the cache key. */
 export function shieldName(chainId: string, query: UpstreamQuery): string {

@@ -1,15 +1,15 @@
 /**
- * A shield's durable copy of its answer, so the height rule and stale-if-error outlive the
+ * A shield's durable copy of its entry, so the height rule and stale-if-error outlive the
  * object's eviction, and the alarm that deletes it once nobody could be served it any more.
  */
-import type { CachedAnswer } from "../cache-entry";
+import type { CacheEntry } from "../cache-entry";
 
 const KEPT = "kept";
-/** A cached answer may be lost with the machine; the reply need not wait for the write to be durable. */
+/** A cache entry may be lost with the machine; the reply need not wait for the write to be durable. */
 const UNCONFIRMED = { allowUnconfirmed: true } as const;
 
 interface Kept {
-  entry: CachedAnswer;
+  entry: CacheEntry;
   /** Epoch ms after which no window (TTL, SWR, stale-if-error) can serve the entry. */
   keepUntil: number;
 }
@@ -19,20 +19,20 @@ export class ShieldStore {
 
   constructor(private readonly storage: DurableObjectStorage) {}
 
-  /** The answer kept, or null; run once before the object takes requests. */
-  async load(): Promise<CachedAnswer | null> {
+  /** The entry kept, or null; run once before the object takes requests. */
+  async load(): Promise<CacheEntry | null> {
     this.alarmAt = await this.storage.getAlarm();
     return (await this.storage.get<Kept>(KEPT))?.entry ?? null;
   }
 
-  async save(entry: CachedAnswer, keepSeconds: number): Promise<void> {
+  async save(entry: CacheEntry, keepSeconds: number): Promise<void> {
     const keepUntil = entry.storedAt + keepSeconds * 1000;
     await this.storage.put(KEPT, { entry, keepUntil } satisfies Kept, UNCONFIRMED);
     // One alarm at a time: it looks again at the newest keepUntil when it rings.
     if (this.alarmAt === null) await this.schedule(keepUntil);
   }
 
-  /** Deletes everything once the kept answer's time is over (true), else rings again then. */
+  /** Deletes everything once the kept entry's time is over (true), else rings again then. */
   async expire(now: number): Promise<boolean> {
     this.alarmAt = null;
     const kept = await this.storage.get<Kept>(KEPT);

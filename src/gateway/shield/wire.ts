@@ -8,11 +8,11 @@ import type { ShieldAsk, ShieldOutcome, ShieldReply } from "./protocol";
 
 /** The shield's side: answers `ask` from `core`. */
 export function replyTo(core: ShieldCore, ask: ShieldAsk): ShieldReply {
-  const ready = core.ready(ask);
-  if (ready) return { now: ready };
+  const now = core.outcomeNow(ask);
+  if (now) return { now };
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
-  core.answer(ask).then(
+  core.outcome(ask).then(
     (outcome) => writer.write(new TextEncoder().encode(JSON.stringify(outcome))).then(() => writer.close()),
     (fault: unknown) => writer.abort(fault),
   ).catch(() => undefined); // the Worker stopped reading: nobody is left to tell

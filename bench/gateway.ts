@@ -106,8 +106,8 @@ upstream, ${CONNECTIONS} connections, ${ROUNDS}×${SECONDS} s per route, alterna
 | cache hit ÷ floor | ${(hit.rps / floor.rps).toFixed(2)}× | | | |
 
 The ${hit.requests} cache hits cost ${upstreamDuringHits} upstream request${upstreamDuringHits === 1 ? "" : "s"} (the warm-up miss). A hit on a hot key
-is answered from the isolate's memory: the floor's work plus path and query validation and the
-gateway's headers, no I/O.
+is answered from the isolate's memory before it is validated (its URL is the key of a validated
+request): the floor's work plus the gateway's headers and the access-log line, no I/O.
 
 Cold bursts (one key each, all requests sent at once; upstream requests read from the devnet's counters):
 

@@ -1,11 +1,10 @@
 /** Hono's environment for this Worker: its bindings and the values each request carries (read them with `c.get`: `c.var` copies them all on every read). */
-import type { TimingVariables } from "hono/timing";
 import type { Config } from "./config";
 import type { CacheStatus, ShieldTrace } from "./gateway/cache-status";
 
 export type AppEnv = {
   Bindings: Env;
-  Variables: TimingVariables & {
+  Variables: {
     config: Config;
     requestId: string;
     /** Epoch ms when the request arrived, taken once by the request context. */

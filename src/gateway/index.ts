@@ -3,12 +3,11 @@
  * `route-table.ts` under `/<CHAIN_NAMESPACE>/…` and `/cosmos/…`, GET/HEAD answered from the edge
  * cache and the upstream LCD nodes, OPTIONS as CORS preflight, anything else 405.
  *
- * One pipeline per request: Server-Timing (`timing`) → the cache status (`reportCacheStatus`) →
- * CORS (`publicCors`, on answers, errors and preflights alike) → the row the router picked: the
- * isolate's memory (`serveHot`) → validation (`validQuery`) → the Cache API and beyond (`serveQuery`).
+ * One pipeline per request: X-Cache and Server-Timing (`servingHeaders`) → CORS (`publicCors`, on
+ * answers, errors and preflights alike) → the row the router picked: the isolate's memory
+ * (`serveHot`) → validation (`validQuery`) → the Cache API and beyond (`serveQuery`).
  */
 import { Hono } from "hono";
-import { timing } from "hono/timing";
 import type { Config } from "../config";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { resetInflight } from "./coalesce";
@@ -17,8 +16,8 @@ import { resetHotCache } from "./hot-cache";
 import { serveHot } from "./hot-tier";
 import { HEIGHT_HEADER, compileRoutes } from "./match";
 import { publicCors } from "./public-cors";
-import { reportCacheStatus } from "./report-cache-status";
 import { serveQuery } from "./serve";
+import { servingHeaders } from "./serving-headers";
 import { shieldHealth } from "./shield/health-link";
 import { resetUpstreamHealth } from "./upstreams";
 import { refuseUnknownQuery, validQuery } from "./valid-query";
@@ -31,8 +30,7 @@ const EXPOSED = ["age", "etag", "x-cache", HEIGHT_HEADER, "server-timing", "x-re
 
 /** The gateway's routes for one configuration. */
 export function gatewayRoutes(config: Config): Hono<GatewayEnv> {
-  const serverTiming = timing({ totalDescription: "gateway", crossOrigin: true });
-  const cacheStatus = reportCacheStatus();
+  const served = servingHeaders();
   // Public chain data: any origin may read it.
   const cors = publicCors({ allowMethods: METHODS, exposeHeaders: EXPOSED, maxAgeSeconds: 86_400 });
   const hot = serveHot();
@@ -40,7 +38,7 @@ export function gatewayRoutes(config: Config): Hono<GatewayEnv> {
   const prefixes = [`/${config.namespace}`, "/cosmos"];
 
   const app = new Hono<GatewayEnv>();
-  for (const prefix of prefixes) app.use(`${prefix}/*`, serverTiming, cacheStatus, cors);
+  for (const prefix of prefixes) app.use(`${prefix}/*`, served, cors);
   // One route per row of the table: the router picks the row, and `routePath(c)` names it in the access log.
   for (const row of compileRoutes(config)) app.get(row.path, hot, validQuery(row), serveQuery);
   for (const prefix of prefixes) {

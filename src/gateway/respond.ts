@@ -21,7 +21,7 @@ export function respond(c: Context<GatewayEnv>, served: Served): Response {
 }
 
 /** Cache-Control of `entry` at `age` seconds: fresh for what is left of its TTL, then SWR and stale-if-error. */
-export function cacheControlOf(entry: CacheEntry, age: number, windows: StaleWindows): string {
+function cacheControlOf(entry: CacheEntry, age: number, windows: StaleWindows): string {
   return `public, max-age=${Math.max(0, entry.ttl - age)}, stale-while-revalidate=${windows.cacheSwrSeconds}, stale-if-error=${windows.cacheStaleIfErrorSeconds}`;
 }
 
@@ -33,16 +33,19 @@ function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
-/** Headers that are the same in every response of one entry object, built once for it (a hot entry answers many requests). */
-const entryHeaders = new WeakMap<CacheEntry, Headers>();
+/**
+ * The headers of `entry`'s responses at `age`, built once per entry object and second of age (a
+ * hot entry answers many requests a second; the runtime copies a Headers object in one step,
+ * where each header set on a response is a call of its own).
+ */
+const entryHeaders = new WeakMap<CacheEntry, { age: number; windows: StaleWindows; headers: Headers }>();
 
-function headersOf(entry: CacheEntry): Headers {
-  let headers = entryHeaders.get(entry);
-  if (!headers) {
-    headers = new Headers({ "content-type": "application/json", etag: entry.etag });
-    if (entry.height !== null) headers.set(HEIGHT_HEADER, String(entry.height));
-    entryHeaders.set(entry, headers);
-  }
+function headersOf(entry: CacheEntry, age: number, windows: StaleWindows): Headers {
+  const built = entryHeaders.get(entry);
+  if (built?.age === age && built.windows === windows) return built.headers;
+  const headers = new Headers({ "content-type": "application/json", etag: entry.etag, age: String(age), "cache-control": cacheControlOf(entry, age, windows) });
+  if (entry.height !== null) headers.set(HEIGHT_HEADER, String(entry.height));
+  entryHeaders.set(entry, { age, windows, headers });
   return headers;
 }
 
@@ -50,13 +53,12 @@ function headersOf(entry: CacheEntry): Headers {
  * The response for `entry` as seen at `now`, honouring If-None-Match. CORS, X-Cache,
  * Server-Timing and the request id are the middleware's to add.
  */
-export function entryResponse(request: Request, entry: CacheEntry, windows: StaleWindows, now: number): Response {
-  const age = ageSeconds(entry, now);
-  const notModified = entry.status < 300 && matchesEtag(request.headers.get("if-none-match"), entry.etag);
-  // Built from the entry's own headers (copied by the runtime in one step), then the moment's two.
-  const response = new Response(notModified ? null : entry.body, { status: notModified ? 304 : entry.status, headers: headersOf(entry) });
-  response.headers.set("age", String(age));
-  response.headers.set("cache-control", cacheControlOf(entry, age, windows));
-  if (notModified) response.headers.delete("content-type");
-  return response;
+function entryResponse(request: Request, entry: CacheEntry, windows: StaleWindows, now: number): Response {
+  const headers = headersOf(entry, ageSeconds(entry, now), windows);
+  if (entry.status < 300 && matchesEtag(request.headers.get("if-none-match"), entry.etag)) {
+    const notModified = new Response(null, { status: 304, headers });
+    notModified.headers.delete("content-type");
+    return notModified;
+  }
+  return new Response(entry.body, { status: entry.status, headers });
 }

@@ -7,7 +7,6 @@
  */
 import type { Context } from "hono";
 import { basePath } from "hono/route";
-import { setMetric } from "hono/timing";
 import type { Config } from "../config";
 import { queryKeys, readEntry, writeEntry, type QueryKeys } from "./cache-entry";
 import { coalesce, isInflight } from "./coalesce";
@@ -46,7 +45,6 @@ export async function serveQuery(c: Context<GatewayEnv>): Promise<Response> {
   const started = Date.now();
   const obtained = await fetchShared("miss").catch((failure: unknown): Obtained => ({ failure }));
   c.set("missMs", Date.now() - started);
-  setMetric(c, "miss", Date.now() - started);
   if (obtained.shield) c.set("shield", obtained.shield);
   if (!("failure" in obtained)) return respond(c, obtained);
   if (cached && noUpstreamAnswered(obtained.failure) && servesOnError(cached, Date.now(), config)) return respond(c, { status: "STALE-IF-ERROR", entry: cached });

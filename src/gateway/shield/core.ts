@@ -37,11 +37,6 @@ export class ShieldCore {
     private readonly windows: StaleWindows,
   ) {}
 
-  /** The entry held now (for tests and the Durable Object's clean-up). */
-  get entry(): CacheEntry | null {
-    return this.held;
-  }
-
   /** Drops the entry (its keep time is over). */
   forget(): void {
     this.held = null;

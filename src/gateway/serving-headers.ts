@@ -1,0 +1,29 @@
+/**
+ * The headers that say how every gateway request was served, written once from what the request
+ * recorded on its way: X-Cache (the status the tier that answered gave, `respond()` in
+ * respond.ts; BYPASS when none did), and Server-Timing with `cache`, `miss` (the wait beyond the
+ * data center), `shield` (what the shield did, or `fail-open`) and `total`, readable by any
+ * origin (Timing-Allow-Origin).
+ */
+import type { MiddlewareHandler } from "hono";
+import { xCache } from "./cache-status";
+import type { GatewayEnv } from "./gateway-env";
+
+export function servingHeaders(): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    // Until a cache tier answers, the gateway took the request without one.
+    c.set("cache", "BYPASS");
+    await next();
+    const status = c.get("cache")!;
+    const shield = c.get("shield");
+    const missMs = c.get("missMs");
+    const metrics = [`cache;desc="${status}"`];
+    if (missMs !== undefined) metrics.push(`miss;dur=${missMs.toFixed(1)}`);
+    if (shield) metrics.push(`shield;dur=${shield.ms.toFixed(1)};desc="${"fault" in shield ? "fail-open" : shield.status}"`);
+    metrics.push(`total;dur=${(Date.now() - c.get("startedAt")).toFixed(1)};desc="gateway"`);
+    const headers = c.res.headers;
+    headers.set("x-cache", xCache(status, shield));
+    headers.set("server-timing", metrics.join(","));
+    headers.set("timing-allow-origin", "*");
+  };
+}

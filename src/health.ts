@@ -42,6 +42,13 @@ export function healthReport(config: Config, deployment: WorkerVersionMetadata |
       upstream_budget_ms: config.upstreamBudgetMs,
       upstream_auth_header: config.upstreamAuthHeader ? "set" : "not set",
     },
+    // The host handoff: whether it is set up, never a key, a secret or the webhook's path.
+    host_handoff: {
+      host_api: config.hostApiKeys.length > 0 ? `${config.hostApiKeys.length} key(s) set` : "not set (HOST_API_KEYS)",
+      webhook: config.hostWebhook ? new URL(config.hostWebhook.url).origin : "not set (events kept in each onboarding's log)",
+      onboarding_check_seconds: config.onboardingCheckSeconds,
+      onboarding_ttl_seconds: config.onboardingTtlSeconds,
+    },
     shield: {
       enabled: config.cacheShield,
       location_hint: config.cacheShieldLocation,

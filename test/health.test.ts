@@ -1,7 +1,8 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { version } from "../package.json";
 import { DEVNET, NODES, gateway, lastUpstreamHeaders, tag } from "./gateway/helpers";
+import { HOST_KEYS, HOST_WEBHOOK_SECRET } from "./host-settings";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -18,6 +19,9 @@ describe("GET /api/health", () => {
       version,
       config: { chain_id: "chain-devnet-1", namespace: "chain", wallet_path: "wallet", upstream_auth_header: "not set" },
     });
+    expect(report.host_handoff).toMatchObject({ host_api: "2 key(s) set", webhook: new URL((env as unknown as { WEBHOOK_RECEIVER_URL: string }).WEBHOOK_RECEIVER_URL).origin, onboarding_check_seconds: 6 });
+    for (const key of HOST_KEYS) expect(JSON.stringify(report)).not.toContain(key);
+    expect(JSON.stringify(report)).not.toContain(HOST_WEBHOOK_SECRET.slice("whsec_".length));
     expect(report.upstreams).toHaveLength(NODES.length);
     expect(report.upstreams[0]).toMatchObject({ upstream: `1: ${new URL(DEVNET).origin}`, healthy: true, consecutive_failures: 0 });
   });

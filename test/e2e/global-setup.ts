@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { startDevnet } from "../../devnet/server.ts";
 import { chooseChromium, type ChromiumChoice } from "./helpers/chromium.ts";
-import { startWebhookReceiver } from "./helpers/webhook-receiver.ts";
+import { startWebhookReceiver } from "../node/webhook-receiver.ts";
 import { startWranglerDev } from "./helpers/wrangler-dev.ts";
 
 /** Sessions (and so sign requests) live this long in the e2e server, so expiry tests end soon. */
@@ -25,7 +25,7 @@ declare module "vitest" {
     hostApiKey: string;
     /** The webhook secret (`whsec_…`) the server signs events with. */
     webhookSecret: string;
-    /** `GET` lists the events the receiver got. */
+    /** `GET …?onboarding=ob_…` lists the events the receiver got for one onboarding, in order. */
     webhooksReceivedUrl: string;
   }
 }
@@ -68,6 +68,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("sessionTtlSeconds", SESSION_TTL_SECONDS);
   project.provide("hostApiKey", hostApiKey);
   project.provide("webhookSecret", webhookSecret);
-  project.provide("webhooksReceivedUrl", receiver.receivedUrl);
+  project.provide("webhooksReceivedUrl", receiver.deliveriesUrl);
   return stop;
 }

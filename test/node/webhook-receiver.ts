@@ -1,5 +1,5 @@
 /**
- * A host's webhook endpoint for the tests, in Node on a free loopback port: it keeps every
+ * A host's webhook endpoint for the runtime and browser suites, in Node on a free loopback port: it keeps every
  * delivery it receives (headers and the raw body) and answers each onboarding's deliveries as a
  * test planned: a status, `hang` (no answer for 15 s, past the sender's 10 s limit), `redirect`
  * (a 307 elsewhere) or `down` (the connection is closed at once); 204 when nothing is planned.
@@ -32,7 +32,7 @@ function onboardingOf(body: string): string {
   }
 }
 
-export async function startWebhookReceiver(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startWebhookReceiver(): Promise<{ url: string; deliveriesUrl: string; close(): Promise<void> }> {
   const plans = new Map<string, PlannedAnswer[]>();
   const deliveries = new Map<string, Delivery[]>();
   const hanging = new Set<NodeJS.Timeout>();
@@ -66,6 +66,7 @@ export async function startWebhookReceiver(): Promise<{ url: string; close(): Pr
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/hook`,
+    deliveriesUrl: `http://127.0.0.1:${port}/__receiver/deliveries`,
     close: async () => {
       for (const timer of hanging) clearTimeout(timer);
       server.closeAllConnections();

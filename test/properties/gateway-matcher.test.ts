@@ -64,6 +64,11 @@ describe("the gateway under arbitrary paths, queries and methods", () => {
         const sent = new URL(`https://edge.test/api${p}${q}`);
         const underGateway = GATEWAY_PREFIXES.some((prefix) => sent.pathname === prefix || sent.pathname.startsWith(`${prefix}/`));
         expect(response.status).toBeLessThan(500);
+        // Dot segments that climb out of /api (`/api/%2e%2e`) reach the page's document at `/`, not the API.
+        if (sent.pathname !== "/api" && !sent.pathname.startsWith("/api/")) {
+          expect(asked).toEqual([]);
+          return;
+        }
         if (response.status >= 400) {
           expect(asked).toEqual([]);
           expect(response.headers.get("cache-control")).toBe("no-store");

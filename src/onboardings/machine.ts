@@ -171,7 +171,7 @@ export function observe(state: OnboardingState, reading: ChainReading, now: numb
 }
 
 /** Sets when the chain is read next: never once ended or before a payout, else by the back-off rule. */
-export function scheduleCheck(state: OnboardingState, now: number, rules: MachineRules): OnboardingState {
+function scheduleCheck(state: OnboardingState, now: number, rules: MachineRules): OnboardingState {
   const waiting = !isOnboardingEnded(state.record.status) && state.record.payout !== null;
   const at = waiting ? now + checkDelayMs(now - state.watch.changed_at, rules.checkMs) : null;
   return { ...state, watch: { ...state.watch, next_check_at: at } };

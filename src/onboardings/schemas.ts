@@ -25,7 +25,6 @@ export function createOnboardingSchema(config: Config) {
     return_url: z.optional(z.string().check(z.maxLength(2048))),
   });
 }
-export type CreateOnboardingBody = z.output<ReturnType<typeof createOnboardingSchema>>;
 
 /** `POST /api/onboarding-pages/:id/payout`: a relayed pairing session, or the wallet app's answer. */
 export function payoutSchema(config: Config) {

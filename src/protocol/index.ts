@@ -75,7 +75,8 @@ export {
 } from "./wallet-app.ts";
 export { planOperatorAuthorization, type AuthorizationStep } from "./authorization-step.ts";
 export { AUTHORIZATION_EXISTS_TEXT, isAuthorizationExists, MessageError, SelfAuthorizationError } from "./messages/errors.ts";
-export { listsOperator, operatorAuthorizationsPath } from "./messages/authorizations.ts";
+export { listedOperators, listsOperator, operatorAuthorizationsPath } from "./messages/authorizations.ts";
+export { ChainAnswerError, parseChainAnswer } from "./chain-answer.ts";
 export { canonicalTxHash, readTxAnswer, TX_HASH_PATTERN, txLookupPath, type TxOutcome } from "./messages/tx-outcome.ts";
 export { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "./messages/incentives.ts";
 export { buildSend, type SendValue } from "./messages/bank.ts";

@@ -23,7 +23,7 @@ export {
   type OnboardingView,
   type PayoutSource,
 } from "./onboarding.ts";
-export { describeFirstIssue } from "./schema-issues.ts";
+export { describeFirstIssue, describeIssue, issueProblem } from "./schema-issues.ts";
 export { CONTROL_CHARS, NO_CONTROL_CHARS } from "./text.ts";
 export {
   isSettled,

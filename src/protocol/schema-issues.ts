@@ -52,15 +52,15 @@ export function issueProblem(issue: z.core.$ZodIssue): string {
 }
 
 /**
- * The issue to tell: the issue itself, or, when no option of a union fits, the issue of the
- * option that went deepest before it failed (the form the input was closest to), with its path.
+ * The issue to tell: the issue itself, or, when no option of a union fits, the first issue of the
+ * option the input came closest to (the fewest issues, then the deepest), with its whole path.
  */
 function telling(issue: z.core.$ZodIssue): z.core.$ZodIssue {
-  if (issue.code !== "invalid_union" || issue.errors.length === 0) return issue;
-  const firsts = issue.errors.map((issues) => issues[0]).filter((i): i is z.core.$ZodIssue => i !== undefined && i.code !== "unrecognized_keys");
-  if (firsts.length === 0) return issue;
-  const deepest = firsts.reduce((best, i) => (i.path.length > best.path.length ? i : best));
-  return telling({ ...deepest, path: [...issue.path, ...deepest.path] } as z.core.$ZodIssue);
+  if (issue.code !== "invalid_union") return issue;
+  const options = issue.errors.filter((issues) => issues.length > 0);
+  if (options.length === 0) return issue;
+  const closest = options.reduce((best, o) => (o.length < best.length || (o.length === best.length && o[0]!.path.length > best[0]!.path.length) ? o : best));
+  return telling({ ...closest[0]!, path: [...issue.path, ...closest[0]!.path] } as z.core.$ZodIssue);
 }
 
 /** One issue as one sentence: the dotted path of the offending field (or `whole`, the value itself) and what is wrong with it. */

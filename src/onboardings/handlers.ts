@@ -1,12 +1,16 @@
-/** Handlers of the host API and of the customer page's onboarding endpoints: ask the onboarding's Durable Object with validated values, answer. */
+/**
+ * Handlers of the host API and of the customer page's onboarding endpoints: ask the onboarding's
+ * Durable Object (or, for the list and the feed, the index) with validated values, answer.
+ */
 import type { Context } from "hono";
 import type { OnboardingOutcome, PairedPayout } from "../../durable-objects/Onboarding";
 import type { AppEnv } from "../app-env";
-import { errorResponse } from "../errors";
+import { errorResponse, invalidArgument } from "../errors";
 import { requireSameOriginBrowser } from "../sessions/origin-rules";
 import { canonicalBody } from "./idempotency";
+import { queryEvents, queryOnboardings } from "./index-store";
 import type { NewOnboarding } from "./machine";
-import { parseIdempotencyKey } from "./schemas";
+import { parseIdempotencyKey, type EventListQuery, type OnboardingListQuery } from "./schemas";
 
 type ById<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;
 
@@ -55,6 +59,26 @@ export async function claimAuthorization(c: ById<string>): Promise<Response> {
   return respond(await onboardingStub(c, c.req.valid("param").id).claimAuthorization(c.req.valid("json")));
 }
 
+/** `GET /api/onboardings`: the index's onboardings, newest first, a page at a time. */
+export async function listOnboardings(c: Context<AppEnv, string, { out: { query: OnboardingListQuery } }>): Promise<Response> {
+  const query = c.req.valid("query");
+  const page = await queryOnboardings(c.env.ONBOARDING_INDEX, query);
+  if (page === null) throw cursorNotFound("starting_after", `no onboarding ${query.starting_after} is listed`);
+  return Response.json(page, { headers: NO_STORE });
+}
+
+/** `GET /api/events`: the index's events, oldest first, after the last one the host saw. */
+export async function listEvents(c: Context<AppEnv, string, { out: { query: EventListQuery } }>): Promise<Response> {
+  const query = c.req.valid("query");
+  const page = await queryEvents(c.env.ONBOARDING_INDEX, query);
+  if (page === null) throw cursorNotFound("after", `no event ${query.after} is listed (events go 30 days after their onboarding ends)`);
+  return Response.json(page, { headers: NO_STORE });
+}
+
+const NO_STORE = { "cache-control": "no-store" };
+
+const cursorNotFound = (parameter: string, what: string) => invalidArgument("CURSOR_NOT_FOUND", `${parameter} must be the id of an item of an earlier page: ${what}`, { parameter });
+
 function onboardingStub(c: Context<AppEnv>, id: string) {
   return c.env.ONBOARDINGS.get(c.env.ONBOARDINGS.idFromName(id));
 }
@@ -62,7 +86,7 @@ function onboardingStub(c: Context<AppEnv>, id: string) {
 /** The Durable Object's answer, never cached, or its refusal in the one error shape. */
 function respond<T>(outcome: OnboardingOutcome<T>): Response {
   if (!("body" in outcome)) return errorResponse(outcome);
-  const headers: Record<string, string> = { "cache-control": "no-store" };
+  const headers: Record<string, string> = { ...NO_STORE };
   const body = outcome.body as { url?: unknown };
   if (outcome.status === 201 && typeof body.url === "string") headers.location = body.url;
   return Response.json(outcome.body, { status: outcome.status, headers });

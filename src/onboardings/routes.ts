@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { methodNotAllowed } from "../http/method-not-allowed";
-import { sameOriginBrowser, secureTransport } from "../sessions/origin-rules";
+import { sameOriginBrowser, secureTransport } from "../http/origin-guards";
 import {
   cancelOnboarding,
   claimAuthorization,
@@ -19,13 +19,13 @@ import {
   readOnboarding,
 } from "./handlers";
 import { hostAuth } from "./host-auth";
-import { authorizationClaimBody, eventListQuery, newOnboardingBody, noQuery, onboardingIdParam, onboardingListQuery, payoutBody } from "./requests";
+import { authorizationClaimBody, eventListQuery, idempotencyKeyHeader, newOnboardingBody, noQuery, onboardingIdParam, onboardingListQuery, payoutBody } from "./requests";
 
 /** `/api/onboardings…`: create, list, read, cancel and the events log, for the host's servers. */
 export function hostRoutes(): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .use(hostAuth())
-    .post("/", noQuery, newOnboardingBody, createOnboarding)
+    .post("/", noQuery, idempotencyKeyHeader, newOnboardingBody, createOnboarding)
     .get("/", onboardingListQuery, listOnboardings)
     .get("/:id", noQuery, onboardingIdParam, readOnboarding)
     .post("/:id/cancel", noQuery, onboardingIdParam, cancelOnboarding)

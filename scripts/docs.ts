@@ -6,23 +6,12 @@
  * variables. Both also fail when docs/ARCHITECTURE.md's hand-written code map misses a folder or
  * a Durable Object (scripts/code-map.ts).
  */
-import { build } from "esbuild";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { readFileSync, writeFileSync } from "node:fs";
 import { codeMapProblems } from "./code-map.ts";
+import { loadReference } from "./load-reference.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "chain-edge-docs-"));
-const outfile = join(dir, "reference.mjs");
-try {
-  await build({ entryPoints: ["scripts/docs/reference.ts"], outfile, bundle: true, format: "esm", platform: "neutral", logLevel: "warning", mainFields: ["module", "main"] });
-  const reference = (await import(pathToFileURL(outfile).href)) as {
-    apiReference(): string;
-    configurationTable(): string;
-    gatewayRoutesTable(): string;
-    wranglerVarsBlock(): string;
-  };
+{
+  const reference = await loadReference();
   const generated: Record<string, string> = {
     "docs/API.md": reference.apiReference(),
     "README.md": withBlock("README.md", "configuration", reference.configurationTable()),
@@ -52,8 +41,6 @@ try {
   } else {
     console.log(check ? "docs: generated documentation is up to date" : "docs: written");
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
 }
 
 /**

@@ -10,6 +10,7 @@ import { NETWORK_PROFILES } from "../../src/config/profiles.ts";
 import { VARIABLES } from "../../src/config/variables.ts";
 import { ERROR_ANSWER_TTL, GATEWAY_ROUTES } from "../../src/gateway/route-table.ts";
 import { openApiDocument } from "../../src/openapi.ts";
+import { templateConfig } from "../../src/openapi-template.ts";
 
 type Json = Record<string, any>;
 
@@ -102,6 +103,11 @@ export function apiReference(): string {
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** The OpenAPI document with a placeholder for each setting it names, which the Worker fills in (src/openapi-template.ts). */
+export function openApiTemplate(): string {
+  return JSON.stringify(openApiDocument(templateConfig(readConfig({ NETWORK_PROFILE: "local" }))));
 }
 
 const seconds = (n: number) => (n % 86_400 === 0 ? `${n / 86_400} day${n === 86_400 ? "" : "s"}` : `${n} s`);

@@ -87,7 +87,7 @@ const pageLimit = z.pipe(
 
 /** An RFC 3339 time (a date alone is its midnight UTC), in the index's own spelling: toISOString's. */
 const instant = z.pipe(
-  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/i, "must be an RFC 3339 time, e.g. 2026-11-25T12:00:00Z, or a date")),
+  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/, "must be an RFC 3339 time, e.g. 2026-11-25T12:00:00Z, or a date")),
   z.transform((value, ctx) => {
     const at = Date.parse(value);
     if (Number.isNaN(at)) ctx.issues.push({ code: "custom", message: "is not a real time", input: value });

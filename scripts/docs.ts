@@ -2,9 +2,9 @@
  * `npm run docs` writes the generated documentation; `npm run docs -- --check` fails when a
  * checked-in copy differs from what the code generates (run by `npm test`), so the references
  * cannot drift from the route table, the OpenAPI document and the configuration schema: docs/API.md,
- * the README's configuration table, docs/GATEWAY.md's route table and wrangler.toml's commented
- * variables. Both also fail when docs/ARCHITECTURE.md's hand-written code map misses a folder or
- * a Durable Object (scripts/code-map.ts).
+ * the README's configuration table, docs/GATEWAY.md's route table, wrangler.toml's commented
+ * variables and .dev.vars.example (the secrets by name). Both also fail when docs/ARCHITECTURE.md's
+ * hand-written code map misses a folder or a Durable Object (scripts/code-map.ts).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { codeMapProblems } from "./code-map.ts";
@@ -17,6 +17,7 @@ import { loadReference } from "./load-reference.ts";
     "README.md": withBlock("README.md", "configuration", reference.configurationTable()),
     "docs/GATEWAY.md": withBlock("docs/GATEWAY.md", "routes", reference.gatewayRoutesTable()),
     "wrangler.toml": withBlock("wrangler.toml", "vars", reference.wranglerVarsBlock(), (line) => `# ${line}`),
+    ".dev.vars.example": reference.devVarsExample(),
   };
   const check = process.argv.includes("--check");
   const stale: string[] = [];

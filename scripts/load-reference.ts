@@ -13,6 +13,7 @@ export interface Reference {
   configurationTable(): string;
   gatewayRoutesTable(): string;
   wranglerVarsBlock(): string;
+  devVarsExample(): string;
   openApiTemplate(): string;
 }
 

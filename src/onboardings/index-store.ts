@@ -4,7 +4,7 @@
  * rows; a row only ever moves forward (its version), and an event row, once written, never changes.
  */
 import * as z from "zod/mini";
-import { ONBOARDING_EVENT_TYPES, type OnboardingView } from "../protocol/index";
+import { onboardingFeedEventSchema, onboardingViewSchema, type OnboardingFeedEvent, type OnboardingView } from "../protocol/index";
 import { PAGE_LIMIT_DEFAULT, type EventListQuery, type OnboardingListQuery } from "./schemas";
 import type { OutboxEvent } from "./state";
 
@@ -59,7 +59,7 @@ export interface Page<T> {
  * Onboardings newest first (created_at, then id, descending), `limit` of them after the
  * `starting_after` onboarding; null when `starting_after` names no onboarding of the index.
  */
-export async function queryOnboardings(db: D1Database, query: OnboardingListQuery): Promise<Page<OnboardingJson> | null> {
+export async function queryOnboardings(db: D1Database, query: OnboardingListQuery): Promise<Page<OnboardingView> | null> {
   const { sql, values } = where([
     ["status = ?", query.status],
     ["reference = ?", query.reference],
@@ -77,7 +77,7 @@ export async function queryOnboardings(db: D1Database, query: OnboardingListQuer
 }
 
 /** Events oldest first (in the order they were first indexed), after the `after` event; null when `after` names no event of the index. */
-export async function queryEvents(db: D1Database, query: EventListQuery): Promise<Page<IndexedEvent> | null> {
+export async function queryEvents(db: D1Database, query: EventListQuery): Promise<Page<OnboardingFeedEvent> | null> {
   const { sql, values } = where([
     ["seq > (SELECT seq FROM events WHERE id = ?)", query.after],
     ["type = ?", query.type],
@@ -107,34 +107,21 @@ function paged<T>(items: T[], limit: number): Page<T> {
   return { data: items.slice(0, limit), has_more: items.length > limit };
 }
 
-/** A JSON object kept as text in a row. */
-const jsonObject = z.pipe(
-  z.pipe(
-    z.string(),
-    z.transform((text, ctx): unknown => {
-      try {
-        return JSON.parse(text);
-      } catch {
-        ctx.issues.push({ code: "custom", message: "is not JSON", input: text });
-        return null;
-      }
-    }),
-  ),
-  z.record(z.string(), z.unknown()),
+/** JSON kept as text in a row. */
+const jsonText = z.pipe(
+  z.string(),
+  z.transform((text, ctx): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      ctx.issues.push({ code: "custom", message: "is not JSON", input: text });
+      return null;
+    }
+  }),
 );
 
-/** The onboarding's JSON, as the host API answers it. */
-export type OnboardingJson = z.output<typeof jsonObject>;
-
+/** The onboarding as the host sees it, kept as JSON. */
+const storedOnboarding = z.pipe(jsonText, onboardingViewSchema);
 const versionRow = z.object({ version: z.number() });
-const onboardingRow = z.object({ onboarding: jsonObject });
-const eventRow = z.object({
-  id: z.string(),
-  type: z.enum(ONBOARDING_EVENT_TYPES),
-  created_at: z.string(),
-  onboarding_id: z.string(),
-  data: jsonObject,
-});
-
-/** An event of the feed: the data is the onboarding as the host saw it at that change. */
-export type IndexedEvent = z.output<typeof eventRow>;
+const onboardingRow = z.object({ onboarding: storedOnboarding });
+const eventRow = z.extend(onboardingFeedEventSchema, { data: storedOnboarding });

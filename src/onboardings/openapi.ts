@@ -1,7 +1,7 @@
 /** The onboarding endpoints in the OpenAPI document (src/openapi.ts), from the schemas their handlers use. */
 import * as z from "zod/mini";
 import type { Config } from "../config";
-import { ONBOARDING_EVENT_TYPES } from "../protocol/index";
+import { onboardingCustomerViewSchema, onboardingEventsLogSchema, onboardingFeedEventSchema, onboardingViewSchema, pageSchema } from "../protocol/index";
 import {
   authorizationClaimSchema,
   createOnboardingSchema,
@@ -25,31 +25,6 @@ const json = (body: Json) => ({ "application/json": { schema: body } });
 const noStore = { "Cache-Control": { schema: { type: "string", const: "no-store" } } };
 const idParam = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^ob_[0-9a-f]{32}$" }, description: "Onboarding id: ob_ and 32 lowercase hex characters" };
 
-/** The onboarding's JSON, as the host sees it. */
-const onboarding: Json = {
-  type: "object",
-  description:
-    "status: open → connected (a payout is paired) → authorized (the chain lists the operator for the payout, or the payout is the operator) → applied (the node record pays the payout); expired and cancelled end it. commands appear from authorized on; problem says why the service ended it early.",
-  properties: {
-    id: { type: "string" },
-    status: { enum: ["open", "connected", "authorized", "applied", "expired", "cancelled"] },
-    operator: { type: "string" },
-    label: { type: "string" },
-    reference: { type: ["string", "null"] },
-    url: { type: "string", description: "The customer's page for this onboarding" },
-    return_url: { type: ["string", "null"] },
-    payout: { type: ["string", "null"] },
-    payout_source: { enum: ["relay", "in_app", null] },
-    authorization: { type: "object", properties: { required: { type: ["boolean", "null"] }, height: { type: "integer" }, txhash: { type: "string" } } },
-    node: { type: "object", properties: { payout_recipient: { type: "string" }, height: { type: "integer" } } },
-    commands: { type: "object", properties: { update_node: { type: "string" }, payout_recipient_line: { type: "string" } } },
-    problem: { type: "object", properties: { reason: { type: "string" }, message: { type: "string" } } },
-    created_at: { type: "string", format: "date-time" },
-    updated_at: { type: "string", format: "date-time" },
-    expires_at: { type: "string", format: "date-time" },
-  },
-};
-
 /** Paths of the host API and of the customer page's endpoints. */
 export function onboardingPaths(config: Config, parts: OpenApiParts): Record<string, Json> {
   const { schema, errorAnswer } = parts;
@@ -59,16 +34,12 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
     "503": errorAnswer("HOST_API_KEYS is not set on this deployment (HOST_API_NOT_CONFIGURED)"),
   };
   const the = (description: string) => ({ description, headers: noStore, content: json({ $ref: "#/components/schemas/Onboarding" }) });
-  const customerView = { description: "The customer's view: the onboarding without reference and commands, plus host (where return_url leads)", headers: noStore, content: json({ type: "object" }) };
+  const customerView = { description: "The customer's view: the onboarding without reference and commands, plus host (where return_url leads)", headers: noStore, content: json({ $ref: "#/components/schemas/OnboardingCustomerView" }) };
   /** A route's query parameters, from the zod schema its validation uses, each with what it means. */
   const queryParameters = <S extends Record<string, z.ZodMiniType>>(object: z.ZodMiniObject<S>, descriptions: Record<keyof S, string>) =>
     Object.entries(object.shape).map(([name, value]) => ({ name, in: "query", required: false, schema: schema(value, "input"), description: descriptions[name] }));
   const limit = `Items per page, 1 to ${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT})`;
-  const page = (item: Json, description: string) => ({
-    description,
-    headers: noStore,
-    content: json({ type: "object", required: ["data", "has_more"], properties: { data: { type: "array", items: item }, has_more: { type: "boolean", description: "True when a next page holds more" } } }),
-  });
+  const page = (name: string, description: string) => ({ description, headers: noStore, content: json({ $ref: `#/components/schemas/${name}` }) });
   const queryRefusals = (cursor: string) =>
     errorAnswer(`A parameter the route does not take (UNKNOWN_QUERY_PARAMETER), one given twice (DUPLICATE_QUERY_PARAMETER), a value that breaks its rule (INVALID_QUERY_PARAMETER), or a ${cursor} the index does not hold (CURSOR_NOT_FOUND); metadata.parameter names it`);
   return {
@@ -90,7 +61,7 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
           limit,
           starting_after: "The last id of the previous page: this page holds the onboardings after it",
         }),
-        responses: { "200": page({ $ref: "#/components/schemas/Onboarding" }, "A page of onboardings, as GET /api/onboardings/{id} answers each"), "400": queryRefusals("starting_after"), ...hostRefusals },
+        responses: { "200": page("OnboardingList", "A page of onboardings, as GET /api/onboardings/{id} answers each"), "400": queryRefusals("starting_after"), ...hostRefusals },
       },
       post: {
         tags: ["onboardings"],
@@ -133,9 +104,9 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         parameters: [idParam],
         responses: {
           "200": {
-            description: `events: [{id (the webhook-id), type (${ONBOARDING_EVENT_TYPES.join(", ")}), created_at, delivered_at, failed_at, next_attempt_at, attempts: [{at, status or error, ms}]}]`,
+            description: "Every event (id: its webhook-id) with every attempt to deliver it (the receiver's status, or the error)",
             headers: noStore,
-            content: json({ type: "object" }),
+            content: json({ $ref: "#/components/schemas/OnboardingEventsLog" }),
           },
           "404": errorAnswer("No such onboarding"),
           ...hostRefusals,
@@ -157,20 +128,7 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
           limit,
         }),
         responses: {
-          "200": page(
-            {
-              type: "object",
-              required: ["id", "type", "created_at", "onboarding_id", "data"],
-              properties: {
-                id: { type: "string", description: "The webhook-id" },
-                type: { enum: [...ONBOARDING_EVENT_TYPES] },
-                created_at: { type: "string", format: "date-time" },
-                onboarding_id: { type: "string" },
-                data: { $ref: "#/components/schemas/Onboarding" },
-              },
-            },
-            "A page of events",
-          ),
+          "200": page("EventFeed", "A page of events"),
           "400": queryRefusals("after"),
           ...hostRefusals,
         },
@@ -225,8 +183,20 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
   };
 }
 
-/** Components the onboarding paths refer to. */
-export const onboardingComponents = {
-  schemas: { Onboarding: onboarding },
-  securitySchemes: { hostKey: { type: "http", scheme: "bearer", description: "One of HOST_API_KEYS" } },
-};
+/** Components the onboarding paths refer to: each answer's shape from its zod schema (src/protocol/onboarding.ts). */
+export function onboardingComponents({ schema }: Pick<OpenApiParts, "schema">) {
+  return {
+    schemas: {
+      Onboarding: {
+        ...schema(onboardingViewSchema),
+        description:
+          "status: open → connected (a payout is paired) → authorized (the chain lists the operator for the payout, or the payout is the operator) → applied (the node record pays the payout); expired and cancelled end it. commands appear from authorized on; problem says why the service ended it early. url is the customer's page.",
+      },
+      OnboardingCustomerView: schema(onboardingCustomerViewSchema),
+      OnboardingEventsLog: schema(onboardingEventsLogSchema),
+      OnboardingList: schema(pageSchema(onboardingViewSchema)),
+      EventFeed: schema(pageSchema(onboardingFeedEventSchema)),
+    },
+    securitySchemes: { hostKey: { type: "http", scheme: "bearer", description: "One of HOST_API_KEYS" } },
+  };
+}

@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import type { Config } from "../config";
 import { invalidArgument } from "../errors";
 import { isHttpsOrLocalLoopback } from "../http/loopback";
-import { accountAddressSchema, canonicalTxHash, NO_CONTROL_CHARS, ONBOARDING_EVENT_TYPES, ONBOARDING_ID_PATTERN, type OnboardingStatus } from "../protocol/index";
+import { accountAddressSchema, canonicalTxHash, NO_CONTROL_CHARS, ONBOARDING_EVENT_TYPES, ONBOARDING_ID_PATTERN, onboardingStatusSchema } from "../protocol/index";
 import { sessionIdSchema } from "../sessions/schemas";
 
 /** An onboarding create is a few hundred bytes; the page's payout and authorization bodies fewer. */
@@ -74,7 +74,6 @@ export function parseIdempotencyKey(value: string | undefined): string | null {
   return value;
 }
 
-const STATUSES = ["open", "connected", "authorized", "applied", "expired", "cancelled"] as const satisfies readonly OnboardingStatus[];
 /** The most items one page of the list or the feed holds, and how many it holds unless asked. */
 export const PAGE_LIMIT_MAX = 100;
 export const PAGE_LIMIT_DEFAULT = 20;
@@ -100,7 +99,7 @@ const onboardingId = z.string().check(z.regex(ONBOARDING_ID_PATTERN, "must be an
 /** `GET /api/onboardings`: filters (each an exact match; created_gte ≤ created_at < created_lt), `limit`, and the cursor. */
 export function onboardingListSchema(config: Config) {
   return z.strictObject({
-    status: z.optional(z.enum(STATUSES, `must be one of ${STATUSES.join(", ")}`)),
+    status: z.optional(z.enum(onboardingStatusSchema.options, `must be one of ${onboardingStatusSchema.options.join(", ")}`)),
     reference: z.optional(text(128).check(z.minLength(1))),
     operator: z.optional(address(config.bech32Prefix)),
     payout: z.optional(address(config.bech32Prefix)),

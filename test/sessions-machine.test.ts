@@ -89,7 +89,7 @@ describe("transition: one case per (state, event)", () => {
     }
     const answer = next.answer!;
     expect(answer.status).toBe(expected.status);
-    if ("row" in answer) expect(answer.row).toEqual(expected.row ?? row);
+    if ("body" in answer) expect(answer.body).toEqual(expected.row ?? row);
     else expect(answer.reason).toBe(expected.reason);
   });
 

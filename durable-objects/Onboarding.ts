@@ -116,7 +116,7 @@ export class Onboarding extends PushObject {
 
   override fetch(): Response {
     this.apply({ type: "read" });
-    return super.fetch() as Response;
+    return super.fetch();
   }
 
   protected override view(): PushView | null {

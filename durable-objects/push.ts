@@ -26,7 +26,7 @@ export abstract class PushObject extends DurableObject<Env> {
   protected abstract missing(): ErrorSpec;
 
   /** A subscription (the Worker forwards only upgrades): the view now, then every change. */
-  override fetch(): Response | Promise<Response> {
+  override fetch(): Response {
     const view = this.view();
     if (!view) return errorResponse(this.missing());
     const { 0: client, 1: server } = new WebSocketPair();

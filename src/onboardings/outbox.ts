@@ -49,6 +49,7 @@ export function retentionOver(state: OnboardingState, now: number): boolean {
 /** The events log of the host API: each event and every attempt to deliver it. */
 export type EventsLog = ReturnType<typeof eventsLog>;
 
+/** The events log of an onboarding. */
 export function eventsLog(state: OnboardingState) {
   return {
     events: state.events.map(({ id, type, created_at, delivered_at, failed_at, next_attempt_at, attempts }) => ({

@@ -13,14 +13,15 @@
 import { readConfig, type Config } from "../src/config";
 import type { ErrorSpec } from "../src/errors";
 import { isRefusal, type Answer } from "../src/http/answer";
+import { log } from "../src/log";
 import { lookUpClaim, readChain } from "../src/onboardings/chain-watch";
 import { transition, type MachineRules, type NewOnboarding, type OnboardingEffect, type OnboardingEvent, type PairedPayout } from "../src/onboardings/machine";
-import { eventsLog, type EventsLog } from "../src/onboardings/outbox";
+import { eventsLog } from "../src/onboardings/outbox";
 import { ONBOARDING_NOT_FOUND, SESSION_NOT_CONNECTED } from "../src/onboardings/refusals";
 import { upgradeState, type OnboardingRecord, type OnboardingState } from "../src/onboardings/state";
 import { customerView, hostView } from "../src/onboardings/views";
 import { deliver, delivered } from "../src/onboardings/webhook";
-import { isOnboardingEnded, type OnboardingCustomerView, type OnboardingView } from "../src/protocol/index";
+import { isOnboardingEnded, type OnboardingCustomerView, type OnboardingEventsLog, type OnboardingView } from "../src/protocol/index";
 import { PushObject, type PushView } from "./push";
 
 const STATE_KEY = "state";
@@ -59,7 +60,7 @@ export class Onboarding extends PushObject {
   }
 
   /** The events log: every event and every delivery attempt. */
-  events(): Answer<EventsLog> {
+  events(): Answer<OnboardingEventsLog> {
     return shown(this.apply({ type: "read" }).answer, eventsLog);
   }
 
@@ -159,7 +160,8 @@ export class Onboarding extends PushObject {
       case "deliver":
         return deliver(this.config.hostWebhook!, effect.event).then((attempt) => {
           if (!delivered(attempt)) {
-            console.warn(JSON.stringify({ level: "warn", event: "webhook_attempt_failed", onboarding: this.state?.record.id, webhook_id: effect.event.id, attempt: effect.event.attempts.length + 1, ...("error" in attempt ? { error: attempt.error } : { status: attempt.status }) }));
+            const outcome = "error" in attempt ? { error: attempt.error } : { status: attempt.status };
+            log("warn", "webhook_attempt_failed", { onboarding: this.state?.record.id, webhook_id: effect.event.id, attempt: effect.event.attempts.length + 1, ...outcome });
           }
           this.apply({ type: "attempted", id: effect.event.id, attempt });
         });

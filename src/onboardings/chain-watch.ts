@@ -4,6 +4,7 @@
  * next check asks again.
  */
 import type { Config } from "../config";
+import { log } from "../log";
 import { readAuthorization, readAuthorizationTx, readNodePayout } from "./chain-reading";
 import type { ChainReading, TxReading } from "./machine";
 import type { OnboardingRecord } from "./state";
@@ -40,7 +41,7 @@ export async function lookUpClaim(config: Config, record: OnboardingRecord, txha
     const finding = await readAuthorizationTx(config, txhash, record.operator);
     if (finding.kind === "pending") return undefined;
     if (finding.kind === "unrelated") {
-      console.warn(JSON.stringify({ level: "warn", event: "authorization_claim_unrelated", onboarding: record.id, txhash, reason: finding.reason }));
+      log("warn", "authorization_claim_unrelated", { onboarding: record.id, txhash, reason: finding.reason });
       return { txhash, unrelated: finding.reason };
     }
     return { txhash, signer: finding.signer, height: finding.height };
@@ -51,5 +52,5 @@ export async function lookUpClaim(config: Config, record: OnboardingRecord, txha
 }
 
 function logReadFailure(onboarding: string, err: unknown): void {
-  console.warn(JSON.stringify({ level: "warn", event: "onboarding_chain_read_failed", onboarding, error: err instanceof Error ? err.message : String(err) }));
+  log("warn", "onboarding_chain_read_failed", { onboarding, error: err instanceof Error ? err.message : String(err) });
 }

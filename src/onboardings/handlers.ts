@@ -2,17 +2,18 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { isRefusal, respond } from "../http/answer";
-import { requireSameOriginBrowser } from "../sessions/origin-rules";
+import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
 import type { NewOnboarding, PairedPayout } from "./machine";
-import { parseIdempotencyKey } from "./schemas";
 
 type ById<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;
 
 /** `POST /api/onboardings`: a new onboarding; with `Idempotency-Key`, the same one again for the same body. */
-export async function createOnboarding(c: Context<AppEnv, string, { out: { json: { onboarding: NewOnboarding; fields: Record<string, unknown> } } }>): Promise<Response> {
+export async function createOnboarding(
+  c: Context<AppEnv, string, { out: { header: { idempotencyKey: string | null }; json: { onboarding: NewOnboarding; fields: Record<string, unknown> } } }>,
+): Promise<Response> {
   const { onboarding, fields } = c.req.valid("json");
-  const key = parseIdempotencyKey(c.req.header("idempotency-key"));
+  const key = c.req.valid("header").idempotencyKey;
   const keys = c.env.IDEMPOTENCY_KEYS;
   const answer = key === null ? await onboardingStub(c, onboarding.id).create(onboarding) : await keys.get(keys.idFromName(key)).createOnce(await canonicalBody(fields), onboarding);
   return respond(answer, !isRefusal(answer) && answer.status === 201 ? { location: answer.body.url } : {});

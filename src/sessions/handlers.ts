@@ -2,9 +2,9 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { respond } from "../http/answer";
+import { requireSameOriginBrowser } from "../http/origin-guards";
 import type { WalletProof } from "../protocol/index";
 import type { NewSession } from "./machine";
-import { requireSameOriginBrowser } from "./origin-rules";
 
 type SessionContext<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;
 

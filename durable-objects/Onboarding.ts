@@ -30,7 +30,7 @@ export class Onboarding extends PushObject {
   private state: OnboardingState | null = null;
   private readonly config: Config;
   private readonly rules: MachineRules;
-  /** The wake-up running, if one is: an alarm or a hint meanwhile joins it (it decides again after every step). */
+  /** The wake-up running, if one is: an alarm meanwhile joins it (it decides again after every step). */
   private waking: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {

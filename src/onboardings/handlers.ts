@@ -3,13 +3,13 @@
  * Durable Object (or, for the list and the feed, the index) with validated values, answer.
  */
 import type { Context } from "hono";
-import type { OnboardingOutcome, PairedPayout } from "../../durable-objects/Onboarding";
 import type { AppEnv } from "../app-env";
-import { errorResponse, invalidArgument } from "../errors";
+import { invalidArgument } from "../errors";
+import { isRefusal, respond } from "../http/answer";
 import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
 import { queryEvents, queryOnboardings } from "./index-store";
-import type { NewOnboarding } from "./machine";
+import type { NewOnboarding, PairedPayout } from "./machine";
 import type { EventListQuery, OnboardingListQuery } from "./schemas";
 
 type ById<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;
@@ -20,9 +20,9 @@ export async function createOnboarding(
 ): Promise<Response> {
   const { onboarding, fields } = c.req.valid("json");
   const key = c.req.valid("header").idempotencyKey;
-  if (key === null) return respond(await onboardingStub(c, onboarding.id).create(onboarding));
   const keys = c.env.IDEMPOTENCY_KEYS;
-  return respond(await keys.get(keys.idFromName(key)).createOnce(await canonicalBody(fields), onboarding));
+  const answer = key === null ? await onboardingStub(c, onboarding.id).create(onboarding) : await keys.get(keys.idFromName(key)).createOnce(await canonicalBody(fields), onboarding);
+  return respond(answer, !isRefusal(answer) && answer.status === 201 ? { location: answer.body.url } : {});
 }
 
 /** `GET /api/onboardings/:id`. */
@@ -66,7 +66,7 @@ export async function listOnboardings(c: Context<AppEnv, string, { out: { query:
   const query = c.req.valid("query");
   const page = await queryOnboardings(c.env.ONBOARDING_INDEX, query);
   if (page === null) throw cursorNotFound("starting_after", `no onboarding ${query.starting_after} is listed`);
-  return Response.json(page, { headers: NO_STORE });
+  return respond({ status: 200, body: page });
 }
 
 /** `GET /api/events`: the index's events, oldest first, after the last one the host saw. */
@@ -74,10 +74,8 @@ export async function listEvents(c: Context<AppEnv, string, { out: { query: Even
   const query = c.req.valid("query");
   const page = await queryEvents(c.env.ONBOARDING_INDEX, query);
   if (page === null) throw cursorNotFound("after", `no event ${query.after} is listed (events go 30 days after their onboarding ends)`);
-  return Response.json(page, { headers: NO_STORE });
+  return respond({ status: 200, body: page });
 }
-
-const NO_STORE = { "cache-control": "no-store" };
 
 const cursorNotFound = (parameter: string, what: string) => invalidArgument("CURSOR_NOT_FOUND", `${parameter} must be the id of an item of an earlier page: ${what}`, { parameter });
 
@@ -85,11 +83,3 @@ function onboardingStub(c: Context<AppEnv>, id: string) {
   return c.env.ONBOARDINGS.get(c.env.ONBOARDINGS.idFromName(id));
 }
 
-/** The Durable Object's answer, never cached, or its refusal in the one error shape. */
-function respond<T>(outcome: OnboardingOutcome<T>): Response {
-  if (!("body" in outcome)) return errorResponse(outcome);
-  const headers: Record<string, string> = { ...NO_STORE };
-  const body = outcome.body as { url?: unknown };
-  if (outcome.status === 201 && typeof body.url === "string") headers.location = body.url;
-  return Response.json(outcome.body, { status: outcome.status, headers });
-}

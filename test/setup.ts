@@ -1,5 +1,22 @@
-/** Shared setup of the runtime tests: every test starts with the gateway's isolate state empty. */
+/**
+ * Shared setup of the runtime tests: every test starts with the gateway's isolate state empty, and
+ * the access log (one line per request, src/middleware/request-context.ts) is kept out of the
+ * output. A test that asserts its lines spies on the console method first (`vi.spyOn(console,
+ * "log")`): the spy records every call before this filter sees it.
+ */
 import { beforeEach } from "vitest";
 import { resetGatewayState } from "../src/gateway";
 
 beforeEach(() => resetGatewayState());
+
+for (const method of ["log", "error"] as const) {
+  const print = console[method].bind(console);
+  console[method] = (...args: unknown[]) => {
+    if (!isAccessLogLine(args[0])) print(...args);
+  };
+}
+
+/** A line of `log(level, "request", …)`: `{"level":"…","event":"request",…}`. */
+function isAccessLogLine(value: unknown): boolean {
+  return typeof value === "string" && value.startsWith('{"level":"') && value.includes('","event":"request",');
+}

@@ -1,11 +1,10 @@
 /** Handlers of the host API and of the customer page's onboarding endpoints: ask the onboarding's Durable Object with validated values, answer. */
 import type { Context } from "hono";
-import type { OnboardingOutcome, PairedPayout } from "../../durable-objects/Onboarding";
 import type { AppEnv } from "../app-env";
-import { errorResponse } from "../errors";
+import { isRefusal, respond } from "../http/answer";
 import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
-import type { NewOnboarding } from "./machine";
+import type { NewOnboarding, PairedPayout } from "./machine";
 
 type ById<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;
 
@@ -15,9 +14,9 @@ export async function createOnboarding(
 ): Promise<Response> {
   const { onboarding, fields } = c.req.valid("json");
   const key = c.req.valid("header").idempotencyKey;
-  if (key === null) return respond(await onboardingStub(c, onboarding.id).create(onboarding));
   const keys = c.env.IDEMPOTENCY_KEYS;
-  return respond(await keys.get(keys.idFromName(key)).createOnce(await canonicalBody(fields), onboarding));
+  const answer = key === null ? await onboardingStub(c, onboarding.id).create(onboarding) : await keys.get(keys.idFromName(key)).createOnce(await canonicalBody(fields), onboarding);
+  return respond(answer, !isRefusal(answer) && answer.status === 201 ? { location: answer.body.url } : {});
 }
 
 /** `GET /api/onboardings/:id`. */
@@ -60,11 +59,3 @@ function onboardingStub(c: Context<AppEnv>, id: string) {
   return c.env.ONBOARDINGS.get(c.env.ONBOARDINGS.idFromName(id));
 }
 
-/** The Durable Object's answer, never cached, or its refusal in the one error shape. */
-function respond<T>(outcome: OnboardingOutcome<T>): Response {
-  if (!("body" in outcome)) return errorResponse(outcome);
-  const headers: Record<string, string> = { "cache-control": "no-store" };
-  const body = outcome.body as { url?: unknown };
-  if (outcome.status === 201 && typeof body.url === "string") headers.location = body.url;
-  return Response.json(outcome.body, { status: outcome.status, headers });
-}

@@ -1,12 +1,16 @@
 /**
- * Shared setup of the runtime tests: every test starts with the gateway's isolate state empty, and
- * the access log (one line per request, src/middleware/request-context.ts) is kept out of the
+ * Shared setup of the runtime tests: every test starts with the gateway's isolate state empty,
+ * every test file's onboarding index has its tables (migrations/, as dev and deploy apply them),
+ * and the access log (one line per request, src/middleware/request-context.ts) is kept out of the
  * output. A test that asserts its lines spies on the console method first (`vi.spyOn(console,
  * "log")`): the spy records every call before this filter sees it.
  */
-import { beforeEach } from "vitest";
+import { applyD1Migrations, type D1Migration } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, beforeEach } from "vitest";
 import { resetGatewayState } from "../src/gateway";
 
+beforeAll(() => applyD1Migrations(env.ONBOARDING_INDEX, (env as unknown as { INDEX_MIGRATIONS: D1Migration[] }).INDEX_MIGRATIONS));
 beforeEach(() => resetGatewayState());
 
 for (const method of ["log", "error"] as const) {

@@ -114,7 +114,7 @@ describe("create: what it refuses", () => {
     const created = await createOnboarding({ operator: accountAddress() });
     const response = await host(`/${created.id}?expand=events`);
     expect(response.status).toBe(400);
-    expect(await errorReason(response)).toBe("UNKNOWN_PARAMETER");
+    expect(await errorReason(response)).toBe("UNKNOWN_QUERY_PARAMETER");
   });
 });
 

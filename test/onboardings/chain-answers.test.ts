@@ -7,7 +7,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { fault } from "../gateway/helpers";
 import { accountAddress, authorizeOnChain, config, createOnboarding, page, readOnboarding, wake } from "./helpers";
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  // wake-ups move the clock on.
+  vi.useRealTimers();
+});
 
 /** The warnings printed while `run` ran, as text. */
 async function warnings(run: () => Promise<unknown>): Promise<string> {

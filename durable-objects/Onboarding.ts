@@ -102,7 +102,7 @@ export class Onboarding extends PushObject {
    * follower's health changed (while `following`, the onboarding's own checks are a slow safety net).
    */
   chainHint(hint: { height: number; following: boolean }): void {
-    this.apply({ type: "hint", following: hint.following });
+    this.apply({ type: "hint", height: hint.height, following: hint.following });
   }
 
   override alarm(): Promise<void> {
@@ -165,12 +165,33 @@ export class Onboarding extends PushObject {
           }
           this.apply({ type: "attempted", id: effect.event.id, attempt });
         });
+      case "follow":
+        return this.follower()
+          .watch(effect.id, effect.addresses)
+          .then(
+            (answer) => answer.following,
+            (err: unknown) => {
+              // A follower that cannot be reached is one this onboarding cannot rely on: it checks for itself.
+              log("warn", "chain_follower_unreachable", { onboarding: effect.id, error: String(err) });
+              return false;
+            },
+          )
+          .then((following) => void this.apply({ type: "followed", following }));
+      case "unfollow":
+        return this.follower()
+          .unwatch(effect.id)
+          .catch((err: unknown) => log("warn", "chain_follower_unreachable", { onboarding: effect.id, error: String(err) }));
       case "erase":
         this.push(null);
         void this.ctx.storage.deleteAlarm();
         void this.ctx.storage.deleteAll();
         return;
     }
+  }
+
+  /** The network's chain follower (one per chain id). */
+  private follower() {
+    return this.env.CHAIN_FOLLOWERS.get(this.env.CHAIN_FOLLOWERS.idFromName(this.config.chainId));
   }
 
   /** The payout a relayed pairing session holds: the address the wallet's confirm stored there. */

@@ -15,6 +15,8 @@ export const DESKTOP = { width: 1280, height: 900 };
 
 /** What happened on a page that the tests forbid. */
 export interface Guard {
+  /** The server the page may talk to. */
+  origin: string;
   requests: string[];
   offOrigin: string[];
   problems: string[];
@@ -28,10 +30,10 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** A fresh Chromium profile with one guarded page. */
-export async function openBrowser(viewport: { width: number; height: number }, init?: (page: Page) => Promise<void>): Promise<Browser> {
+/** A fresh Chromium profile with one guarded page, kept to `server`'s origin (the suite's server unless a test runs its own). */
+export async function openBrowser(viewport: { width: number; height: number }, init?: (page: Page) => Promise<void>, server = inject("baseUrl")): Promise<Browser> {
   const { executablePath, args } = inject("chromium");
-  const origin = new URL(inject("baseUrl")).origin;
+  const origin = new URL(server).origin;
   const profile = mkdtempSync(join(tmpdir(), "e2e-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
@@ -42,7 +44,7 @@ export async function openBrowser(viewport: { width: number; height: number }, i
     locale: "en-US",
     timezoneId: "UTC",
   });
-  const guard: Guard = { requests: [], offOrigin: [], problems: [], webSockets: [] };
+  const guard: Guard = { origin, requests: [], offOrigin: [], problems: [], webSockets: [] };
   await context.route("**/*", (route) => {
     const url = route.request().url();
     guard.requests.push(`${route.request().method()} ${url}`);
@@ -80,7 +82,7 @@ export async function openBrowser(viewport: { width: number; height: number }, i
 
 /** Fails unless the page stayed on its origin (requests and WebSockets) and logged no error. */
 export function assertClean(guard: Guard): void {
-  const origin = new URL(inject("baseUrl"));
+  const origin = new URL(guard.origin);
   const foreignSockets = guard.webSockets.filter((url) => new URL(url).host !== origin.host);
   const faults = [
     ...guard.offOrigin.map((url) => `request left the origin: ${url}`),

@@ -69,9 +69,8 @@ export interface LaneTransition {
 
 export const ANSWERING: LaneState = { failing_since: null, last_attempt_at: null, next_probe_at: null, probing_since: null };
 
-/** The first 10 minutes of an outage, the endpoint is tried every 5 s. */
+/** The endpoint is tried at most this often: every 5 s for the first 10 minutes of an outage (1/120 of 10 minutes). */
 const PROBE_MS = 5_000;
-const STEADY_MS = 10 * 60_000;
 /** It is never left untried longer than this. */
 export const MAX_PROBE_MS = 5 * 60_000;
 /** A probe's attempt takes at most the receiver's timeout (10 s); one not heard of after this is taken as lost. */
@@ -81,7 +80,6 @@ const RELEASE_RETRY_MS = 1_000;
 
 /** Milliseconds from one probe to the next, `elapsed` into the outage: 5 s for 10 minutes, then 1/120 of the outage (30 s after an hour), at most 5 minutes. */
 export function probeDelayMs(elapsed: number): number {
-  if (elapsed <= STEADY_MS) return PROBE_MS;
   return Math.min(Math.max(PROBE_MS, Math.round(elapsed / 120)), MAX_PROBE_MS);
 }
 

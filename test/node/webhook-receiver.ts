@@ -6,7 +6,6 @@
  *
  *   POST /hook                         the endpoint
  *   POST /__receiver/plan              {onboarding, answers: [204 | 500 | "hang" | "redirect" | "down", …]}
- *   POST /__receiver/outage            {answer: 503 | "down" | …} : every delivery answers that, whatever was planned; {answer: null} ends it
  *   GET  /__receiver/deliveries?onboarding=ob_…   [{headers, body, answer}]
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -35,7 +34,6 @@ function onboardingOf(body: string): string {
 
 export async function startWebhookReceiver(): Promise<{ url: string; deliveriesUrl: string; close(): Promise<void> }> {
   const plans = new Map<string, PlannedAnswer[]>();
-  let outage: PlannedAnswer | null = null;
   const deliveries = new Map<string, Delivery[]>();
   const hanging = new Set<NodeJS.Timeout>();
   const server: Server = createServer(async (request, response) => {
@@ -46,17 +44,13 @@ export async function startWebhookReceiver(): Promise<{ url: string; deliveriesU
       plans.set(plan.onboarding, [...plan.answers]);
       return response.writeHead(201).end();
     }
-    if (request.method === "POST" && url.pathname === "/__receiver/outage") {
-      outage = (JSON.parse(body) as { answer: PlannedAnswer | null }).answer;
-      return response.writeHead(201).end();
-    }
     if (request.method === "GET" && url.pathname === "/__receiver/deliveries") {
       response.writeHead(200, { "content-type": "application/json" });
       return response.end(JSON.stringify(deliveries.get(url.searchParams.get("onboarding") ?? "") ?? []));
     }
     if (request.method !== "POST" || url.pathname !== "/hook") return response.writeHead(404).end();
     const onboarding = onboardingOf(body);
-    const answer = outage ?? plans.get(onboarding)?.shift() ?? 204;
+    const answer = plans.get(onboarding)?.shift() ?? 204;
     const list = deliveries.get(onboarding) ?? [];
     list.push({ headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])), body, answer });
     deliveries.set(onboarding, list);

@@ -99,9 +99,14 @@ export async function wake(id: string): Promise<void> {
   await settle(id);
 }
 
-/** The receiver answers every delivery with `answer` (an outage) until it is called with null. */
-export async function receiverOutage(answer: number | "down" | "hang" | null): Promise<void> {
-  await fetch(`${RECEIVER}/__receiver/outage`, { method: "POST", body: JSON.stringify({ answer }) });
+/** The receiver fails every delivery for these onboardings (an outage, as far as they can tell) until `recover`. */
+export async function outage(ids: string[], answer: number | "down" = 503): Promise<void> {
+  await Promise.all(ids.map((id) => planAnswers(id, Array(100).fill(answer))));
+}
+
+/** The receiver answers these onboardings' deliveries again. */
+export async function recover(ids: string[]): Promise<void> {
+  await Promise.all(ids.map((id) => planAnswers(id, [])));
 }
 
 /** Restarts the onboarding's object as a crash would: memory gone, only what storage holds survives. */

@@ -136,9 +136,9 @@ export async function devnetNode(kind: "paying-authorized-payout" | "paying-itse
   return node;
 }
 
-/** Broadcasts on the devnet as `signer` would from its wallet; returns the tx_response. */
+/** Broadcasts on the devnet as `signer` would from its wallet and waits for the block that holds it; returns the tx_response. */
 export async function broadcast(signer: string, messages: { typeUrl: string; value: Record<string, unknown> }[]) {
-  const response = await fetch(`${DEVNET}/__devnet/txs`, { method: "POST", body: JSON.stringify({ signer, messages }) });
+  const response = await fetch(`${DEVNET}/__devnet/txs?wait=block`, { method: "POST", body: JSON.stringify({ signer, messages }) });
   return ((await response.json()) as { tx_response: { txhash: string; code: number; height: string } }).tx_response;
 }
 

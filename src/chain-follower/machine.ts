@@ -12,6 +12,8 @@
 export const MAX_CATCH_UP_BLOCKS = 20;
 /** Consecutive failed passes after which waiting onboardings are told to check for themselves. */
 export const FAIL_OPEN_AFTER = 3;
+/** Starting (or waking from sleep), the follower reads this many blocks before the head too: those since the waiting onboardings' own last reads. */
+export const START_BLOCKS_BACK = 3;
 /** The latest height is asked at most this often. */
 export const PASS_MS = 1000;
 /** A follower that has not completed a pass for this long does not claim to be following. */
@@ -108,20 +110,21 @@ export interface HeadStep {
 }
 
 /**
- * The head is `height`. Starting (asleep), the follower begins at the head. Up to
- * MAX_CATCH_UP_BLOCKS behind, the missed blocks are read in order; further behind, it jumps to the
- * head and wakes every waiting onboarding once, since it will never read what it skipped.
+ * The head is `height`. Starting (asleep), the follower begins START_BLOCKS_BACK before the head,
+ * so the blocks since a new onboarding read its own state are read too. Up to MAX_CATCH_UP_BLOCKS
+ * behind, the missed blocks are read in order; further behind, it jumps to the head and wakes
+ * every waiting onboarding once, since it will never read what it skipped.
  */
 export function learnHead(cursor: FollowerCursor, height: number, waiting: readonly string[]): HeadStep {
   const head = Math.max(cursor.head ?? height, height);
-  if (cursor.readThrough === null) return { cursor: { ...cursor, head, readThrough: head }, read: [], wake: null };
-  const behind = head - cursor.readThrough;
-  if (behind <= 0) return { cursor: { ...cursor, head }, read: [], wake: null };
+  const readThrough = cursor.readThrough ?? Math.max(head - START_BLOCKS_BACK, 0);
+  const behind = head - readThrough;
+  if (behind <= 0) return { cursor: { ...cursor, head, readThrough }, read: [], wake: null };
   if (behind > MAX_CATCH_UP_BLOCKS) {
     const wake = waiting.length > 0 ? { ids: [...waiting], hint: { height: head, following: true } } : null;
     return { cursor: { ...cursor, head, readThrough: head }, read: [], wake };
   }
-  return { cursor: { ...cursor, head }, read: Array.from({ length: behind }, (_, i) => cursor.readThrough! + 1 + i), wake: null };
+  return { cursor: { ...cursor, head, readThrough }, read: Array.from({ length: behind }, (_, i) => readThrough + 1 + i), wake: null };
 }
 
 /** Block `height` was read and its messages' strings are `strings`: the onboardings it names are woken. */
@@ -130,10 +133,15 @@ export function readBlock(cursor: FollowerCursor, height: number, strings: Itera
   return { cursor: { ...cursor, readThrough: Math.max(cursor.readThrough ?? height, height) }, wake: ids.length > 0 ? { ids, hint: { height, following: true } } : null };
 }
 
-/** A pass completed: following again if it was not (every waiting onboarding is told once, and reads its state then). */
+/**
+ * A pass completed: the follower follows. After failing open, every waiting onboarding is told
+ * once (and reads its state then); a follower that just started tells nobody: each onboarding
+ * learns it from its next registration.
+ */
 export function passSucceeded(cursor: FollowerCursor, now: number, waiting: readonly string[]): { cursor: FollowerCursor; wake: Wake | null } {
   const next = { ...cursor, failures: 0, following: true, lastGoodAt: now };
-  const wake = !cursor.following && waiting.length > 0 ? { ids: [...waiting], hint: { height: next.readThrough ?? 0, following: true } } : null;
+  const failedOpen = cursor.failures >= FAIL_OPEN_AFTER;
+  const wake = failedOpen && waiting.length > 0 ? { ids: [...waiting], hint: { height: next.readThrough ?? 0, following: true } } : null;
   return { cursor: next, wake };
 }
 

@@ -16,6 +16,7 @@ import {
   passSucceeded,
   readBlock,
   SILENT_MS,
+  START_BLOCKS_BACK,
   stringsIn,
   type FollowerCursor,
 } from "../../src/chain-follower/machine";
@@ -23,8 +24,8 @@ import {
 const following = (readThrough: number): FollowerCursor => ({ readThrough, head: readThrough, failures: 0, following: true, lastGoodAt: 1_000 });
 
 describe("learning the head", () => {
-  it("starts at the head when asleep, reading nothing before it", () => {
-    expect(learnHead(ASLEEP, 500, ["ob_a"])).toEqual({ cursor: { ...ASLEEP, head: 500, readThrough: 500 }, read: [], wake: null });
+  it(`starts ${START_BLOCKS_BACK} blocks before the head when asleep (the blocks since a new onboarding's own read), waking nobody`, () => {
+    expect(learnHead(ASLEEP, 500, ["ob_a"])).toEqual({ cursor: { ...ASLEEP, head: 500, readThrough: 500 - START_BLOCKS_BACK }, read: [498, 499, 500], wake: null });
   });
 
   it("reads each missed block once, in order, up to the catch-up bound", () => {
@@ -98,6 +99,9 @@ describe("health: fail open", () => {
     expect(back.wake).toEqual({ ids: ["ob_a"], hint: { height: 100, following: true } });
     expect(back.cursor).toMatchObject({ following: true, failures: 0, lastGoodAt: 9_000 });
     expect(passSucceeded(back.cursor, 10_000, ["ob_a"]).wake).toBeNull();
+    // Failing once or twice never told them otherwise, and a follower that just started tells nobody.
+    expect(passSucceeded({ ...following(100), failures: FAIL_OPEN_AFTER - 1 }, 9_000, ["ob_a"]).wake).toBeNull();
+    expect(passSucceeded(learnHead(ASLEEP, 500, ["ob_a"]).cursor, 9_000, ["ob_a"]).wake).toBeNull();
   });
 
   it("does not claim to follow once it has been silent, and starts afresh at the head after sleeping", () => {
@@ -105,6 +109,6 @@ describe("health: fail open", () => {
     expect(isFollowing(following(100), 1_000 + SILENT_MS)).toBe(false);
     const slept = fallAsleep(following(100));
     expect(slept).toMatchObject({ readThrough: null, following: false });
-    expect(learnHead(slept, 5_000, ["ob_a"]).read).toEqual([]);
+    expect(learnHead(slept, 5_000, ["ob_a"]).read).toEqual([4_998, 4_999, 5_000]);
   });
 });

@@ -12,7 +12,7 @@ import { healthReport } from "./health";
 import { openApiDocument } from "./openapi";
 import { pathOf, requestContext } from "./middleware/request-context";
 import { onboardingPage } from "./page";
-import { pageSettings } from "./page-settings";
+import { pageSettings } from "./page/settings";
 import { customerRoutes, hostRoutes } from "./onboardings/routes";
 import { sessionRoutes } from "./sessions/routes";
 

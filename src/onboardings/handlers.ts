@@ -3,17 +3,18 @@ import type { Context } from "hono";
 import type { OnboardingOutcome, PairedPayout } from "../../durable-objects/Onboarding";
 import type { AppEnv } from "../app-env";
 import { errorResponse } from "../errors";
-import { requireSameOriginBrowser } from "../sessions/origin-rules";
+import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
 import type { NewOnboarding } from "./machine";
-import { parseIdempotencyKey } from "./schemas";
 
 type ById<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;
 
 /** `POST /api/onboardings`: a new onboarding; with `Idempotency-Key`, the same one again for the same body. */
-export async function createOnboarding(c: Context<AppEnv, string, { out: { json: { onboarding: NewOnboarding; fields: Record<string, unknown> } } }>): Promise<Response> {
+export async function createOnboarding(
+  c: Context<AppEnv, string, { out: { header: { idempotencyKey: string | null }; json: { onboarding: NewOnboarding; fields: Record<string, unknown> } } }>,
+): Promise<Response> {
   const { onboarding, fields } = c.req.valid("json");
-  const key = parseIdempotencyKey(c.req.header("idempotency-key"));
+  const key = c.req.valid("header").idempotencyKey;
   if (key === null) return respond(await onboardingStub(c, onboarding.id).create(onboarding));
   const keys = c.env.IDEMPOTENCY_KEYS;
   return respond(await keys.get(keys.idFromName(key)).createOnce(await canonicalBody(fields), onboarding));

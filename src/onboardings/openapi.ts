@@ -2,7 +2,7 @@
 import * as z from "zod/mini";
 import type { Config } from "../config";
 import { ONBOARDING_EVENT_TYPES } from "../protocol/index";
-import { authorizationClaimSchema, CREATE_BODY_LIMIT, createOnboardingSchema, PAGE_BODY_LIMIT, payoutSchema } from "./schemas";
+import { authorizationClaimSchema, createOnboardingSchema, ONBOARDING_CREATE_BODY_LIMIT, PAGE_BODY_LIMIT, payoutSchema } from "./schemas";
 
 type Json = Record<string, unknown>;
 
@@ -65,7 +65,7 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
           "200": the("The onboarding this Idempotency-Key created"),
           "400": errorAnswer("Bad operator address, bad return_url, unknown field"),
           "409": errorAnswer("The Idempotency-Key was used with another body (IDEMPOTENCY_KEY_REUSED)"),
-          "413": errorAnswer(`Body over ${CREATE_BODY_LIMIT} bytes`),
+          "413": errorAnswer(`Body over ${ONBOARDING_CREATE_BODY_LIMIT} bytes`),
           "415": errorAnswer("Not application/json"),
           ...hostRefusals,
         },

@@ -18,6 +18,7 @@ export {
   type PayoutSource,
 } from "./onboarding.ts";
 export { describeFirstIssue } from "./schema-issues.ts";
+export { CONTROL_CHARS, NO_CONTROL_CHARS } from "./text.ts";
 export {
   isSettled,
   sessionRowSchema,

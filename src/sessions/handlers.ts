@@ -2,10 +2,10 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { errorResponse } from "../errors";
+import { requireSameOriginBrowser } from "../http/origin-guards";
 import { PAGE_ORIGIN_NAME } from "../page/settings";
 import type { WalletProof } from "../protocol/index";
 import type { NewSession, SessionAnswer } from "./machine";
-import { requireSameOriginBrowser } from "./origin-rules";
 import { limitNewSessions } from "./rate-limit";
 import { SESSION_EXPIRED } from "./refusals";
 import { signedSession } from "./signed-ids";

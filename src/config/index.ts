@@ -51,8 +51,11 @@ export interface Config {
   hostWebhook: HostWebhook | null;
   onboardingTtlSeconds: number;
   onboardingCheckSeconds: number;
-  /** What the page's session ids are signed with (`SESSION_SIGNING_KEY`, or the local profile's public key). */
-  sessionSigningKey: string;
+  /**
+   * What the page's session ids are signed with (`SESSION_SIGNING_KEY`, or the local profile's
+   * public key); null: none, so the page's document carries no session and no id is signed.
+   */
+  sessionSigningKey: string | null;
 }
 
 /** A host's webhook endpoint and the key its events are signed with (Standard Webhooks). */
@@ -132,15 +135,16 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
   };
 }
 
-/** The key session ids are signed with: the local profile may use the public one; any other needs its own. */
-function sessionSigningKey(key: string, profile: ProfileName): string {
+/**
+ * The key session ids are signed with: the local profile may use the public one; any other uses
+ * its own or none (its page then creates its first session from the script) and refuses the public one.
+ */
+function sessionSigningKey(key: string, profile: ProfileName): string | null {
   if (profile === LOCAL_PROFILE) return key || LOCAL_SESSION_SIGNING_KEY;
-  if (key === "" || key === LOCAL_SESSION_SIGNING_KEY) {
-    throw new ConfigError(
-      `SESSION_SIGNING_KEY is ${key === "" ? "not set" : "the local profile's public key"}: the "${profile}" profile needs a secret of its own (wrangler secret put SESSION_SIGNING_KEY; at least 32 random characters)`,
-    );
+  if (key === LOCAL_SESSION_SIGNING_KEY) {
+    throw new ConfigError(`SESSION_SIGNING_KEY (secret) is the local profile's public key, which the "${profile}" profile refuses: set a secret of its own (wrangler secret put SESSION_SIGNING_KEY; at least 32 random characters)`);
   }
-  return key;
+  return key || null;
 }
 
 /** The webhook endpoint: https (plain http only on loopback in the local profile), signed with a Standard Webhooks secret. */

@@ -108,7 +108,7 @@ export const VARIABLES = {
     schema: z.string().check(z.trim(), z.regex(/^[\x21-\x7e]{32,}$/, "must be at least 32 printable characters without spaces")),
     default: "",
     secret: true,
-    doc: `Secret: the key the page's session ids are signed with (a session is stored on its first use, not on a page load); at least 32 random characters. Unset, the local profile uses the fixed key "${LOCAL_SESSION_SIGNING_KEY}"; every other profile refuses to serve without a key of its own`,
+    doc: `Secret: the key the page's session ids are signed with (a session is stored on its first use, not on a page load); at least 32 random characters. Unset, the local profile uses the public key "${LOCAL_SESSION_SIGNING_KEY}", which every other profile refuses; there, unset, the page's first response carries no QR and its script creates the session`,
   },
   UPSTREAM_AUTH_HEADER: {
     schema: text(/^[A-Za-z0-9-]+:\s*\S.*$/, 'like "Header-Name: value"'),

@@ -40,8 +40,9 @@ export function pageKind(config: Config, pageUrl: URL): PageKind | null {
   return operator !== "" && accountAddressProblem(operator, config.bech32Prefix) === null ? "operator" : null;
 }
 
-/** A fresh signed session for one load of the page at `origin`, with the server's default life. */
-export async function firstSession(config: Config, origin: string, now: number): Promise<FirstSession> {
+/** A fresh signed session for one load of the page at `origin`, with the server's default life; null without a signing key. */
+export async function firstSession(config: Config, origin: string, now: number): Promise<FirstSession | null> {
+  if (config.sessionSigningKey === null) return null;
   const life = Math.min(CONNECT_TTL_MS, config.sessionTtlMaxSeconds * 1000);
   const { sessionId, expiresAt } = await mintSignedSessionId({ secret: config.sessionSigningKey, origin, chainId: config.chainId }, now + life);
   const payload = buildConnectPayload(chainContext(config), { sessionId, origin: { name: PAGE_ORIGIN_NAME, url: origin }, expiresAt: new Date(expiresAt) });

@@ -19,8 +19,8 @@ const BLOCKS = [1, 1, 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 4, 6, 6, 6, 6, 7, 8, 8, 9
 /** Level L's two format bits. */
 const LEVEL_L = 1;
 
-/** Encodes `text` (UTF-8 bytes); throws when it does not fit a version-40 code. */
-export function encodeQr(text: string): QrMatrix {
+/** Encodes `text` (UTF-8 bytes), with the best mask or the one given; throws when it does not fit a version-40 code. */
+export function encodeQr(text: string, forcedMask?: number): QrMatrix {
   const bytes = new TextEncoder().encode(text);
   let version = 1;
   for (; ; version++) {
@@ -34,7 +34,7 @@ export function encodeQr(text: string): QrMatrix {
   grid.place(codewords);
   let best = 0;
   let bestPenalty = Infinity;
-  for (let mask = 0; mask < 8; mask++) {
+  for (let mask = forcedMask ?? 0; mask < (forcedMask ?? 7) + 1; mask++) {
     grid.apply(mask);
     const penalty = grid.penalty();
     if (penalty < bestPenalty) [best, bestPenalty] = [mask, penalty];

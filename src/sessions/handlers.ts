@@ -68,6 +68,7 @@ async function withFirstUse(c: Context<AppEnv>, id: string, ask: (stub: SessionS
  */
 async function firstUse(c: Context<AppEnv>, id: string, stub: SessionStub): Promise<"stored" | "expired" | "unsigned"> {
   const config = c.get("config");
+  if (config.sessionSigningKey === null) return "unsigned";
   const scope = { secret: config.sessionSigningKey, origin: new URL(c.req.url).origin, chainId: config.chainId };
   const session = await signedSession(scope, id, { name: PAGE_ORIGIN_NAME }, Date.now(), config.sessionTtlMaxSeconds);
   if (session === null) return "unsigned";

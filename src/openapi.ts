@@ -101,6 +101,7 @@ export function openApiDocument(config: Config): Json {
   };
   for (const route of GATEWAY_ROUTES) paths[`/api${openApiPath(route, config)}`] = { get: gatewayOperation(route, config) };
   Object.assign(paths, onboardingPaths(config, { schema, errorAnswer }));
+  const onboardings = onboardingComponents({ schema });
 
   return {
     openapi: "3.1.0",
@@ -118,8 +119,8 @@ export function openApiDocument(config: Config): Json {
     ],
     paths,
     components: {
-      schemas: { Error: schema(errorBodySchema), SessionRow: schema(sessionRowSchema), ...onboardingComponents.schemas },
-      securitySchemes: onboardingComponents.securitySchemes,
+      schemas: { Error: schema(errorBodySchema), SessionRow: schema(sessionRowSchema), ...onboardings.schemas },
+      securitySchemes: onboardings.securitySchemes,
     },
   };
 }

@@ -11,7 +11,13 @@ export { mintOnboardingId, mintSessionId, mintSignRequestId, ONBOARDING_ID_PATTE
 export {
   isOnboardingEnded,
   ONBOARDING_EVENT_TYPES,
+  onboardingCustomerViewSchema,
+  onboardingEventsLogSchema,
+  onboardingStatusSchema,
+  onboardingViewSchema,
+  payoutSourceSchema,
   type OnboardingCustomerView,
+  type OnboardingEventsLog,
   type OnboardingEventType,
   type OnboardingStatus,
   type OnboardingView,

@@ -52,7 +52,8 @@ async function qrOnScreen(page: Page): Promise<string | null> {
     context.drawImage(bitmap, 0, 0);
     return { data: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data), width: bitmap.width, height: bitmap.height };
   }, png.toString("base64"));
-  return jsQR(Uint8ClampedArray.from(data), width, height)?.data ?? null;
+  // jsqr is CommonJS: under Node its default import is module.exports, whose `default` is the function.
+  return jsQR.default(Uint8ClampedArray.from(data), width, height)?.data ?? null;
 }
 
 async function sessionRow(sessionId: string): Promise<Record<string, unknown>> {

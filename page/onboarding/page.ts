@@ -35,7 +35,9 @@ export async function runHostedOnboarding(id: string, settings: HostedPageSettin
   show(status, el("p", { class: "muted" }, "Loading your onboarding…"));
   const view = ONBOARDING_ID_PATTERN.test(id) ? await loadView(id, status) : null;
   if (view === null) {
+    // The document's step 1 (its QR and link) leads nowhere for a link the server does not know.
     document.getElementById("steps")!.hidden = true;
+    show(step("step-connect").body);
     return show(status, el("p", { class: "error", role: "alert", "data-testid": "onboarding-ended" }, INVALID_LINK_SENTENCE));
   }
   await new HostedOnboarding(id, settings, status).run(view);
@@ -158,6 +160,8 @@ class HostedOnboarding {
     this.authorizeRunner.detach();
     this.follower?.stop();
     this.steps.hidden = true;
+    // The document's QR and link lead nowhere now.
+    show(this.connect.body);
     show(this.notice, el("p", { class: "error", role: "alert", "data-testid": "onboarding-ended" }, sentence), view ? backToHost(view) : null);
   }
 

@@ -1,11 +1,16 @@
-/** Handlers of the host API and of the customer page's onboarding endpoints: ask the onboarding's Durable Object with validated values, answer. */
+/**
+ * Handlers of the host API and of the customer page's onboarding endpoints: ask the onboarding's
+ * Durable Object (or, for the list and the feed, the index) with validated values, answer.
+ */
 import type { Context } from "hono";
-import type { OnboardingOutcome, PairedPayout } from "../../durable-objects/Onboarding";
 import type { AppEnv } from "../app-env";
-import { errorResponse } from "../errors";
+import { invalidArgument } from "../errors";
+import { isRefusal, respond } from "../http/answer";
 import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
-import type { NewOnboarding } from "./machine";
+import { queryEvents, queryOnboardings } from "./index-store";
+import type { NewOnboarding, PairedPayout } from "./machine";
+import type { EventListQuery, OnboardingListQuery } from "./schemas";
 
 type ById<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;
 
@@ -15,9 +20,9 @@ export async function createOnboarding(
 ): Promise<Response> {
   const { onboarding, fields } = c.req.valid("json");
   const key = c.req.valid("header").idempotencyKey;
-  if (key === null) return respond(await onboardingStub(c, onboarding.id).create(onboarding));
   const keys = c.env.IDEMPOTENCY_KEYS;
-  return respond(await keys.get(keys.idFromName(key)).createOnce(await canonicalBody(fields), onboarding));
+  const answer = key === null ? await onboardingStub(c, onboarding.id).create(onboarding) : await keys.get(keys.idFromName(key)).createOnce(await canonicalBody(fields), onboarding);
+  return respond(answer, !isRefusal(answer) && answer.status === 201 ? { location: answer.body.url } : {});
 }
 
 /** `GET /api/onboardings/:id`. */
@@ -56,15 +61,25 @@ export async function claimAuthorization(c: ById<string>): Promise<Response> {
   return respond(await onboardingStub(c, c.req.valid("param").id).claimAuthorization(c.req.valid("json")));
 }
 
+/** `GET /api/onboardings`: the index's onboardings, newest first, a page at a time. */
+export async function listOnboardings(c: Context<AppEnv, string, { out: { query: OnboardingListQuery } }>): Promise<Response> {
+  const query = c.req.valid("query");
+  const page = await queryOnboardings(c.env.ONBOARDING_INDEX, query);
+  if (page === null) throw cursorNotFound("starting_after", `no onboarding ${query.starting_after} is listed`);
+  return respond({ status: 200, body: page });
+}
+
+/** `GET /api/events`: the index's events, oldest first, after the last one the host saw. */
+export async function listEvents(c: Context<AppEnv, string, { out: { query: EventListQuery } }>): Promise<Response> {
+  const query = c.req.valid("query");
+  const page = await queryEvents(c.env.ONBOARDING_INDEX, query);
+  if (page === null) throw cursorNotFound("after", `no event ${query.after} is listed (events go 30 days after their onboarding ends)`);
+  return respond({ status: 200, body: page });
+}
+
+const cursorNotFound = (parameter: string, what: string) => invalidArgument("CURSOR_NOT_FOUND", `${parameter} must be the id of an item of an earlier page: ${what}`, { parameter });
+
 function onboardingStub(c: Context<AppEnv>, id: string) {
   return c.env.ONBOARDINGS.get(c.env.ONBOARDINGS.idFromName(id));
 }
 
-/** The Durable Object's answer, never cached, or its refusal in the one error shape. */
-function respond<T>(outcome: OnboardingOutcome<T>): Response {
-  if (!("body" in outcome)) return errorResponse(outcome);
-  const headers: Record<string, string> = { "cache-control": "no-store" };
-  const body = outcome.body as { url?: unknown };
-  if (outcome.status === 201 && typeof body.url === "string") headers.location = body.url;
-  return Response.json(outcome.body, { status: outcome.status, headers });
-}

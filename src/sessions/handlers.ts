@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { errorResponse } from "../errors";
+import { isRefusal, respond } from "../http/answer";
 import { requireSameOriginBrowser } from "../http/origin-guards";
 import { PAGE_ORIGIN_NAME } from "../page/settings";
 import type { WalletProof } from "../protocol/index";
@@ -10,9 +11,8 @@ import { limitNewSessions } from "./rate-limit";
 import { SESSION_EXPIRED } from "./refusals";
 import { signedSession } from "./signed-ids";
 
-type SessionStub = ReturnType<typeof stubFor>;
-
 type SessionContext<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;
+type SessionStub = ReturnType<typeof stubFor>;
 
 /** `POST /sessions`: stores the pending row of a validated connect payload. */
 export async function createSession(c: Context<AppEnv, string, { out: { json: NewSession } }>): Promise<Response> {
@@ -56,7 +56,7 @@ export async function confirmSession(c: SessionContext<WalletProof>): Promise<Re
 async function withFirstUse(c: Context<AppEnv>, id: string, ask: (stub: SessionStub) => Promise<SessionAnswer>): Promise<SessionAnswer> {
   const stub = stubFor(c, id);
   const answer = await ask(stub);
-  if ("row" in answer || answer.reason !== "SESSION_NOT_FOUND") return answer;
+  if (!isRefusal(answer) || answer.reason !== "SESSION_NOT_FOUND") return answer;
   const first = await firstUse(c, id, stub);
   return first === "stored" ? ask(stub) : first === "expired" ? SESSION_EXPIRED : answer;
 }
@@ -82,10 +82,4 @@ async function firstUse(c: Context<AppEnv>, id: string, stub: SessionStub): Prom
 function stubFor(c: Context<AppEnv>, sessionId: string) {
   const namespace = c.env.PAIRING_SESSIONS;
   return namespace.get(namespace.idFromName(sessionId));
-}
-
-/** The row, never cached, or the Durable Object's refusal in the one error shape. */
-function respond(answer: SessionAnswer, headers: Record<string, string> = {}): Response {
-  if (!("row" in answer)) return errorResponse(answer);
-  return Response.json(answer.row, { status: answer.status, headers: { "cache-control": "no-store", ...headers } });
 }

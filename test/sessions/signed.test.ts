@@ -6,10 +6,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "../src/config";
-import { PAGE_ORIGIN_NAME } from "../src/page/settings";
-import { mintSignedSessionId } from "../src/sessions/signed-ids";
-import { CHAIN_ID, ORIGIN, TTL_MAX_SECONDS, WALLET, accountAddress, api, confirm, createPayload, errorReason, postJson, proofFor } from "./helpers/sessions";
+import { readConfig } from "../../src/config";
+import { PAGE_ORIGIN_NAME } from "../../src/page/settings";
+import { mintSignedSessionId } from "../../src/sessions/signed-ids";
+import { CHAIN_ID, ORIGIN, TTL_MAX_SECONDS, WALLET, accountAddress, api, confirm, createPayload, errorReason, postJson, proofFor } from "../helpers/sessions";
 
 const config = readConfig(env);
 const scope = { secret: config.sessionSigningKey!, origin: ORIGIN, chainId: CHAIN_ID };

@@ -43,14 +43,22 @@ afterAll(async () => {
   await (await browser)?.close();
 });
 
-/** A fresh browser context (its own profile) with one guarded page, for the server at `base` (the suite's by default). */
-export async function openBrowser(viewport: { width: number; height: number }, init?: (page: Page) => Promise<void>, base = inject("baseUrl")): Promise<Browser> {
-  const origin = new URL(base).origin;
+/**
+ * A fresh browser context (its own profile) with one guarded page, for the server at `base` (the
+ * suite's by default); `javaScriptEnabled: false` runs none of the page's scripts.
+ */
+export async function openBrowser(
+  viewport: { width: number; height: number },
+  init?: (page: Page) => Promise<void>,
+  options: { javaScriptEnabled?: boolean; base?: string } = {},
+): Promise<Browser> {
+  const origin = new URL(options.base ?? inject("baseUrl")).origin;
   const context = await (await fileBrowser()).newContext({
     viewport,
     permissions: ["clipboard-read", "clipboard-write"],
     locale: "en-US",
     timezoneId: "UTC",
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
   });
   const guard: Guard = { origin, requests: [], offOrigin: [], problems: [], webSockets: [] };
   await context.route("**/*", (route) => {

@@ -42,6 +42,16 @@ describe("the host API's door", () => {
     }
   });
 
+  it("compares the presented key with every configured key, as SHA-256 digests in constant time, whichever matched", async () => {
+    const compare = vi.spyOn(crypto.subtle, "timingSafeEqual");
+    for (const authorization of [...HOST_KEYS.map((key) => bearer(key).authorization), "Bearer not-a-key-not-a-key-not-a-key-0000"]) {
+      compare.mockClear();
+      await api(`/api/onboardings/${mintOnboardingId()}`, { headers: { authorization } });
+      expect(compare, authorization.slice(0, 20)).toHaveBeenCalledTimes(HOST_KEYS.length);
+      for (const [a, b] of compare.mock.calls) expect([(a as ArrayBuffer).byteLength, (b as ArrayBuffer).byteLength]).toEqual([32, 32]);
+    }
+  });
+
   it("sends no CORS headers, not even to a preflight", async () => {
     const preflight = await api("/api/onboardings", { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "POST" } });
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
@@ -127,6 +137,19 @@ describe("Idempotency-Key", () => {
     expect(again.status).toBe(200);
     expect((await again.json<{ id: string }>()).id).toBe((await first.json<{ id: string }>()).id);
     const other = await hostPost("", { ...body, reference: "order-2" }, { "idempotency-key": key });
+    expect(other.status).toBe(409);
+    expect(await errorReason(other)).toBe("IDEMPOTENCY_KEY_REUSED");
+  });
+
+  it.each([
+    ["another label", { label: "rack-2" }],
+    ["another return_url", { return_url: "https://host.example/orders/2" }],
+    ["no return_url", { return_url: undefined }],
+  ])("counts the whole body: the same key with %s is 409", async (_name, change) => {
+    const key = crypto.randomUUID();
+    const body = { operator: accountAddress(), reference: "order-1", label: "rack-1", return_url: "https://host.example/orders/1" };
+    expect((await hostPost("", body, { "idempotency-key": key })).status).toBe(201);
+    const other = await hostPost("", { ...body, ...change }, { "idempotency-key": key });
     expect(other.status).toBe(409);
     expect(await errorReason(other)).toBe("IDEMPOTENCY_KEY_REUSED");
   });

@@ -28,10 +28,9 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** A fresh Chromium profile with one guarded page. */
-export async function openBrowser(viewport: { width: number; height: number }, init?: (page: Page) => Promise<void>): Promise<Browser> {
+/** A fresh Chromium profile with one guarded page, kept on `origin` (the suite's server unless a test runs its own). */
+export async function openBrowser(viewport: { width: number; height: number }, init?: (page: Page) => Promise<void>, origin = new URL(inject("baseUrl")).origin): Promise<Browser> {
   const { executablePath, args } = inject("chromium");
-  const origin = new URL(inject("baseUrl")).origin;
   const profile = mkdtempSync(join(tmpdir(), "e2e-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,

@@ -86,7 +86,7 @@ describe("an onboarding that expires while its page is open", () => {
     // Both were open before their onboardings expired.
     expect([await hostStatus(forWallet.id), await hostStatus(forHost.id)]).toEqual(["open", "authorized"]);
 
-    for (const [b, onboarding] of [[wallet, forWallet], [hosted, forHost]] as const) {
+    const saysSoAndStops = async (b: Browser, onboarding: OnboardingView) => {
       const ended = b.page.getByTestId("onboarding-ended");
       await ended.waitFor({ timeout: (TTL_SECONDS + 30) * 1000 });
       expect(await ended.textContent()).toBe(EXPIRED);
@@ -99,6 +99,7 @@ describe("an onboarding that expires while its page is open", () => {
       await b.page.waitForTimeout(4000);
       expect(calls()).toEqual([]);
       expect(b.guard.offOrigin).toEqual([]);
-    }
+    };
+    await Promise.all([saysSoAndStops(wallet, forWallet), saysSoAndStops(hosted, forHost)]);
   });
 });

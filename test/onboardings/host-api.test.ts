@@ -1,4 +1,4 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app";
 import { readConfig } from "../../src/config";
@@ -162,6 +162,15 @@ describe("Idempotency-Key", () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     const ids = new Set(await Promise.all(responses.map(async (r) => (await r.json<{ id: string }>()).id)));
     expect(ids.size).toBe(1);
+  });
+
+  it("remembers a key 24 hours from the create it answered", async () => {
+    const key = crypto.randomUUID();
+    const response = await hostPost("", { operator: accountAddress() }, { "idempotency-key": key });
+    const created = await response.json<{ created_at: string }>();
+    const alarm = await runInDurableObject(env.IDEMPOTENCY_KEYS.get(env.IDEMPOTENCY_KEYS.idFromName(key)), (_instance, state) => state.storage.getAlarm());
+    // The key's object and the onboarding's each read the clock once: within a minute of each other.
+    expect(Math.abs(alarm! - (Date.parse(created.created_at) + 24 * 3_600_000))).toBeLessThan(60_000);
   });
 
   it("refuses a key with spaces or over 255 characters", async () => {

@@ -27,6 +27,12 @@ async function eventTypes(id: string): Promise<string[]> {
 }
 
 describe("expiry from every state that waits", () => {
+  it("gives an onboarding ONBOARDING_TTL, 7 days unless set, from its creation", async () => {
+    const created = await createOnboarding({ operator: accountAddress() });
+    expect(Date.parse(created.expires_at) - Date.parse(created.created_at)).toBe(7 * DAY_MS);
+  });
+
+
   it.each([
     ["connected (waiting for the authorization on chain)", async (operator: string) => accountAddress(), "connected"],
     ["authorized (waiting for the host to apply it)", async (operator: string) => operator, "authorized"],

@@ -9,18 +9,17 @@
  * returned. The platform's output gate holds every outgoing message (the RPC answer, WebSocket
  * sends) until those writes are durable, and a failed write resets the object, so no caller and
  * no subscriber ever sees a row that storage could still lose. A waiting page subscribes with a
- * hibernatable WebSocket and receives the row on every change.
+ * hibernatable WebSocket (durable-objects/push.ts) and receives the row on every change.
  */
-import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../src/config";
-import { errorResponse } from "../src/errors";
 import { isSettled, type SessionRow, type WalletProof } from "../src/protocol/index";
 import { rowAt, transition, type NewSession, type SessionAnswer, type SessionEffect, type SessionEvent, type SessionRules } from "../src/sessions/machine";
 import { SESSION_NOT_FOUND } from "../src/sessions/refusals";
+import { PushObject, type PushView } from "./push";
 
 const ROW_KEY = "row";
 
-export class PairingSession extends DurableObject<Env> {
+export class PairingSession extends PushObject {
   private row: SessionRow | null = null;
   private readonly rules: SessionRules;
 
@@ -30,8 +29,6 @@ export class PairingSession extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => {
       this.row = (await ctx.storage.get<SessionRow>(ROW_KEY)) ?? null;
     });
-    // Keep-alives are answered without waking the object.
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
 
   /** Stores a new pending row; 409 when this id is already in use. */
@@ -59,26 +56,13 @@ export class PairingSession extends DurableObject<Env> {
     this.apply({ type: "alarm" });
   }
 
-  /** WebSocket subscription (the Worker forwards only upgrades): the row now and on every change; closes once settled. */
-  override fetch(): Response {
+  protected override view(): PushView | null {
     const row = rowAt(this.row, Date.now());
-    if (!row) return errorResponse(SESSION_NOT_FOUND);
-    const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server);
-    server.send(JSON.stringify(row));
-    if (isSettled(row.status)) server.close(1000, row.status);
-    return new Response(null, { status: 101, webSocket: client });
+    return row && { message: JSON.stringify(row), final: isSettled(row.status) ? row.status : null };
   }
 
-  /** Any message asks for the row again (a client that fears it missed an update). */
-  override webSocketMessage(socket: WebSocket): void {
-    const row = rowAt(this.row, Date.now());
-    if (row) socket.send(JSON.stringify(row));
-    else closeQuietly(socket, 1000, "deleted");
-  }
-
-  override webSocketClose(socket: WebSocket, code: number): void {
-    closeQuietly(socket, code === 1005 || code === 1006 ? 1000 : code, "closed");
+  protected override missing() {
+    return SESSION_NOT_FOUND;
   }
 
   /** Decides the event and performs its effects in order, without an await between them. */
@@ -99,32 +83,12 @@ export class PairingSession extends DurableObject<Env> {
         void this.ctx.storage.setAlarm(effect.at);
         return;
       case "notify":
-        return this.broadcast(effect.row);
+        return this.push({ message: JSON.stringify(effect.row), final: isSettled(effect.row.status) ? effect.row.status : null });
       case "erase":
-        for (const socket of this.ctx.getWebSockets()) closeQuietly(socket, 1000, "deleted");
+        this.push(null);
         void this.ctx.storage.deleteAlarm();
         void this.ctx.storage.deleteAll();
         return;
     }
-  }
-
-  private broadcast(row: SessionRow): void {
-    const message = JSON.stringify(row);
-    for (const socket of this.ctx.getWebSockets()) {
-      try {
-        socket.send(message);
-      } catch {
-        // A socket that is already closing needs nothing more.
-      }
-      if (isSettled(row.status)) closeQuietly(socket, 1000, row.status);
-    }
-  }
-}
-
-function closeQuietly(socket: WebSocket, code: number, reason: string): void {
-  try {
-    socket.close(code, reason);
-  } catch {
-    // Already closed.
   }
 }

@@ -3,13 +3,15 @@
  * error leaves through `onError` in the one error shape.
  */
 import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env";
 import type { Config } from "./config";
-import { ApiError, GrpcCode, errorResponse, notFound } from "./errors";
+import { ApiError, GrpcCode, errorResponse, httpStatusSpec, notFound } from "./errors";
 import { gatewayRoutes } from "./gateway";
 import { sharedUpstreamHealth } from "./gateway/shield/health-link";
 import { healthReport } from "./health";
-import { openApiDocument } from "./openapi";
+import { log } from "./log";
+import { servedOpenApi } from "./openapi-template";
 import { pathOf, requestContext } from "./middleware/request-context";
 import { onboardingPage } from "./page";
 import { pageSettings } from "./page-settings";
@@ -32,8 +34,8 @@ export function buildApp(config: Config): Hono<AppEnv> {
     return c.json(report, report.status === "ok" ? 200 : 503, { "cache-control": "no-store" });
   });
   let openApi: string | undefined;
-  app.get("/api/openapi.json", (c) => {
-    openApi ??= JSON.stringify(openApiDocument(config));
+  app.get("/api/openapi.json", async (c) => {
+    openApi ??= await servedOpenApi(c.env.ASSETS, c.req.url, config);
     return c.body(openApi, 200, { "content-type": "application/json", "cache-control": "public, max-age=300" });
   });
   app.route("/api", gatewayRoutes(config));
@@ -43,7 +45,9 @@ export function buildApp(config: Config): Hono<AppEnv> {
   app.onError((err, c) => {
     const requestId = c.get("requestId");
     if (err instanceof ApiError) return errorResponse(err, { ...err.headers, "x-request-id": requestId });
-    console.error(JSON.stringify({ level: "error", requestId, error: String(err), stack: err.stack }));
+    // A refusal from hono's own middleware: its status and words, in the one shape.
+    if (err instanceof HTTPException) return errorResponse(httpStatusSpec(err.status, err.message), { "x-request-id": requestId });
+    log("error", "internal_error", { request_id: requestId, error: String(err), stack: err.stack });
     return errorResponse(
       { status: 500, code: GrpcCode.INTERNAL, reason: "INTERNAL", message: "Internal error; the request id names it in the logs" },
       { "x-request-id": requestId },

@@ -91,6 +91,31 @@ export function errorResponse(spec: ErrorSpec, headers?: HeadersInit): Response 
   return response;
 }
 
+/** gRPC code and reason of an HTTP status that a library's `HTTPException` carries. */
+const HTTP_STATUS_SPECS: Readonly<Record<number, readonly [GrpcCode, string]>> = {
+  400: [GrpcCode.INVALID_ARGUMENT, "BAD_REQUEST"],
+  401: [GrpcCode.UNAUTHENTICATED, "UNAUTHENTICATED"],
+  403: [GrpcCode.PERMISSION_DENIED, "PERMISSION_DENIED"],
+  404: [GrpcCode.NOT_FOUND, "NOT_FOUND"],
+  405: [GrpcCode.UNIMPLEMENTED, "METHOD_NOT_ALLOWED"],
+  408: [GrpcCode.DEADLINE_EXCEEDED, "REQUEST_TIMEOUT"],
+  409: [GrpcCode.ABORTED, "CONFLICT"],
+  413: [GrpcCode.INVALID_ARGUMENT, "BODY_TOO_LARGE"],
+  415: [GrpcCode.INVALID_ARGUMENT, "UNSUPPORTED_MEDIA_TYPE"],
+  429: [GrpcCode.RESOURCE_EXHAUSTED, "RATE_LIMITED"],
+  503: [GrpcCode.UNAVAILABLE, "UNAVAILABLE"],
+};
+
+/**
+ * The refusal for an HTTP status and message thrown as something other than an ApiError (Hono's
+ * `HTTPException`, from its middleware): the same status, in the one shape.
+ */
+export function httpStatusSpec(status: number, message: string): ErrorSpec {
+  if (status < 400 || status > 599) return { status: 500, code: GrpcCode.INTERNAL, reason: "INTERNAL", message: `Internal error (HTTP ${status} thrown)` };
+  const [code, reason] = HTTP_STATUS_SPECS[status] ?? [status < 500 ? GrpcCode.INVALID_ARGUMENT : GrpcCode.INTERNAL, `HTTP_${status}`];
+  return { status: status as ContentfulStatusCode, code, reason, message: message || `HTTP ${status}` };
+}
+
 /** Shorthands for the refusals that recur; each returns the error to throw. */
 export const invalidArgument = (reason: string, message: string, metadata?: Record<string, string>) =>
   new ApiError({ status: 400, code: GrpcCode.INVALID_ARGUMENT, reason, message, metadata });

@@ -4,6 +4,7 @@ import { buildApp } from "./app";
 import type { AppEnv } from "./app-env";
 import { ConfigError, readConfig } from "./config";
 import { GrpcCode, errorResponse } from "./errors";
+import { log } from "./log";
 import { requestIdOf } from "./middleware/request-context";
 
 export { IdempotencyKey } from "../durable-objects/IdempotencyKey";
@@ -31,7 +32,7 @@ export default {
       if (!(err instanceof ConfigError)) throw err;
       // A misconfigured deployment says which variable is wrong instead of failing opaquely.
       const requestId = requestIdOf(request);
-      console.error(JSON.stringify({ level: "error", request_id: requestId, error: `configuration: ${err.message}` }));
+      log("error", "configuration_invalid", { request_id: requestId, error: err.message });
       return errorResponse({ status: 500, code: GrpcCode.INTERNAL, reason: "CONFIGURATION", message: err.message }, { "x-request-id": requestId });
     }
   },

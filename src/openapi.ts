@@ -12,7 +12,7 @@ import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, type GatewayRoute } f
 import { QUERY_DESCRIPTIONS, QUERY_VALUES, blockHeightSchema, paramDescriptions, paramSchemas } from "./gateway/validators";
 import { onboardingComponents, onboardingPaths } from "./onboardings/openapi";
 import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES, sessionRowSchema } from "./protocol/index";
-import { CONFIRM_BODY_LIMIT, CREATE_BODY_LIMIT, createSessionSchema, sessionIdSchema } from "./sessions/schemas";
+import { createSessionSchema, SESSION_CONFIRM_BODY_LIMIT, SESSION_CREATE_BODY_LIMIT, sessionIdSchema } from "./sessions/schemas";
 
 type Json = Record<string, unknown>;
 
@@ -45,7 +45,7 @@ export function openApiDocument(config: Config): Json {
           "400": errorAnswer("Invalid payload, origin or relay_url; expires_at past or beyond the cap (EXPIRES_AT_IN_PAST, EXPIRES_AT_TOO_LATE with metadata max_seconds and latest_expires_at)"),
           "403": errorAnswer("Another origin, or plain http from a non-loopback host"),
           "409": errorAnswer("The session id already exists"),
-          "413": errorAnswer(`Body over ${CREATE_BODY_LIMIT} bytes`),
+          "413": errorAnswer(`Body over ${SESSION_CREATE_BODY_LIMIT} bytes`),
           "415": errorAnswer("Not application/json"),
           "429": errorAnswer("Too many sessions created by this client"),
         },
@@ -90,7 +90,7 @@ export function openApiDocument(config: Config): Json {
           "404": errorAnswer("Unknown session"),
           "409": errorAnswer("Already connected with another proof"),
           "410": errorAnswer("Cancelled or expired (SESSION_CANCELLED, SESSION_EXPIRED)"),
-          "413": errorAnswer(`Body over ${CONFIRM_BODY_LIMIT} bytes`),
+          "413": errorAnswer(`Body over ${SESSION_CONFIRM_BODY_LIMIT} bytes`),
           "415": errorAnswer("Not application/json"),
         },
       },
@@ -101,6 +101,7 @@ export function openApiDocument(config: Config): Json {
   };
   for (const route of GATEWAY_ROUTES) paths[`/api${openApiPath(route, config)}`] = { get: gatewayOperation(route, config) };
   Object.assign(paths, onboardingPaths(config, { schema, errorAnswer }));
+  const onboardings = onboardingComponents({ schema });
 
   return {
     openapi: "3.1.0",
@@ -118,8 +119,8 @@ export function openApiDocument(config: Config): Json {
     ],
     paths,
     components: {
-      schemas: { Error: schema(errorBodySchema), SessionRow: schema(sessionRowSchema), ...onboardingComponents.schemas },
-      securitySchemes: onboardingComponents.securitySchemes,
+      schemas: { Error: schema(errorBodySchema), SessionRow: schema(sessionRowSchema), ...onboardings.schemas },
+      securitySchemes: onboardings.securitySchemes,
     },
   };
 }

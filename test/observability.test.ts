@@ -1,4 +1,8 @@
+import { env } from "cloudflare:workers";
+import { HTTPException } from "hono/http-exception";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { buildApp } from "../src/app";
+import { readConfig } from "../src/config";
 import { fault, freshAddress, gateway, tag } from "./gateway/helpers";
 import { WALLET, api, createSession, mintSessionId } from "./helpers/sessions";
 
@@ -21,6 +25,7 @@ describe("request id and access log", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       level: "info",
+      event: "request",
       request_id: requestId,
       method: "GET",
       route: "/api/wallet/sessions/:id",
@@ -52,10 +57,12 @@ describe("exactly one access-log line per /api request, whatever the answer", ()
     await fault({ tag: t, prefix: failing, status: 500 });
     const rayId = `ray-${crypto.randomUUID()}`;
     const log = vi.spyOn(console, "log");
+    // A 5xx line is printed at the error level.
+    const error = vi.spyOn(console, "error");
     const response = await gateway([t]).fetch(path, { method, headers: { "cf-ray": rayId } });
     expect(response.status).toBe(status);
     expect(response.headers.get("x-request-id")).toBe(rayId);
-    const mine = accessLines(log).filter((line) => line.request_id === rayId);
+    const mine = [...accessLines(log), ...accessLines(error)].filter((line) => line.request_id === rayId && line.event === "request");
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ method, path, status, level: status >= 500 ? "error" : "info" });
   });
@@ -79,5 +86,43 @@ describe("gateway access log", () => {
     expect(lines[1]).toMatchObject({ route, path, status: 404, cache: "HIT", miss_ms: null });
     expect(lines[2]).toMatchObject({ route, status: 400, cache: "BYPASS", miss_ms: null });
     expect(lines[3]).toMatchObject({ method: "OPTIONS", status: 204, cache: "BYPASS" });
+  });
+});
+
+describe("errors the handlers did not plan", () => {
+  /** The app with one more route that throws `error`. */
+  async function throwing(error: Error, rayId: string): Promise<Response> {
+    const app = buildApp(readConfig(env));
+    app.get("/__throws", () => {
+      throw error;
+    });
+    return app.fetch(new Request("https://edge.test/__throws", { headers: { "cf-ray": rayId } }), env, { waitUntil() {}, passThroughOnException() {} } as unknown as ExecutionContext);
+  }
+
+  it("answers a 500 in the one error shape and logs its stack under the request id the client got", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const response = await throwing(new TypeError("boom"), "ray-internal");
+    expect(response.status).toBe(500);
+    expect(response.headers.get("x-request-id")).toBe("ray-internal");
+    expect(await response.json()).toMatchObject({ code: 13, details: [{ reason: "INTERNAL" }] });
+    const lines = accessLines(error);
+    expect(lines).toContainEqual(expect.objectContaining({ level: "error", event: "internal_error", request_id: "ray-internal", error: "TypeError: boom", stack: expect.stringContaining("boom") }));
+  });
+
+  it("answers a hono HTTPException with its status in the one error shape, not as a 500", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const response = await throwing(new HTTPException(413, { message: "Payload Too Large" }), "ray-http");
+    expect(response.status).toBe(413);
+    expect(response.headers.get("x-request-id")).toBe("ray-http");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.json()).toEqual({
+      code: 3,
+      message: "Payload Too Large",
+      details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "BODY_TOO_LARGE", domain: "edge", metadata: {} }],
+    });
+    expect(accessLines(error).filter((line) => line.event === "internal_error")).toEqual([]);
+    expect(accessLines(log)).toContainEqual(expect.objectContaining({ event: "request", request_id: "ray-http", status: 413 }));
   });
 });

@@ -2,7 +2,10 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../src/app";
 import { readConfig } from "../src/config";
+import { NETWORK_PROFILES } from "../src/config/profiles";
 import { GATEWAY_ROUTES } from "../src/gateway/route-table";
+import { openApiDocument } from "../src/openapi";
+import { fillOpenApi, templateConfig } from "../src/openapi-template";
 
 type Operation = { summary?: string; description?: string; responses?: Record<string, unknown> };
 type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
@@ -23,6 +26,35 @@ describe("GET /api/openapi.json", () => {
     const own = (p: string) => p.startsWith("/api/wallet/") || p.startsWith("/api/onboarding") || ["/api/config", "/api/health", "/api/openapi.json"].includes(p);
     expect(Object.keys(doc.paths).filter((p) => !own(p))).toHaveLength(GATEWAY_ROUTES.length);
     expect(Object.keys(doc.paths)).toContain("/api/onboardings/{id}/events");
+  });
+
+  it("is the document of this deployment's configuration, as the generator writes it", async () => {
+    expect(await document()).toEqual(JSON.parse(JSON.stringify(openApiDocument(readConfig(env)))));
+  });
+
+  it("stays true for every profile and for variables that override one", () => {
+    // The build's template, filled in as the Worker does, against the generator run with each configuration.
+    const template = JSON.stringify(openApiDocument(templateConfig(readConfig({ NETWORK_PROFILE: "local" }))));
+    const overrides = {
+      WALLET_PATH: "pairing",
+      CHAIN_NAMESPACE: "fork",
+      BECH32_PREFIX: "fk",
+      CHAIN_ID: "fork-1",
+      SESSION_TTL_MAX_SECONDS: "321",
+      ONBOARDING_TTL: "4321",
+      NATIVE_DENOM: "ufork",
+      NODE_BINARY: "forkd",
+      WALLET_SCHEME: "forkwallet",
+      UPSTREAM_URLS: "https://lcd.fork.example",
+    };
+    const configs = [
+      ...Object.keys(NETWORK_PROFILES).map((profile) => ({ NETWORK_PROFILE: profile, CHAIN_ID: "chain-1", UPSTREAM_URLS: "https://lcd.example" })),
+      { NETWORK_PROFILE: "neutral", ...overrides },
+      { NETWORK_PROFILE: "testnet", ...overrides },
+    ].map((vars) => readConfig(vars));
+    for (const config of configs) {
+      expect(JSON.parse(fillOpenApi(template, config)), `${config.profile} ${config.walletPath}`).toEqual(JSON.parse(JSON.stringify(openApiDocument(config))));
+    }
   });
 
   it("describes every route the app serves, with a summary and answers", async () => {

@@ -125,12 +125,12 @@ describe("the platform's write model: answers and pushes leave only once the row
     const created = await postJson(WALLET, createPayload());
     expect(created.status).toBe(201);
     const pending = await created.json<{ session_id: string }>();
-    expect(await storedAfterEviction(pending.session_id)).toEqual({ stored: pending, read: { status: 200, row: pending } });
+    expect(await storedAfterEviction(pending.session_id)).toEqual({ stored: pending, read: { status: 200, body: pending } });
 
     const confirmed = await confirm(pending.session_id, proofFor(pending.session_id));
     expect(confirmed.status).toBe(200);
     const connected = await confirmed.json();
-    expect(await storedAfterEviction(pending.session_id)).toEqual({ stored: connected, read: { status: 200, row: connected } });
+    expect(await storedAfterEviction(pending.session_id)).toEqual({ stored: connected, read: { status: 200, body: connected } });
 
     const other = await createSession();
     const cancelled = await (await api(`${WALLET}/${other}`, { method: "DELETE" })).json();

@@ -89,7 +89,7 @@ describe("transition: one case per (state, event)", () => {
     }
     const answer = next.answer!;
     expect(answer.status).toBe(expected.status);
-    if ("row" in answer) expect(answer.row).toEqual(expected.row ?? row);
+    if ("body" in answer) expect(answer.body).toEqual(expected.row ?? row);
     else expect(answer.reason).toBe(expected.reason);
   });
 
@@ -168,7 +168,7 @@ describe("transition: properties", () => {
           now += wait;
           const before = row;
           const next = transition(row, event, now, RULES);
-          const accepted = event.type === "confirm" && next.answer !== null && "row" in next.answer;
+          const accepted = event.type === "confirm" && next.answer !== null && "body" in next.answer;
           if (accepted && winner === null) winner = event.proof;
           if (accepted) expect(event.proof).toMatchObject({ address: winner!.address, pubkey_base64: winner!.pubkey_base64 });
           if (before?.status === "connected" && next.row !== null) expect(next.row).toBe(before);
@@ -186,7 +186,7 @@ describe("transition: properties", () => {
     fc.assert(
       fc.property(anyRow, anyEvent, anyTime, (row, event, now) => {
         const next = transition(row, event, now, RULES);
-        if (next.answer && !("row" in next.answer)) {
+        if (next.answer && !("body" in next.answer)) {
           expect(next.effects).toEqual([]);
           expect(next.row).toBe(row);
         }

@@ -3,9 +3,7 @@
  * without the host's reference and commands, plus `host`, the hostname of its return URL.
  */
 import * as z from "zod/mini";
-import { ONBOARDING_ID_PATTERN, type OnboardingStatus } from "../../src/protocol/index.ts";
-
-const statusSchema = z.enum(["open", "connected", "authorized", "applied", "expired", "cancelled"] satisfies OnboardingStatus[]);
+import { ONBOARDING_ID_PATTERN, onboardingStatusSchema as statusSchema, type OnboardingStatus } from "../../src/protocol/index.ts";
 
 const height = z.optional(z.nullable(z.number()));
 

@@ -4,7 +4,7 @@
  * value, every value checked by `variables.ts`. Nothing else reads `env` for settings.
  */
 import * as z from "zod/mini";
-import { isLoopbackHost } from "../http/loopback.ts";
+import { isHttpsOrLocalLoopback, isLoopbackHost } from "../http/loopback.ts";
 import { LOCAL_PROFILE, NETWORK_PROFILES, type ProfileName } from "./profiles.ts";
 import { SHIELD_LOCATION_HINTS, VARIABLES, type VariableName } from "./variables.ts";
 
@@ -133,8 +133,7 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
 function parseHostWebhook(urlText: string, secretText: string, profile: ProfileName): HostWebhook | null {
   if (urlText === "") return null;
   const url = new URL(urlText);
-  const loopbackHttp = url.protocol === "http:" && isLoopbackUrl(url.href);
-  if (url.protocol !== "https:" && !(loopbackHttp && profile === LOCAL_PROFILE)) {
+  if (!isHttpsOrLocalLoopback(url, profile === LOCAL_PROFILE)) {
     throw new ConfigError(`HOST_WEBHOOK_URL must use https (plain http only on a loopback address in the ${LOCAL_PROFILE} profile)`);
   }
   if (url.username || url.password) throw new ConfigError("HOST_WEBHOOK_URL must not carry credentials");

@@ -5,6 +5,7 @@
  */
 import type { Config } from "../config";
 import { ApiError } from "../errors";
+import { log } from "../log";
 import { entryOf, type AnswerTtls, type CacheEntry } from "./cache-entry";
 import type { CacheStatus, ShieldTrace } from "./cache-status";
 import type { MatchedQuery } from "./match";
@@ -21,7 +22,8 @@ export type Obtained =
   | { entry: CacheEntry; status: Exclude<CacheStatus, "HIT" | "BYPASS">; shield?: ShieldTrace }
   | { failure: unknown; shield?: ShieldTrace };
 
-export async function obtain(config: Config, shields: ShieldNamespace | null, query: MatchedQuery, mode: ShieldMode): Promise<Obtained> {
+/** `requestId`: the request that started this miss (requests for the same key in this isolate share it). */
+export async function obtain(config: Config, shields: ShieldNamespace | null, query: MatchedQuery, mode: ShieldMode, requestId?: string): Promise<Obtained> {
   const ttls = ttlsOf(query);
   if (!shields) return askDirect(config, query, ttls);
   const started = Date.now();
@@ -30,7 +32,7 @@ export async function obtain(config: Config, shields: ShieldNamespace | null, qu
     outcome = await askShield(shields, config, { query: { upstreamPath: query.upstreamPath, height: query.height }, ttls, mode });
   } catch (fault) {
     const shield = { fault: fault instanceof Error ? fault.message : String(fault), ms: Date.now() - started };
-    console.warn(JSON.stringify({ level: "warn", event: "shield_fail_open", path: query.upstreamPath, fault: shield.fault, shield_ms: shield.ms }));
+    log("warn", "shield_fail_open", { request_id: requestId, path: query.upstreamPath, fault: shield.fault, shield_ms: shield.ms });
     return { ...(await askDirect(config, query, ttls)), shield };
   }
   // The upstreams failed for the shield: its verdict stands, so an outage costs no extra request per city.

@@ -1,9 +1,7 @@
-/** JSON request bodies as middleware: hono's `bodyLimit` and `validator`, refusing in the one error shape. */
+/** JSON request bodies as middleware: hono's `bodyLimit`, then the body parsed and checked, refusing in the one error shape. */
 import type { Context, Env, MiddlewareHandler, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { every } from "hono/combine";
-import { HTTPException } from "hono/http-exception";
-import { validator } from "hono/validator";
 import { ApiError, GrpcCode, invalidArgument } from "../errors";
 
 /**
@@ -16,22 +14,23 @@ export function jsonBody<E extends Env, T>(
   maxBytes: number,
   check: (body: Record<string, unknown>, c: Context<E>) => T,
 ): MiddlewareHandler<E, string, { in: { json: unknown }; out: { json: T } }> {
-  const parse = validator("json", (value: unknown, c: Context<E>) => {
+  // What hono's `validator("json", …)` does, with the refusal of text that is not JSON in our own words.
+  const parse = async (c: Context<E>, next: Next) => {
+    let value: unknown;
+    try {
+      value = await c.req.json();
+    } catch {
+      throw invalidArgument("MALFORMED_JSON", "The body is not valid JSON");
+    }
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidArgument("MALFORMED_JSON", "The body must be a JSON object");
-    return check(value as Record<string, unknown>, c);
-  });
-  // `every` drops the validator's types; what the handler reads is what `check` returned.
+    c.req.addValidatedData("json", check(value as Record<string, unknown>, c) as object);
+    await next();
+  };
+  // `every` drops the types; what the handler reads as `c.req.valid("json")` is what `check` returned.
   return every(
     requireJsonMediaType,
     bodyLimit({ maxSize: maxBytes, onError: () => { throw tooLarge(maxBytes); } }),
-    async (c: Context, next: Next) => {
-      try {
-        await parse(c, next);
-      } catch (error) {
-        // The validator's own refusal of text that is not JSON; the handler's errors never come here.
-        throw error instanceof HTTPException ? invalidArgument("MALFORMED_JSON", "The body is not valid JSON") : error;
-      }
-    },
+    parse,
   ) as MiddlewareHandler<E, string, { in: { json: unknown }; out: { json: T } }>;
 }
 

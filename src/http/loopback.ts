@@ -12,3 +12,16 @@ export function isLoopbackHost(hostname: string): boolean {
   const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(hostname);
   return octets !== null && octets.slice(1).every((octet) => Number(octet) <= 255);
 }
+
+/** True when `url` is https, or http on a loopback host: this server's own pages and the wallet's relay. */
+export function isHttpsOrLoopback(url: URL): boolean {
+  return url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
+}
+
+/**
+ * True when `url` is https, or http on a loopback host in the local profile: where the service
+ * sends a host's customer or its events. A deployed profile never posts or links to plain http.
+ */
+export function isHttpsOrLocalLoopback(url: URL, localProfile: boolean): boolean {
+  return url.protocol === "https:" || (localProfile && url.protocol === "http:" && isLoopbackHost(url.hostname));
+}

@@ -3,6 +3,7 @@ import { routePath } from "hono/route";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
 import type { ShieldTrace } from "../gateway/cache-status";
+import { log, type LogLevel } from "../log";
 
 /**
  * Gives every request its configuration, its arrival time and a request id (Cloudflare's ray id
@@ -19,7 +20,8 @@ export function requestContext(config: Config): MiddlewareHandler<AppEnv> {
     c.set("startedAt", startedAt);
     await next();
     setHeader(c, "x-request-id", requestId);
-    console.log(JSON.stringify(accessLogLine(c, Date.now() - startedAt)));
+    const { level, ...line } = accessLogLine(c, Date.now() - startedAt);
+    log(level, "request", line);
   };
 }
 
@@ -31,7 +33,7 @@ export function requestIdOf(request: Request): string {
 /** The access-log record: who asked what, the response, the cache state and the time spent beyond the data center. */
 export function accessLogLine(c: Context<AppEnv>, durationMs: number) {
   return {
-    level: c.res.status >= 500 ? "error" : "info",
+    level: (c.res.status >= 500 ? "error" : "info") as LogLevel,
     request_id: c.get("requestId"),
     method: c.req.method,
     // The route of the handler that gave the response (a gateway row's pattern, for instance).

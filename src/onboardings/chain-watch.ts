@@ -1,19 +1,27 @@
 /**
  * What to read of the chain for an onboarding in its current status, and what a claimed
- * authorization transaction means for it. A node that cannot be reached leaves the reading
- * empty: the next check asks again.
+ * authorization transaction shows. A node that cannot be reached leaves the reading empty: the
+ * next check asks again.
  */
 import type { Config } from "../config";
-import type { ErrorSpec } from "../errors";
+import { log } from "../log";
 import { readAuthorization, readAuthorizationTx, readNodePayout } from "./chain-reading";
-import type { ChainReading } from "./machine";
-import { NOT_AN_AUTHORIZATION, signerMismatch } from "./refusals";
+import type { ChainReading, TxReading } from "./machine";
 import type { OnboardingRecord } from "./state";
 
-/** Reads the authorization while it is awaited, then the node record (at once, if the same reading found the authorization). */
-export async function chainReadingFor(config: Config, record: OnboardingRecord): Promise<ChainReading> {
+/**
+ * Looks up the claimed transaction (when there is one), then reads the authorization while it is
+ * awaited and the node record (at once, if the same reading found the authorization). A claim
+ * signed by another address stops the onboarding, so nothing more is read.
+ */
+export async function readChain(config: Config, record: OnboardingRecord, claimed: string | null): Promise<ChainReading> {
   const reading: ChainReading = {};
   if (record.payout === null) return reading;
+  if (claimed !== null) {
+    const tx = await lookUpClaim(config, record, claimed);
+    if (tx) reading.tx = tx;
+    if (tx && "signer" in tx && tx.signer !== record.payout) return reading;
+  }
   try {
     if (record.status === "connected" && record.authorization.required) {
       reading.authorizations = await readAuthorization(config, record.payout, record.operator);
@@ -27,29 +35,22 @@ export async function chainReadingFor(config: Config, record: OnboardingRecord):
   return reading;
 }
 
-/** The claimed transaction's verdict: a reading to apply, whether to forget the claim, and the refusal to answer. */
-export interface ClaimVerdict {
-  reading?: ChainReading;
-  drop: boolean;
-  refusal: ErrorSpec | null;
-}
-
-export async function verifyClaimedTx(config: Config, record: OnboardingRecord, txhash: string): Promise<ClaimVerdict> {
+/** The claimed transaction as a block holds it; undefined while no block does (or no node answered). */
+export async function lookUpClaim(config: Config, record: OnboardingRecord, txhash: string): Promise<TxReading | undefined> {
   try {
     const finding = await readAuthorizationTx(config, txhash, record.operator);
-    if (finding.kind === "pending") return { drop: false, refusal: null };
+    if (finding.kind === "pending") return undefined;
     if (finding.kind === "unrelated") {
-      console.warn(JSON.stringify({ level: "warn", event: "authorization_claim_unrelated", onboarding: record.id, txhash, reason: finding.reason }));
-      return { drop: true, refusal: NOT_AN_AUTHORIZATION(record.operator) };
+      log("warn", "authorization_claim_unrelated", { onboarding: record.id, txhash, reason: finding.reason });
+      return { txhash, unrelated: finding.reason };
     }
-    const reading: ChainReading = { tx: { txhash, signer: finding.signer, height: finding.height } };
-    return { reading, drop: false, refusal: finding.signer === record.payout ? null : signerMismatch(finding.signer, record.payout ?? "") };
+    return { txhash, signer: finding.signer, height: finding.height };
   } catch (err) {
     logReadFailure(record.id, err);
-    return { drop: false, refusal: null };
+    return undefined;
   }
 }
 
 function logReadFailure(onboarding: string, err: unknown): void {
-  console.warn(JSON.stringify({ level: "warn", event: "onboarding_chain_read_failed", onboarding, error: err instanceof Error ? err.message : String(err) }));
+  log("warn", "onboarding_chain_read_failed", { onboarding, error: err instanceof Error ? err.message : String(err) });
 }

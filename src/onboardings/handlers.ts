@@ -1,22 +1,22 @@
 /** Handlers of the host API and of the customer page's onboarding endpoints: ask the onboarding's Durable Object with validated values, answer. */
 import type { Context } from "hono";
-import type { OnboardingOutcome, PairedPayout } from "../../durable-objects/Onboarding";
 import type { AppEnv } from "../app-env";
-import { errorResponse } from "../errors";
-import { requireSameOriginBrowser } from "../sessions/origin-rules";
+import { isRefusal, respond } from "../http/answer";
+import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
-import type { NewOnboarding } from "./machine";
-import { parseIdempotencyKey } from "./schemas";
+import type { NewOnboarding, PairedPayout } from "./machine";
 
 type ById<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;
 
 /** `POST /api/onboardings`: a new onboarding; with `Idempotency-Key`, the same one again for the same body. */
-export async function createOnboarding(c: Context<AppEnv, string, { out: { json: { onboarding: NewOnboarding; fields: Record<string, unknown> } } }>): Promise<Response> {
+export async function createOnboarding(
+  c: Context<AppEnv, string, { out: { header: { idempotencyKey: string | null }; json: { onboarding: NewOnboarding; fields: Record<string, unknown> } } }>,
+): Promise<Response> {
   const { onboarding, fields } = c.req.valid("json");
-  const key = parseIdempotencyKey(c.req.header("idempotency-key"));
-  if (key === null) return respond(await onboardingStub(c, onboarding.id).create(onboarding));
+  const key = c.req.valid("header").idempotencyKey;
   const keys = c.env.IDEMPOTENCY_KEYS;
-  return respond(await keys.get(keys.idFromName(key)).createOnce(await canonicalBody(fields), onboarding));
+  const answer = key === null ? await onboardingStub(c, onboarding.id).create(onboarding) : await keys.get(keys.idFromName(key)).createOnce(await canonicalBody(fields), onboarding);
+  return respond(answer, !isRefusal(answer) && answer.status === 201 ? { location: answer.body.url } : {});
 }
 
 /** `GET /api/onboardings/:id`. */
@@ -59,11 +59,3 @@ function onboardingStub(c: Context<AppEnv>, id: string) {
   return c.env.ONBOARDINGS.get(c.env.ONBOARDINGS.idFromName(id));
 }
 
-/** The Durable Object's answer, never cached, or its refusal in the one error shape. */
-function respond<T>(outcome: OnboardingOutcome<T>): Response {
-  if (!("body" in outcome)) return errorResponse(outcome);
-  const headers: Record<string, string> = { "cache-control": "no-store" };
-  const body = outcome.body as { url?: unknown };
-  if (outcome.status === 201 && typeof body.url === "string") headers.location = body.url;
-  return Response.json(outcome.body, { status: outcome.status, headers });
-}

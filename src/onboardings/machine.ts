@@ -1,21 +1,35 @@
 /**
- * The onboarding's state machine: pure functions of (state, event, now) to the next state, the
- * events it owes the host, and the caller's answer. The Durable Object only keeps the state,
- * writes it, reads the chain and delivers events.
+ * The onboarding's state machine: a pure function of (state, event, now) to the next state, the
+ * effects that make it durable, visible and moving, and the caller's answer. The Durable Object
+ * keeps the state, performs the effects in order (store before notify), and feeds what a read of
+ * the chain or a delivery attempt found back in as an event.
  *
  *   open ──pair──▶ connected ──chain lists the authorization──▶ authorized ──node pays it──▶ applied
  *                       └──── payout = operator: no authorization needed ────┘
  *   any state before applied ──cancel / a foreign signer──▶ cancelled
  *   any state before applied ──expires_at──▶ expired
+ *   ended, every event delivered or given up ──30 days──▶ deleted
  *
- * `authorized` and `applied` are entered only on the chain's word (`observe`); nothing the
- * browser says moves them.
+ * `authorized` and `applied` are entered only on the chain's word (`observed`); nothing the
+ * browser says moves them. Every event first sees the clock: past `expires_at`, it is expired.
  */
 import type { ErrorSpec } from "../errors";
+import type { Answer } from "../http/answer";
 import { isOnboardingEnded, type OnboardingEventType, type OnboardingStatus, type OnboardingView, type PayoutSource } from "../protocol/index";
-import { ALREADY_APPLIED, ALREADY_PAIRED, NOT_PAIRED, ONBOARDING_CANCELLED, ONBOARDING_EXISTS, ONBOARDING_EXPIRED, ONBOARDING_NOT_FOUND } from "./refusals";
+import { nextWakeAt, pendingHead, recordAttempt, retentionOver } from "./outbox";
+import {
+  NOT_AN_AUTHORIZATION,
+  ONBOARDING_ALREADY_PAIRED,
+  ONBOARDING_APPLIED,
+  ONBOARDING_CANCELLED,
+  ONBOARDING_EXISTS,
+  ONBOARDING_EXPIRED,
+  ONBOARDING_NOT_FOUND,
+  ONBOARDING_NOT_PAIRED,
+  SIGNER_MISMATCH,
+} from "./refusals";
 import { checkDelayMs } from "./schedule";
-import type { OnboardingRecord, OnboardingState, OutboxEvent } from "./state";
+import type { DeliveryAttempt, OnboardingRecord, OnboardingState, OutboxEvent } from "./state";
 
 /** What a host's create stores, already validated. */
 export interface NewOnboarding {
@@ -27,42 +41,164 @@ export interface NewOnboarding {
   return_url: string | null;
 }
 
+/** What the customer's page says its wallet paired: a relayed pairing session, or the wallet app's bridge. */
+export type PairedPayout = { sessionId: string } | { address: string; source: "in_app" };
+
+/** A claimed authorization transaction, once a block holds it: who signed its authorization, or why it authorizes nothing. */
+export type TxReading = { txhash: string } & ({ signer: string; height: number | null } | { unrelated: string });
+
 /** What a reading of the chain found; each part at the block height it was answered at. */
 export interface ChainReading {
   /** `operator_authorizations/<payout>` listed the operator (or not). */
   authorizations?: { listed: boolean; height: number | null };
   /** `node/<operator>`'s payout recipient (null: no such node yet). */
   node?: { payoutRecipient: string | null; height: number | null };
-  /** The claimed authorization transaction, found in a block: who signed its MsgAuthorizeOperator. */
-  tx?: { txhash: string; signer: string; height: number | null };
+  /** The claimed authorization transaction, found in a block. */
+  tx?: TxReading;
 }
 
-/** What the machine needs besides the state: how to show an onboarding in an event, and the check interval. */
+export type OnboardingEvent =
+  | { type: "create"; onboarding: NewOnboarding }
+  /** Any read: the host's view, the customer's, the events log. */
+  | { type: "read" }
+  | { type: "cancel" }
+  /** The payout the wallet paired (a relayed session's address is read from the session first). */
+  | { type: "pair"; payout: { address: string; source: PayoutSource } }
+  /** The wallet app returned the authorization's transaction hash. */
+  | { type: "claim"; txhash: string }
+  /** What the lookup of a claimed transaction found (`tx` absent: no block holds it yet). */
+  | { type: "verified"; tx?: TxReading }
+  /** The chain follower: a block named this onboarding, or the follower's health changed. */
+  | { type: "hint"; following: boolean }
+  /** The alarm: whatever is due now. */
+  | { type: "wake" }
+  /** A read of the chain begun at `since` found `reading`. */
+  | { type: "observed"; reading: ChainReading; since: number }
+  /** An attempt at delivering event `id`. */
+  | { type: "attempted"; id: string; attempt: DeliveryAttempt };
+
+export type OnboardingEffect =
+  /** Write the state to storage. */
+  | { type: "store"; state: OnboardingState }
+  /** Set the one alarm to `at` (ms since the epoch); null: delete it. */
+  | { type: "schedule"; at: number | null }
+  /** Send the customer's page the record; close it once the onboarding has ended. */
+  | { type: "notify"; record: OnboardingRecord }
+  /** Read the chain for what the record awaits (and look up `claimed`, a transaction hash), then answer `observed`. */
+  | { type: "read"; record: OnboardingRecord; claimed: string | null }
+  /** Attempt to deliver `event` to the host's webhook, then answer `attempted`. */
+  | { type: "deliver"; event: OutboxEvent }
+  /** Close every subscriber and delete the storage and the alarm. */
+  | { type: "erase" };
+
+export interface Transition {
+  state: OnboardingState | null;
+  effects: OnboardingEffect[];
+  /** The caller's answer: the state with its status, or the refusal. */
+  answer: Answer<OnboardingState>;
+}
+
+/** What the machine needs besides the state and the clock. */
 export interface MachineRules {
+  /** The onboarding as an event shows it. */
   present(record: OnboardingRecord): OnboardingView;
   mintEventId(): string;
+  /** ONBOARDING_CHECK_SECONDS in ms. */
   checkMs: number;
+  /** ONBOARDING_TTL in ms. */
+  ttlMs: number;
+  /** Whether a webhook is configured: without one, events are kept in the log and never delivered. */
+  delivering: boolean;
 }
 
-/** The caller's answer: the status of a success, or the refusal itself. */
-export type Answer = { status: 200 | 201 } | ErrorSpec;
+/**
+ * How long the work a wake-up starts (a read, a delivery) may take before the alarm tries again:
+ * the alarm is the only thing that survives an eviction in the middle of it.
+ */
+export const WORK_LEASE_MS = 30_000;
 
-/** True for an answer that refuses. */
-export function isRefusal(answer: Answer): answer is ErrorSpec {
-  return "reason" in answer;
+/** The next state of the onboarding for `event` at `now`. */
+export function transition(stored: OnboardingState | null, event: OnboardingEvent, now: number, rules: MachineRules): Transition {
+  if (event.type === "create") {
+    if (stored) return { state: stored, effects: [], answer: ONBOARDING_EXISTS };
+    const state = created(event.onboarding, now, rules);
+    return { state, effects: [{ type: "store", state }, { type: "schedule", at: nextWakeAt(state, rules.delivering) }], answer: { status: 201, body: state } };
+  }
+  if (!stored) return { state: null, effects: [], answer: ONBOARDING_NOT_FOUND };
+  const current = expire(stored, now, rules);
+  const settle = (next: OnboardingState, refusal: ErrorSpec | null = null) => settled(stored, next, refusal, rules);
+  const ended = endedRefusal(current);
+
+  switch (event.type) {
+    case "read":
+      return settle(current);
+    case "cancel":
+      if (current.record.status === "cancelled") return settle(current);
+      return ended ? settle(current, ended) : settle(stop(current, "cancelled", undefined, now, rules));
+    case "pair": {
+      if (ended) return settle(current, ended);
+      const { payout } = event;
+      if (current.record.payout !== null) return settle(current, current.record.payout === payout.address ? null : ONBOARDING_ALREADY_PAIRED);
+      const required = payout.address !== current.record.operator;
+      let next = enter(current, { payout: payout.address, payout_source: payout.source, authorization: { required } }, "connected", now, rules);
+      // A payout that is the operator itself needs no authorization (the chain would refuse one).
+      if (!required) next = enter(next, {}, "authorized", now, rules);
+      return settle(checkNow(next, now));
+    }
+    case "claim":
+      if (ended) return settle(current, ended);
+      if (current.record.payout === null) return settle(current, ONBOARDING_NOT_PAIRED);
+      return settle(checkNow({ ...current, watch: { ...current.watch, claimed_txhash: event.txhash } }, now));
+    case "verified":
+      return settle(event.tx ? applyTx(current, event.tx, now, rules) : current, txRefusal(current, event.tx));
+    case "hint": {
+      // A block named this onboarding, or the follower's health changed: either way, read the state queries now.
+      const watch = { ...current.watch, following: event.following };
+      return settle({ ...current, watch: watch.next_check_at === null ? watch : { ...watch, next_check_at: now } });
+    }
+    case "wake": {
+      if (retentionOver(current, now)) return { state: null, effects: [{ type: "erase" }], answer: { status: 200, body: current } };
+      const work = dueWork(current, now, rules);
+      const next = settle(current);
+      // The alarm that woke the object is spent: set the next one, no sooner than the lease of the work it starts.
+      const wakeAt = nextWakeAt(current, rules.delivering);
+      const at = work.length === 0 ? wakeAt : Math.max(wakeAt ?? 0, now + WORK_LEASE_MS);
+      return { ...next, effects: [...next.effects.filter((e) => e.type !== "schedule"), { type: "schedule", at }, ...work] };
+    }
+    case "observed":
+      return settle(observe(current, event.reading, event.since, rules));
+    case "attempted":
+      return settle(recordAttempt(current, event.id, event.attempt, now));
+  }
 }
 
-export interface Step {
-  state: OnboardingState | null;
-  answer: Answer;
+/**
+ * The transition from `before` to `next`: stored (its version one higher when the record or its
+ * events changed) and scheduled, the page told of a new record; answered with the state or the refusal.
+ */
+function settled(before: OnboardingState, next: OnboardingState, refusal: ErrorSpec | null, rules: MachineRules): Transition {
+  const changed = next.record !== before.record || next.events !== before.events;
+  const state = next === before ? before : { ...next, version: before.version + (changed ? 1 : 0) };
+  const effects: OnboardingEffect[] = [];
+  if (state !== before) {
+    effects.push({ type: "store", state }, { type: "schedule", at: nextWakeAt(state, rules.delivering) });
+    if (state.record !== before.record) effects.push({ type: "notify", record: state.record });
+  }
+  return { state, effects, answer: refusal ?? { status: 200, body: state } };
 }
 
-const OK: Answer = { status: 200 };
-const refuse = (error: ErrorSpec): Answer => error;
+/** The work due at `now`: a read of the chain, the delivery of the oldest event still owed. */
+function dueWork(state: OnboardingState, now: number, rules: MachineRules): OnboardingEffect[] {
+  const work: OnboardingEffect[] = [];
+  const check = state.watch.next_check_at;
+  if (check !== null && check <= now) work.push({ type: "read", record: state.record, claimed: state.watch.claimed_txhash });
+  const head = rules.delivering ? pendingHead(state) : null;
+  if (head?.next_attempt_at != null && head.next_attempt_at <= now) work.push({ type: "deliver", event: head });
+  return work;
+}
 
-/** A new onboarding, open for the customer until `ttlMs` from now. */
-export function create(current: OnboardingState | null, input: NewOnboarding, now: number, ttlMs: number): Step {
-  if (current) return { state: current, answer: refuse(ONBOARDING_EXISTS) };
+/** A new onboarding, open for the customer until ONBOARDING_TTL from now. */
+function created(input: NewOnboarding, now: number, rules: MachineRules): OnboardingState {
   const at = new Date(now).toISOString();
   const record: OnboardingRecord = {
     ...input,
@@ -73,20 +209,16 @@ export function create(current: OnboardingState | null, input: NewOnboarding, no
     node: {},
     created_at: at,
     updated_at: at,
-    expires_at: new Date(now + ttlMs).toISOString(),
+    expires_at: new Date(now + rules.ttlMs).toISOString(),
   };
-  return {
-    state: { record, events: [], watch: { next_check_at: null, changed_at: now, claimed_txhash: null, heights: { authorizations: 0, node: 0 } } },
-    answer: { status: 201 },
-  };
+  return { version: 1, record, events: [], watch: { next_check_at: null, changed_at: now, claimed_txhash: null, heights: { authorizations: 0, node: 0 }, following: false } };
 }
 
 /** The refusal for an onboarding that can no longer change, if it is one. */
-function endedRefusal(state: OnboardingState | null): ErrorSpec | null {
-  if (!state) return ONBOARDING_NOT_FOUND;
+function endedRefusal(state: OnboardingState): ErrorSpec | null {
   switch (state.record.status) {
     case "applied":
-      return ALREADY_APPLIED;
+      return ONBOARDING_APPLIED;
     case "cancelled":
       return ONBOARDING_CANCELLED;
     case "expired":
@@ -96,42 +228,15 @@ function endedRefusal(state: OnboardingState | null): ErrorSpec | null {
   }
 }
 
-/** The customer's wallet paired: the payout is set once; the same payout again changes nothing. */
-export function pair(state: OnboardingState | null, payout: { address: string; source: PayoutSource }, now: number, rules: MachineRules): Step {
-  const ended = endedRefusal(state);
-  if (ended) return { state, answer: refuse(ended) };
-  const current = state!;
-  if (current.record.payout !== null) {
-    return { state: current, answer: current.record.payout === payout.address ? OK : refuse(ALREADY_PAIRED) };
-  }
-  const required = payout.address !== current.record.operator;
-  let next = enter(current, { payout: payout.address, payout_source: payout.source, authorization: { required } }, "connected", now, rules);
-  // A payout that is the operator itself needs no authorization (the chain would refuse one).
-  if (!required) next = enter(next, {}, "authorized", now, rules);
-  return { state: { ...next, watch: { ...next.watch, next_check_at: now } }, answer: OK };
-}
-
-/** The wallet app returned an authorization's transaction hash: remember it and read the chain at once. */
-export function claimAuthorization(state: OnboardingState | null, txhash: string, now: number): Step {
-  const ended = endedRefusal(state);
-  if (ended) return { state, answer: refuse(ended) };
-  const current = state!;
-  if (current.record.payout === null) return { state: current, answer: refuse(NOT_PAIRED) };
-  return { state: { ...current, watch: { ...current.watch, claimed_txhash: txhash, next_check_at: now } }, answer: OK };
-}
-
-/** The host cancels: from any state before `applied`; repeating is harmless. */
-export function cancel(state: OnboardingState | null, now: number, rules: MachineRules): Step {
-  if (state?.record.status === "cancelled") return { state, answer: OK };
-  const ended = endedRefusal(state);
-  if (ended) return { state, answer: refuse(ended) };
-  return { state: stop(state!, "cancelled", undefined, now, rules), answer: OK };
-}
-
 /** The clock passed `expires_at` with nothing applied. */
-export function expire(state: OnboardingState, now: number, rules: MachineRules): OnboardingState {
+function expire(state: OnboardingState, now: number, rules: MachineRules): OnboardingState {
   if (isOnboardingEnded(state.record.status) || now < Date.parse(state.record.expires_at)) return state;
   return stop(state, "expired", undefined, now, rules);
+}
+
+/** Reads the chain at once (after a pairing or a claimed transaction). */
+function checkNow(state: OnboardingState, now: number): OnboardingState {
+  return { ...state, watch: { ...state.watch, next_check_at: now } };
 }
 
 /**
@@ -139,18 +244,10 @@ export function expire(state: OnboardingState, now: number, rules: MachineRules)
  * already used are older news and change nothing; a claimed transaction signed by another
  * address than the payout stops the onboarding.
  */
-export function observe(state: OnboardingState, reading: ChainReading, now: number, rules: MachineRules): OnboardingState {
+function observe(state: OnboardingState, reading: ChainReading, now: number, rules: MachineRules): OnboardingState {
   if (isOnboardingEnded(state.record.status)) return state;
-  let next = state;
-  const { record } = state;
-  const tx = reading.tx;
-  if (tx && tx.txhash === state.watch.claimed_txhash) {
-    if (tx.signer !== record.payout) {
-      const problem = { reason: "SIGNER_MISMATCH", message: `The authorization ${tx.txhash} was signed by ${tx.signer}, not by the paired payout address ${record.payout}` };
-      return stop(next, "cancelled", problem, now, rules);
-    }
-    next = { ...next, record: { ...next.record, authorization: { ...next.record.authorization, txhash: tx.txhash } }, watch: { ...next.watch, claimed_txhash: null } };
-  }
+  let next = reading.tx ? applyTx(state, reading.tx, now, rules) : state;
+  if (isOnboardingEnded(next.record.status)) return next;
   const auth = reading.authorizations;
   if (auth && isNewer(auth.height, next.watch.heights.authorizations)) {
     next = { ...next, watch: { ...next.watch, heights: { ...next.watch.heights, authorizations: auth.height ?? next.watch.heights.authorizations } } };
@@ -166,14 +263,33 @@ export function observe(state: OnboardingState, reading: ChainReading, now: numb
       next = enter(next, {}, "applied", now, rules);
     }
   }
-  if (next !== state && next.record.status === state.record.status) next = { ...next, record: { ...next.record, updated_at: new Date(now).toISOString() } };
+  if (next.record !== state.record && next.record.status === state.record.status) next = { ...next, record: { ...next.record, updated_at: new Date(now).toISOString() } };
   return scheduleCheck(next, now, rules);
+}
+
+/** A claimed transaction found in a block: signed by the payout, it is recorded; by another address, it stops the onboarding; unrelated, it is forgotten. */
+function applyTx(state: OnboardingState, tx: TxReading, now: number, rules: MachineRules): OnboardingState {
+  if (tx.txhash !== state.watch.claimed_txhash || isOnboardingEnded(state.record.status)) return state;
+  const watch = { ...state.watch, claimed_txhash: null };
+  if ("unrelated" in tx) return { ...state, watch };
+  if (tx.signer !== state.record.payout) {
+    const problem = { reason: SIGNER_MISMATCH(tx.signer, "").reason, message: `The authorization ${tx.txhash} was signed by ${tx.signer}, not by the paired payout address ${state.record.payout}` };
+    return stop(state, "cancelled", problem, now, rules);
+  }
+  return { ...state, record: { ...state.record, authorization: { ...state.record.authorization, txhash: tx.txhash } }, watch };
+}
+
+/** What the page is told about its claimed transaction: refused when it authorizes nothing or another address signed it. */
+function txRefusal(state: OnboardingState, tx: TxReading | undefined): ErrorSpec | null {
+  if (!tx || tx.txhash !== state.watch.claimed_txhash) return null;
+  if ("unrelated" in tx) return NOT_AN_AUTHORIZATION(state.record.operator);
+  return tx.signer === state.record.payout ? null : SIGNER_MISMATCH(tx.signer, state.record.payout ?? "");
 }
 
 /** Sets when the chain is read next: never once ended or before a payout, else by the back-off rule. */
 function scheduleCheck(state: OnboardingState, now: number, rules: MachineRules): OnboardingState {
   const waiting = !isOnboardingEnded(state.record.status) && state.record.payout !== null;
-  const at = waiting ? now + checkDelayMs(now - state.watch.changed_at, rules.checkMs) : null;
+  const at = waiting ? now + checkDelayMs(now - state.watch.changed_at, rules.checkMs, state.watch.following) : null;
   return { ...state, watch: { ...state.watch, next_check_at: at } };
 }
 
@@ -202,5 +318,5 @@ function enter(state: OnboardingState, changes: Partial<OnboardingRecord>, statu
     next_attempt_at: now,
     attempts: [],
   };
-  return { record, events: [...state.events, event], watch: { ...state.watch, changed_at: now } };
+  return { ...state, record, events: [...state.events, event], watch: { ...state.watch, changed_at: now } };
 }

@@ -1,8 +1,8 @@
 /** The onboarding endpoints in the OpenAPI document (src/openapi.ts), from the schemas their handlers use. */
 import * as z from "zod/mini";
 import type { Config } from "../config";
-import { ONBOARDING_EVENT_TYPES } from "../protocol/index";
-import { authorizationClaimSchema, CREATE_BODY_LIMIT, createOnboardingSchema, PAGE_BODY_LIMIT, payoutSchema } from "./schemas";
+import { onboardingCustomerViewSchema, onboardingEventsLogSchema, onboardingViewSchema } from "../protocol/index";
+import { authorizationClaimSchema, createOnboardingSchema, ONBOARDING_CREATE_BODY_LIMIT, PAGE_BODY_LIMIT, payoutSchema } from "./schemas";
 
 type Json = Record<string, unknown>;
 
@@ -15,31 +15,6 @@ const json = (body: Json) => ({ "application/json": { schema: body } });
 const noStore = { "Cache-Control": { schema: { type: "string", const: "no-store" } } };
 const idParam = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^ob_[0-9a-f]{32}$" }, description: "Onboarding id: ob_ and 32 lowercase hex characters" };
 
-/** The onboarding's JSON, as the host sees it. */
-const onboarding: Json = {
-  type: "object",
-  description:
-    "status: open → connected (a payout is paired) → authorized (the chain lists the operator for the payout, or the payout is the operator) → applied (the node record pays the payout); expired and cancelled end it. commands appear from authorized on; problem says why the service ended it early.",
-  properties: {
-    id: { type: "string" },
-    status: { enum: ["open", "connected", "authorized", "applied", "expired", "cancelled"] },
-    operator: { type: "string" },
-    label: { type: "string" },
-    reference: { type: ["string", "null"] },
-    url: { type: "string", description: "The customer's page for this onboarding" },
-    return_url: { type: ["string", "null"] },
-    payout: { type: ["string", "null"] },
-    payout_source: { enum: ["relay", "in_app", null] },
-    authorization: { type: "object", properties: { required: { type: ["boolean", "null"] }, height: { type: "integer" }, txhash: { type: "string" } } },
-    node: { type: "object", properties: { payout_recipient: { type: "string" }, height: { type: "integer" } } },
-    commands: { type: "object", properties: { update_node: { type: "string" }, payout_recipient_line: { type: "string" } } },
-    problem: { type: "object", properties: { reason: { type: "string" }, message: { type: "string" } } },
-    created_at: { type: "string", format: "date-time" },
-    updated_at: { type: "string", format: "date-time" },
-    expires_at: { type: "string", format: "date-time" },
-  },
-};
-
 /** Paths of the host API and of the customer page's endpoints. */
 export function onboardingPaths(config: Config, parts: OpenApiParts): Record<string, Json> {
   const { schema, errorAnswer } = parts;
@@ -49,7 +24,7 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
     "503": errorAnswer("HOST_API_KEYS is not set on this deployment (HOST_API_NOT_CONFIGURED)"),
   };
   const the = (description: string) => ({ description, headers: noStore, content: json({ $ref: "#/components/schemas/Onboarding" }) });
-  const customerView = { description: "The customer's view: the onboarding without reference and commands, plus host (where return_url leads)", headers: noStore, content: json({ type: "object" }) };
+  const customerView = { description: "The customer's view: the onboarding without reference and commands, plus host (where return_url leads)", headers: noStore, content: json({ $ref: "#/components/schemas/OnboardingCustomerView" }) };
   return {
     "/api/onboardings": {
       post: {
@@ -65,7 +40,7 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
           "200": the("The onboarding this Idempotency-Key created"),
           "400": errorAnswer("Bad operator address, bad return_url, unknown field"),
           "409": errorAnswer("The Idempotency-Key was used with another body (IDEMPOTENCY_KEY_REUSED)"),
-          "413": errorAnswer(`Body over ${CREATE_BODY_LIMIT} bytes`),
+          "413": errorAnswer(`Body over ${ONBOARDING_CREATE_BODY_LIMIT} bytes`),
           "415": errorAnswer("Not application/json"),
           ...hostRefusals,
         },
@@ -93,9 +68,9 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         parameters: [idParam],
         responses: {
           "200": {
-            description: `events: [{id (the webhook-id), type (${ONBOARDING_EVENT_TYPES.join(", ")}), created_at, delivered_at, failed_at, next_attempt_at, attempts: [{at, status or error, ms}]}]`,
+            description: "Every event (id: its webhook-id) with every attempt to deliver it (the receiver's status, or the error)",
             headers: noStore,
-            content: json({ type: "object" }),
+            content: json({ $ref: "#/components/schemas/OnboardingEventsLog" }),
           },
           "404": errorAnswer("No such onboarding"),
           ...hostRefusals,
@@ -151,8 +126,18 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
   };
 }
 
-/** Components the onboarding paths refer to. */
-export const onboardingComponents = {
-  schemas: { Onboarding: onboarding },
-  securitySchemes: { hostKey: { type: "http", scheme: "bearer", description: "One of HOST_API_KEYS" } },
-};
+/** Components the onboarding paths refer to: each answer's shape from its zod schema (src/protocol/onboarding.ts). */
+export function onboardingComponents({ schema }: Pick<OpenApiParts, "schema">) {
+  return {
+    schemas: {
+      Onboarding: {
+        ...schema(onboardingViewSchema),
+        description:
+          "status: open → connected (a payout is paired) → authorized (the chain lists the operator for the payout, or the payout is the operator) → applied (the node record pays the payout); expired and cancelled end it. commands appear from authorized on; problem says why the service ended it early. url is the customer's page.",
+      },
+      OnboardingCustomerView: schema(onboardingCustomerViewSchema),
+      OnboardingEventsLog: schema(onboardingEventsLogSchema),
+    },
+    securitySchemes: { hostKey: { type: "http", scheme: "bearer", description: "One of HOST_API_KEYS" } },
+  };
+}

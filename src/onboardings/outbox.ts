@@ -3,7 +3,7 @@
  * an event that fails waits for its retry and holds back the ones after it, so a host never
  * hears `applied` before `authorized`.
  */
-import { isOnboardingEnded } from "../protocol/index";
+import { isOnboardingEnded, type OnboardingEventsLog } from "../protocol/index";
 import { nextAttemptAt, RETENTION_MS } from "./schedule";
 import type { DeliveryAttempt, OnboardingState, OutboxEvent } from "./state";
 import { delivered } from "./webhook";
@@ -47,7 +47,7 @@ export function retentionOver(state: OnboardingState, now: number): boolean {
 }
 
 /** The events log of the host API: each event and every attempt to deliver it. */
-export function eventsLog(state: OnboardingState) {
+export function eventsLog(state: OnboardingState): OnboardingEventsLog {
   return {
     events: state.events.map(({ id, type, created_at, delivered_at, failed_at, next_attempt_at, attempts }) => ({
       id,

@@ -1,4 +1,7 @@
-/** What an onboarding refuses, as values: each with its HTTP status, gRPC code and reason. */
+/**
+ * What an onboarding refuses, as values: each with its HTTP status, gRPC code and reason, and
+ * named by its reason (a function where the message names what was refused).
+ */
 import { GrpcCode, type ErrorSpec } from "../errors";
 
 export const ONBOARDING_NOT_FOUND: ErrorSpec = {
@@ -25,19 +28,19 @@ export const ONBOARDING_EXPIRED: ErrorSpec = {
   reason: "ONBOARDING_EXPIRED",
   message: "This onboarding expired before the node applied the payout",
 };
-export const ALREADY_APPLIED: ErrorSpec = {
+export const ONBOARDING_APPLIED: ErrorSpec = {
   status: 409,
   code: GrpcCode.FAILED_PRECONDITION,
   reason: "ONBOARDING_APPLIED",
   message: "The node already pays this onboarding's payout; it can no longer change or be cancelled",
 };
-export const ALREADY_PAIRED: ErrorSpec = {
+export const ONBOARDING_ALREADY_PAIRED: ErrorSpec = {
   status: 409,
   code: GrpcCode.ABORTED,
   reason: "ONBOARDING_ALREADY_PAIRED",
   message: "This onboarding is already paired with another payout address",
 };
-export const NOT_PAIRED: ErrorSpec = {
+export const ONBOARDING_NOT_PAIRED: ErrorSpec = {
   status: 409,
   code: GrpcCode.FAILED_PRECONDITION,
   reason: "ONBOARDING_NOT_PAIRED",
@@ -49,7 +52,7 @@ export const SESSION_NOT_CONNECTED: ErrorSpec = {
   reason: "SESSION_NOT_CONNECTED",
   message: "That pairing session has no wallet confirm yet",
 };
-export const signerMismatch = (signer: string, payout: string): ErrorSpec => ({
+export const SIGNER_MISMATCH = (signer: string, payout: string): ErrorSpec => ({
   status: 409,
   code: GrpcCode.ABORTED,
   reason: "SIGNER_MISMATCH",

@@ -1,7 +1,7 @@
 /**
  * What each onboarding request must carry, decided in middleware before its handler runs: the
- * path's onboarding id, a host's create as the onboarding to store, what the customer's page
- * reports. A handler reads them with `c.req.valid(…)` and never checks them again.
+ * path's onboarding id, a host's create as the onboarding to store and its idempotency key, what
+ * the customer's page reports. A handler reads them with `c.req.valid(…)` and never checks them again.
  */
 import type { Context } from "hono";
 import { validator } from "hono/validator";
@@ -15,9 +15,10 @@ import {
   authorizationClaimSchema,
   checkReturnUrl,
   createOnboardingSchema,
-  CREATE_BODY_LIMIT,
+  ONBOARDING_CREATE_BODY_LIMIT,
   onboardingPathSchema,
   PAGE_BODY_LIMIT,
+  parseIdempotencyKey,
   payoutSchema,
 } from "./schemas";
 
@@ -25,7 +26,7 @@ import {
 export const onboardingIdParam = validator("param", (params) => parseOrRefuse(onboardingPathSchema, params, "INVALID_ONBOARDING_ID"));
 
 /** A host's create, as the onboarding to store (with a fresh id) and the body it was made from (for `Idempotency-Key`). */
-export const newOnboardingBody = jsonBody(CREATE_BODY_LIMIT, (body, c: Context<AppEnv>) => {
+export const newOnboardingBody = jsonBody(ONBOARDING_CREATE_BODY_LIMIT, (body, c: Context<AppEnv>) => {
   const config = c.get("config");
   const fields = parseOrRefuse(createOnboardingSchema(config), body);
   const onboarding: NewOnboarding = {
@@ -38,6 +39,9 @@ export const newOnboardingBody = jsonBody(CREATE_BODY_LIMIT, (body, c: Context<A
   };
   return { onboarding, fields };
 });
+
+/** A create's `Idempotency-Key`, as `c.req.valid("header").idempotencyKey` (null without one); 400 `INVALID_IDEMPOTENCY_KEY` otherwise. */
+export const idempotencyKeyHeader = validator("header", (headers) => ({ idempotencyKey: parseIdempotencyKey(headers["idempotency-key"]) }));
 
 /** What the customer's wallet paired: a relayed pairing session, or the wallet app's answer. */
 export const payoutBody = jsonBody(PAGE_BODY_LIMIT, (body, c: Context<AppEnv>) => {

@@ -6,16 +6,16 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { methodNotAllowed } from "../http/method-not-allowed";
-import { sameOriginBrowser, secureTransport } from "../sessions/origin-rules";
+import { sameOriginBrowser, secureTransport } from "../http/origin-guards";
 import { cancelOnboarding, claimAuthorization, createOnboarding, onboardingEvents, pairPayout, readCustomerView, readOnboarding } from "./handlers";
 import { hostAuth } from "./host-auth";
-import { authorizationClaimBody, newOnboardingBody, onboardingIdParam, payoutBody } from "./requests";
+import { authorizationClaimBody, idempotencyKeyHeader, newOnboardingBody, onboardingIdParam, payoutBody } from "./requests";
 
 /** `/api/onboardings…`: create, read, cancel and the events log, for the host's servers. */
 export function hostRoutes(): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .use(hostAuth())
-    .post("/", newOnboardingBody, createOnboarding)
+    .post("/", idempotencyKeyHeader, newOnboardingBody, createOnboarding)
     .get("/:id", onboardingIdParam, readOnboarding)
     .post("/:id/cancel", onboardingIdParam, cancelOnboarding)
     .get("/:id/events", onboardingIdParam, onboardingEvents)

@@ -8,12 +8,16 @@ const STEADY_MS = 30 * 60_000;
 /** The longest wait between two checks. */
 const MAX_CHECK_MS = 5 * 60_000;
 
+/** While the chain follower hints every block that names the onboarding, its own check is this slow safety net. */
+export const SAFETY_NET_MS = 10 * 60_000;
+
 /**
  * Milliseconds until the next read of the chain: `baseMs` (ONBOARDING_CHECK_SECONDS) for 30
  * minutes after the last change, then 1/300 of the time waited (12 s after an hour, 1 min after
- * five), at most 5 minutes.
+ * five), at most 5 minutes; 10 minutes while the chain follower is `following`.
  */
-export function checkDelayMs(sinceChangeMs: number, baseMs: number): number {
+export function checkDelayMs(sinceChangeMs: number, baseMs: number, following = false): number {
+  if (following) return SAFETY_NET_MS;
   if (sinceChangeMs <= STEADY_MS) return baseMs;
   return Math.min(Math.max(baseMs, Math.round(sinceChangeMs / 300)), MAX_CHECK_MS);
 }

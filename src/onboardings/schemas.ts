@@ -2,15 +2,14 @@
 import * as z from "zod/mini";
 import type { Config } from "../config";
 import { invalidArgument } from "../errors";
-import { isLoopbackHost } from "../http/loopback";
-import { accountAddressSchema, canonicalTxHash, ONBOARDING_ID_PATTERN } from "../protocol/index";
+import { isHttpsOrLocalLoopback } from "../http/loopback";
+import { accountAddressSchema, canonicalTxHash, NO_CONTROL_CHARS, ONBOARDING_ID_PATTERN } from "../protocol/index";
 import { sessionIdSchema } from "../sessions/schemas";
 
-/** A create is a few hundred bytes; the payout and authorization bodies fewer. */
-export const CREATE_BODY_LIMIT = 4096;
+/** An onboarding create is a few hundred bytes; the page's payout and authorization bodies fewer. */
+export const ONBOARDING_CREATE_BODY_LIMIT = 4096;
 export const PAGE_BODY_LIMIT = 1024;
 
-const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f]*$/;
 const text = (max: number) => z.string().check(z.maxLength(max), z.regex(NO_CONTROL_CHARS, "must not contain control characters"));
 
 /** An address as a host or a page may spell it (surrounding spaces, uppercase bech32), in the chain's spelling. */
@@ -59,8 +58,7 @@ export function checkReturnUrl(value: string, localProfile: boolean): string {
   } catch {
     throw invalidArgument("INVALID_RETURN_URL", "return_url is not an absolute URL", { field: "return_url" });
   }
-  const loopbackHttp = url.protocol === "http:" && isLoopbackHost(url.hostname);
-  if (url.protocol !== "https:" && !(loopbackHttp && localProfile)) {
+  if (!isHttpsOrLocalLoopback(url, localProfile)) {
     throw invalidArgument("INVALID_RETURN_URL", "return_url must use https", { field: "return_url" });
   }
   if (url.username || url.password) throw invalidArgument("INVALID_RETURN_URL", "return_url must not carry credentials", { field: "return_url" });

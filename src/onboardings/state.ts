@@ -39,10 +39,22 @@ export interface ChainWatch {
   claimed_txhash: string | null;
   /** The highest block height each reading has answered at: a lower answer is older news and is ignored. */
   heights: { authorizations: number; node: number };
+  /**
+   * True while the network's chain follower reads every block and hints this onboarding when one
+   * names it: its own checks are then a slow safety net.
+   */
+  following: boolean;
 }
 
 export interface OnboardingState {
+  /** Grows by one with every change of the record or its events (the index's row version). */
+  version: number;
   record: OnboardingRecord;
   events: OutboxEvent[];
   watch: ChainWatch;
+}
+
+/** A state stored before `version` and `following` existed, as it reads now. */
+export function upgradeState(stored: OnboardingState): OnboardingState {
+  return { ...stored, version: stored.version ?? 1, watch: { ...stored.watch, following: stored.watch.following ?? false } };
 }

@@ -11,13 +11,20 @@ export { mintOnboardingId, mintSessionId, mintSignRequestId, ONBOARDING_ID_PATTE
 export {
   isOnboardingEnded,
   ONBOARDING_EVENT_TYPES,
+  onboardingCustomerViewSchema,
+  onboardingEventsLogSchema,
+  onboardingStatusSchema,
+  onboardingViewSchema,
+  payoutSourceSchema,
   type OnboardingCustomerView,
+  type OnboardingEventsLog,
   type OnboardingEventType,
   type OnboardingStatus,
   type OnboardingView,
   type PayoutSource,
 } from "./onboarding.ts";
 export { describeFirstIssue } from "./schema-issues.ts";
+export { CONTROL_CHARS, NO_CONTROL_CHARS } from "./text.ts";
 export {
   isSettled,
   sessionRowSchema,

@@ -1,18 +1,23 @@
 /**
  * An onboarding as the host and the customer's page see it (docs/HOSTS.md): a host's request that
  * one customer's payout be paired, authorized on chain and applied by the host's node, each step
- * verified on the chain by the service itself.
+ * verified on the chain by the service itself. Each answer's shape is one zod schema here, from
+ * which both its TypeScript type and its OpenAPI schema (src/onboardings/openapi.ts) come.
  */
+import * as z from "zod/mini";
+import { ONBOARDING_ID_PATTERN } from "./ids.ts";
 
 /**
  * `open` → `connected` (a payout is paired) → `authorized` (the chain lists the operator for the
  * payout, or none is needed) → `applied` (the node record pays the payout); `expired` and
  * `cancelled` end it early.
  */
-export type OnboardingStatus = "open" | "connected" | "authorized" | "applied" | "expired" | "cancelled";
+export const onboardingStatusSchema = z.enum(["open", "connected", "authorized", "applied", "expired", "cancelled"]);
+export type OnboardingStatus = z.output<typeof onboardingStatusSchema>;
 
 /** Where the payout came from: the wallet's relayed confirm of a pairing session, or the wallet app's bridge. */
-export type PayoutSource = "relay" | "in_app";
+export const payoutSourceSchema = z.enum(["relay", "in_app"]);
+export type PayoutSource = z.output<typeof payoutSourceSchema>;
 
 /** The statuses after which nothing changes any more. */
 export function isOnboardingEnded(status: OnboardingStatus): boolean {
@@ -20,38 +25,62 @@ export function isOnboardingEnded(status: OnboardingStatus): boolean {
 }
 
 /** The event types a host receives, one per status change after `open`. */
-export const ONBOARDING_EVENT_TYPES = [
-  "onboarding.connected",
-  "onboarding.authorized",
-  "onboarding.applied",
-  "onboarding.expired",
-  "onboarding.cancelled",
-] as const;
-export type OnboardingEventType = (typeof ONBOARDING_EVENT_TYPES)[number];
+export type OnboardingEventType = `onboarding.${Exclude<OnboardingStatus, "open">}`;
+export const ONBOARDING_EVENT_TYPES = onboardingStatusSchema.options.filter((s) => s !== "open").map((s) => `onboarding.${s}`) as OnboardingEventType[];
+
+const isoTime = z.iso.datetime();
+const height = z.number().check(z.int());
+const nullableText = z.nullable(z.string());
+
+const onboardingShape = {
+  id: z.string().check(z.regex(ONBOARDING_ID_PATTERN)),
+  status: onboardingStatusSchema,
+  operator: z.string(),
+  label: z.string(),
+  reference: nullableText,
+  /** The customer's page for this onboarding. */
+  url: z.string(),
+  return_url: nullableText,
+  payout: nullableText,
+  payout_source: z.nullable(payoutSourceSchema),
+  /** `required` is null until a payout is paired (it is false when the payout is the operator itself). */
+  authorization: z.object({ required: z.nullable(z.boolean()), height: z.optional(height), txhash: z.optional(z.string()) }),
+  node: z.object({ payout_recipient: z.optional(z.string()), height: z.optional(height) }),
+  /** From `authorized` on: what the host's node runs to apply the payout. */
+  commands: z.optional(z.object({ update_node: z.string(), payout_recipient_line: z.string() })),
+  /** Why the onboarding ended early, when the service ended it. */
+  problem: z.optional(z.object({ reason: z.string(), message: z.string() })),
+  created_at: isoTime,
+  updated_at: isoTime,
+  expires_at: isoTime,
+};
 
 /** The onboarding as the host API answers it and every event carries it. */
-export interface OnboardingView {
-  id: string;
-  status: OnboardingStatus;
-  operator: string;
-  label: string;
-  reference: string | null;
-  /** The customer's page for this onboarding. */
-  url: string;
-  return_url: string | null;
-  payout: string | null;
-  payout_source: PayoutSource | null;
-  /** `required` is null until a payout is paired (it is false when the payout is the operator itself). */
-  authorization: { required: boolean | null; height?: number; txhash?: string };
-  node: { payout_recipient?: string; height?: number };
-  /** From `authorized` on: what the host's node runs to apply the payout. */
-  commands?: { update_node: string; payout_recipient_line: string };
-  /** Why the onboarding ended early, when the service ended it. */
-  problem?: { reason: string; message: string };
-  created_at: string;
-  updated_at: string;
-  expires_at: string;
-}
+export const onboardingViewSchema = z.object(onboardingShape);
+export type OnboardingView = z.output<typeof onboardingViewSchema>;
 
 /** What the customer's page sees: no host reference, no commands; `host` names where `return_url` leads. */
-export type OnboardingCustomerView = Omit<OnboardingView, "reference" | "commands"> & { host: string | null };
+const { reference: _reference, commands: _commands, ...customerShape } = onboardingShape;
+export const onboardingCustomerViewSchema = z.object({ ...customerShape, host: nullableText });
+export type OnboardingCustomerView = z.output<typeof onboardingCustomerViewSchema>;
+
+const attemptTiming = { at: isoTime, ms: z.number() };
+
+/** The host API's events log: every event of the onboarding and every attempt to deliver it. */
+export const onboardingEventsLogSchema = z.object({
+  events: z.array(
+    z.object({
+      /** The event's `webhook-id`, the same on every attempt. */
+      id: z.string(),
+      type: z.enum(ONBOARDING_EVENT_TYPES as [OnboardingEventType, ...OnboardingEventType[]]),
+      created_at: isoTime,
+      delivered_at: z.nullable(isoTime),
+      /** Set once the last attempt failed and no more are made. */
+      failed_at: z.nullable(isoTime),
+      next_attempt_at: z.nullable(isoTime),
+      /** The receiver's HTTP status, or why there was none. */
+      attempts: z.array(z.union([z.object({ ...attemptTiming, status: z.number().check(z.int()) }), z.object({ ...attemptTiming, error: z.string() })])),
+    }),
+  ),
+});
+export type OnboardingEventsLog = z.output<typeof onboardingEventsLogSchema>;

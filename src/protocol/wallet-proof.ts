@@ -9,6 +9,7 @@
  * sends with the same rules.
  */
 import { accountAddressProblem, BECH32_MAX_LENGTH } from "./address.ts";
+import { CONTROL_CHARS } from "./text.ts";
 
 /** A normalized proof: address in lowercase, key in standard padded base64, an empty label as null. */
 export interface WalletProof {
@@ -36,7 +37,6 @@ export const ACCOUNT_LABEL_MAX = 64;
 export const PUBKEY_MIN_BYTES = 32;
 export const PUBKEY_MAX_BYTES = 4096;
 
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const STANDARD_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const URL_SAFE_BASE64 = /^[A-Za-z0-9_-]*={0,2}$/;
 

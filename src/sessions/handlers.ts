@@ -1,10 +1,10 @@
 /** Handlers of the session endpoints: ask the session's Durable Object with validated values, answer. */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
-import { errorResponse } from "../errors";
+import { respond } from "../http/answer";
+import { requireSameOriginBrowser } from "../http/origin-guards";
 import type { WalletProof } from "../protocol/index";
-import type { NewSession, SessionAnswer } from "./machine";
-import { requireSameOriginBrowser } from "./origin-rules";
+import type { NewSession } from "./machine";
 
 type SessionContext<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;
 
@@ -40,10 +40,4 @@ export async function confirmSession(c: SessionContext<WalletProof>): Promise<Re
 function stubFor(c: Context<AppEnv>, sessionId: string) {
   const namespace = c.env.PAIRING_SESSIONS;
   return namespace.get(namespace.idFromName(sessionId));
-}
-
-/** The row, never cached, or the Durable Object's refusal in the one error shape. */
-function respond(answer: SessionAnswer, headers: Record<string, string> = {}): Response {
-  if (!("row" in answer)) return errorResponse(answer);
-  return Response.json(answer.row, { status: answer.status, headers: { "cache-control": "no-store", ...headers } });
 }

@@ -11,7 +11,7 @@
  * A pending row past its expires_at is answered as expired before its alarm runs, without being
  * written: reads never write, and the alarm stores the expiry.
  */
-import type { ErrorSpec } from "../errors";
+import type { Answer } from "../http/answer";
 import { sameProof, type SessionRow, type WalletProof } from "../protocol/index";
 import {
   ALREADY_CONNECTED,
@@ -42,11 +42,8 @@ export type SessionEffect =
   /** Close every subscriber and delete the storage and the alarm. */
   | { type: "erase" };
 
-/**
- * The caller's answer: the row with its HTTP status, or the refusal itself (a value of
- * refusals.ts, with its own status), which the Worker answers in the one error shape.
- */
-export type SessionAnswer = { status: 200 | 201; row: SessionRow } | ErrorSpec;
+/** The caller's answer: the row with its HTTP status, or the refusal itself (a value of refusals.ts). */
+export type SessionAnswer = Answer<SessionRow>;
 
 export interface Transition {
   row: SessionRow | null;
@@ -123,5 +120,5 @@ function refusedConfirm(row: SessionRow, proof: WalletProof): SessionAnswer {
 }
 
 function ok(status: 200 | 201, row: SessionRow): SessionAnswer {
-  return { status, row };
+  return { status, body: row };
 }

@@ -1,42 +1,10 @@
 /**
- * The same-origin and HTTPS rules of the pairing protocol: the page, its session's origin and the
- * wallet's relay URL are all this server's own origin, reached over HTTPS (plain http only on a
- * loopback host).
+ * The same-origin and HTTPS rules of a session create: the session's origin and the wallet's
+ * relay URL are this server's own origin, over HTTPS (plain http only on a loopback host). The
+ * guards every route shares are in src/http/origin-guards.ts.
  */
-import type { MiddlewareHandler } from "hono";
-import { invalidArgument, permissionDenied } from "../errors";
-import { isLoopbackHost } from "../http/loopback";
-
-/** True when `url` is https, or http on a loopback host. */
-export function isSecureOrLocal(url: URL): boolean {
-  return url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname));
-}
-
-/** Refuses a request that reached the server over plain http from a non-loopback host (403). */
-export const secureTransport: MiddlewareHandler = async (c, next) => {
-  if (!isSecureOrLocal(new URL(c.req.url))) {
-    throw permissionDenied("INSECURE_TRANSPORT", "Session endpoints are served over HTTPS only (plain http only on a loopback host)");
-  }
-  await next();
-};
-
-/** Refuses a browser request sent by a page of another origin (403). */
-export const sameOriginBrowser: MiddlewareHandler = async (c, next) => {
-  requireSameOriginBrowser(c.req.raw.headers, new URL(c.req.url).origin);
-  await next();
-};
-
-/**
- * Refuses a browser request sent by a page of another origin (the `Origin` and `Sec-Fetch-Site`
- * headers browsers add); requests without them come from non-browser clients and pass.
- */
-export function requireSameOriginBrowser(headers: Headers, serverOrigin: string): void {
-  const origin = headers.get("origin");
-  const site = headers.get("sec-fetch-site");
-  if ((origin !== null && origin !== serverOrigin) || site === "cross-site" || site === "same-site") {
-    throw permissionDenied("CROSS_ORIGIN", `Only pages of ${serverOrigin} may use these sessions`, { origin: origin ?? "" });
-  }
-}
+import { invalidArgument } from "../errors";
+import { isHttpsOrLoopback } from "../http/loopback";
 
 /** Checks `origin.url` of a create: a bare origin, equal to this server's. */
 export function checkSessionOrigin(value: string, serverOrigin: string): string {
@@ -44,7 +12,7 @@ export function checkSessionOrigin(value: string, serverOrigin: string): string 
   if (url.username || url.password || url.pathname !== "/" || url.search || url.hash || value.replace(/\/$/, "") !== url.origin) {
     throw invalidArgument("INVALID_ORIGIN", "origin.url must be a bare origin such as https://app.example", { field: "origin.url" });
   }
-  if (!isSecureOrLocal(url)) {
+  if (!isHttpsOrLoopback(url)) {
     throw invalidArgument("INSECURE_ORIGIN", "origin.url must use https (plain http only on a loopback host)", { field: "origin.url" });
   }
   if (url.origin !== serverOrigin) {
@@ -59,7 +27,7 @@ export function checkRelayUrl(value: string, expected: string): void {
   if (url.username || url.password) {
     throw invalidArgument("INVALID_RELAY_URL", "relay_url must not carry credentials", { field: "relay_url" });
   }
-  if (!isSecureOrLocal(url)) {
+  if (!isHttpsOrLoopback(url)) {
     throw invalidArgument("INSECURE_ORIGIN", "relay_url must use https (plain http only on a loopback host)", { field: "relay_url" });
   }
   if (url.href !== expected || value !== expected) {

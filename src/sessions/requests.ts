@@ -13,7 +13,7 @@ import { mintSessionId } from "../protocol/index";
 import { sessionExpiry } from "./expiry";
 import type { NewSession } from "./machine";
 import { checkRelayUrl, checkSessionOrigin } from "./origin-rules";
-import { CONFIRM_BODY_LIMIT, CREATE_BODY_LIMIT, createSessionSchema, parseWalletProof, sessionPathSchema } from "./schemas";
+import { createSessionSchema, parseWalletProof, SESSION_CONFIRM_BODY_LIMIT, SESSION_CREATE_BODY_LIMIT, sessionPathSchema } from "./schemas";
 
 /** The session id of the path, as `c.req.valid("param").id`; 400 `INVALID_SESSION_ID` otherwise. */
 export const sessionIdParam = validator("param", (params) => parseOrRefuse(sessionPathSchema, params, "INVALID_SESSION_ID"));
@@ -22,7 +22,7 @@ export const sessionIdParam = validator("param", (params) => parseOrRefuse(sessi
  * A create's connect payload, checked against this server (its chain id, its own origin, its
  * exact confirm URL, the expiry cap), as the row to store; the id is minted when the body has none.
  */
-export const newSessionBody = jsonBody(CREATE_BODY_LIMIT, (body, c: Context<AppEnv>): NewSession => {
+export const newSessionBody = jsonBody(SESSION_CREATE_BODY_LIMIT, (body, c: Context<AppEnv>): NewSession => {
   const config = c.get("config");
   const payload = parseOrRefuse(createSessionSchema, body);
   if (payload.chain_id !== config.chainId) {
@@ -42,6 +42,6 @@ export const newSessionBody = jsonBody(CREATE_BODY_LIMIT, (body, c: Context<AppE
 });
 
 /** A confirm's body as the wallet proof for the path's session (validated by `sessionIdParam` before it). */
-export const walletProofBody = jsonBody(CONFIRM_BODY_LIMIT, (body, c: Context<AppEnv>) =>
+export const walletProofBody = jsonBody(SESSION_CONFIRM_BODY_LIMIT, (body, c: Context<AppEnv>) =>
   parseWalletProof(body, { sessionId: c.req.param("id")!, bech32Prefix: c.get("config").bech32Prefix }),
 );

@@ -2,8 +2,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { methodNotAllowed } from "../http/method-not-allowed";
+import { sameOriginBrowser, secureTransport } from "../http/origin-guards";
 import { cancelSession, confirmSession, createSession, readSession } from "./handlers";
-import { sameOriginBrowser, secureTransport } from "./origin-rules";
 import { createRateLimit } from "./rate-limit";
 import { newSessionBody, sessionIdParam, walletProofBody } from "./requests";
 

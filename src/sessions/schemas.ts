@@ -5,16 +5,14 @@
  */
 import * as z from "zod/mini";
 import { invalidArgument } from "../errors";
-import { normalizeWalletProof, SESSION_ID_PATTERN, type WalletProof } from "../protocol/index";
+import { NO_CONTROL_CHARS, normalizeWalletProof, SESSION_ID_PATTERN, type WalletProof } from "../protocol/index";
 
 /**
  * Body limits: a create payload is small; a proof carries a public key of up to 4096 bytes, which
  * fits twice (both spellings) with room for the rest.
  */
-export const CREATE_BODY_LIMIT = 4096;
-export const CONFIRM_BODY_LIMIT = 16384;
-
-const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f]*$/;
+export const SESSION_CREATE_BODY_LIMIT = 4096;
+export const SESSION_CONFIRM_BODY_LIMIT = 16384;
 
 /** A session id, in a path or a body: `cs_` and 32 lowercase hex characters. */
 export const sessionIdSchema = z

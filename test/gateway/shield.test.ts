@@ -204,7 +204,7 @@ describe("fail open", () => {
     expect(shieldTiming(response)).toBe("fail-open");
     expect(await upstreamRequests(`~${gw.tags[0]}${path}`)).toBe(1);
     const warned = warn.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
-    expect(warned).toContainEqual(expect.objectContaining({ level: "warn", event: "shield_fail_open", path, fault: expect.any(String) }));
+    expect(warned).toContainEqual(expect.objectContaining({ level: "warn", event: "shield_fail_open", request_id: response.headers.get("x-request-id"), path, fault: expect.any(String) }));
     const accessLog = log.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
     expect(accessLog).toContainEqual(expect.objectContaining({ path: `/api${path}`, status: 200, cache: "MISS", shield: "fail-open" }));
   });

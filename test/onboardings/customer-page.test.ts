@@ -1,7 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { mintOnboardingId } from "../../src/protocol/index";
 import { ORIGIN, api, createSession, errorReason, postJson } from "../helpers/sessions";
-import { accountAddress, authorizeOnChain, broadcast, config, createOnboarding, devnetNodes, hostPost, page, pairByRelay, readOnboarding, wake } from "./helpers";
+import { accountAddress, authorizeOnChain, broadcast, config, createOnboarding, devnetNodes, hostPost, page, pairByRelay, readOnboarding, settle, wake } from "./helpers";
+
+afterEach(() => vi.useRealTimers());
 
 /** Opens the page's push channel and collects every view it sends. */
 async function subscribe(id: string, origin: string = ORIGIN) {
@@ -20,7 +22,7 @@ describe("the customer's view", () => {
     const node = (await devnetNodes())[0]!;
     const created = await createOnboarding({ operator: node.operator, label: "rack-9", reference: "secret-order", return_url: "https://host.example/back" });
     await page.payout(created.id, { source: "in_app", address: node.payout_recipient });
-    await wake(created.id);
+    await settle(created.id);
     const response = await page.view(created.id);
     expect(response.headers.get("cache-control")).toBe("no-store");
     const view = await response.json<Record<string, unknown>>();
@@ -41,7 +43,7 @@ describe("the customer's view", () => {
     const { response, views, closed } = await subscribe(created.id);
     expect(response.status).toBe(101);
     await page.payout(created.id, { source: "in_app", address: node.payout_recipient });
-    await wake(created.id);
+    await settle(created.id);
     expect(await closed).toBe(1000);
     // One view per stored change: the reading that found the authorization also found the node paying it.
     expect(views.map((v) => v.status)).toEqual(["open", "connected", "applied"]);
@@ -158,7 +160,7 @@ describe("the in-app authorization's signer", () => {
     await page.payout(created.id, { source: "in_app", address: payout });
     const tx = await authorizeOnChain(payout, operator);
     expect((await page.authorization(created.id, tx.txhash.toLowerCase())).status).toBe(200);
-    await wake(created.id);
+    await settle(created.id);
     expect(await readOnboarding(created.id)).toMatchObject({ status: "authorized", authorization: { txhash: tx.txhash, height: Number(tx.height) } });
   });
 

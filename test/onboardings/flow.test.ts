@@ -1,5 +1,5 @@
 import { Webhook } from "standardwebhooks";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { HOST_WEBHOOK_SECRET } from "../host-settings";
 import { ORIGIN } from "../helpers/sessions";
 import {
@@ -11,6 +11,7 @@ import {
   page,
   pairByRelay,
   readOnboarding,
+  settle,
   wake,
   host,
   config,
@@ -22,6 +23,8 @@ async function devnetFault(spec: Record<string, unknown>): Promise<void> {
   const response = await fetch(`${DEVNET}/__devnet/faults`, { method: "POST", body: JSON.stringify(spec) });
   expect(response.status).toBe(201);
 }
+
+afterEach(() => vi.useRealTimers());
 
 /** Every delivery for `id`, verified by the Standard Webhooks reference library (throws on any bad signature). */
 async function verifiedEvents(id: string) {
@@ -40,7 +43,7 @@ describe("an onboarding verified on chain and handed to the host", () => {
     expect(paired.status).toBe(200);
     expect(await paired.json()).toMatchObject({ status: "connected", payout: node.payout_recipient, payout_source: "relay", host: "host.example" });
 
-    await wake(created.id);
+    await settle(created.id);
     const applied = await readOnboarding(created.id);
     expect(applied).toMatchObject({ status: "applied", authorization: { required: true }, node: { payout_recipient: node.payout_recipient } });
     expect(applied.authorization.height).toBeGreaterThan(0);
@@ -70,7 +73,7 @@ describe("an onboarding verified on chain and handed to the host", () => {
     const payout = accountAddress();
     const created = await createOnboarding({ operator: node.operator });
     await pairByRelay(created.id, payout);
-    await wake(created.id);
+    await settle(created.id);
     expect((await readOnboarding(created.id)).status).toBe("connected");
 
     const tx = await authorizeOnChain(payout, node.operator);
@@ -100,7 +103,7 @@ describe("an onboarding verified on chain and handed to the host", () => {
     const created = await createOnboarding({ operator: node.operator });
     const paired = await page.payout(created.id, { source: "in_app", address: node.operator });
     expect(await paired.json()).toMatchObject({ status: "authorized", payout_source: "in_app", authorization: { required: false } });
-    await wake(created.id);
+    await settle(created.id);
     expect((await readOnboarding(created.id)).status).toBe("applied");
     expect((await verifiedEvents(created.id)).map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized", "onboarding.applied"]);
   });

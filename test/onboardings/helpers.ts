@@ -5,6 +5,7 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { vi } from "vitest";
 import { readConfig } from "../../src/config";
 import { HOST_KEYS } from "../host-settings";
 import { ORIGIN, accountAddress, api, confirm, createSession, postJson, proofFor } from "../helpers/sessions";
@@ -60,13 +61,26 @@ export function onboardingStub(id: string) {
 }
 
 /**
- * Runs the onboarding's alarm now (a read of the chain and any delivery due), then waits for any
- * wake-up the platform had already started (a pairing sets the alarm to "now").
+ * Moves the clock (Date in this isolate, and so in every Durable Object the tests run) on to `at`;
+ * it keeps running from there. Test files that move it go back to the real clock after each test.
  */
+export function clockTo(at: number): void {
+  vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+  vi.setSystemTime(at);
+}
+
+/** Does what is due now (a read of the chain, a delivery), or waits for the wake-up the platform already started. */
+export async function settle(id: string): Promise<void> {
+  await runInDurableObject(onboardingStub(id), (onboarding) => onboarding.alarm());
+}
+
+/** Settles, then moves the clock on to the onboarding's next alarm (a check, a retry, the expiry) and runs it. */
 export async function wake(id: string): Promise<void> {
+  await settle(id);
   const stub = onboardingStub(id);
+  const at = await runInDurableObject(stub, (_onboarding, state) => state.storage.getAlarm());
+  if (at !== null && at > Date.now()) clockTo(at);
   await runDurableObjectAlarm(stub);
-  await runInDurableObject(stub, (instance) => (instance as unknown as { running: Promise<unknown> }).running);
 }
 
 /** Restarts the onboarding's object as a crash would: memory gone, only what storage holds survives. */

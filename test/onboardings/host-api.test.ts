@@ -85,6 +85,7 @@ describe("create: what it refuses", () => {
     ["a return_url with credentials", { operator: accountAddress(), return_url: "https://u:p@host.example/" }, 400, "INVALID_RETURN_URL"],
     ["a reference over 128 characters", { operator: accountAddress(), reference: "r".repeat(129) }, 400, "INVALID_FIELD"],
     ["a label with a control character", { operator: accountAddress(), label: "rack\n7" }, 400, "INVALID_FIELD"],
+    ["a reference with a C1 control character", { operator: accountAddress(), reference: "order\u008542" }, 400, "INVALID_FIELD"],
     ["a body that is not an object", [1, 2], 400, "MALFORMED_JSON"],
   ])("refuses %s", async (_name, body, status, reason) => {
     const response = await hostPost("", body);
@@ -176,6 +177,7 @@ describe("Idempotency-Key", () => {
   it("refuses a key with spaces or over 255 characters", async () => {
     for (const key of ["has space", "k".repeat(256)]) {
       const response = await hostPost("", { operator: accountAddress() }, { "idempotency-key": key });
+      expect(response.status).toBe(400);
       expect(await errorReason(response)).toBe("INVALID_IDEMPOTENCY_KEY");
     }
   });

@@ -1,31 +1,38 @@
 import { describe, expect, it } from "vitest";
-import { cancel, create, expire, observe, pair, type MachineRules } from "../../src/onboardings/machine";
+import { transition, WORK_LEASE_MS, type ChainReading, type MachineRules, type OnboardingEvent } from "../../src/onboardings/machine";
 import { nextWakeAt, recordAttempt } from "../../src/onboardings/outbox";
-import { checkDelayMs, MIN_ATTEMPTS, MIN_RETRY_SPAN_MS, nextAttemptAt } from "../../src/onboardings/schedule";
+import { checkDelayMs, MIN_ATTEMPTS, MIN_RETRY_SPAN_MS, nextAttemptAt, RETENTION_MS, SAFETY_NET_MS } from "../../src/onboardings/schedule";
 import type { OnboardingState } from "../../src/onboardings/state";
 import { accountAddress } from "./helpers";
 
 const T0 = Date.parse("2026-11-01T00:00:00Z");
+const TTL = 7 * 86_400_000;
 let n = 0;
-const rules: MachineRules = { present: (record) => ({ ...record, url: "u" }) as never, mintEventId: () => `msg_${++n}`, checkMs: 6000 };
+const rules: MachineRules = { present: (record) => ({ ...record, url: "u" }) as never, mintEventId: () => `msg_${++n}`, checkMs: 6000, ttlMs: TTL, delivering: true };
 const operator = accountAddress();
 const payout = accountAddress();
 
+/** The state after `event` at `now`. */
+const after = (state: OnboardingState | null, event: OnboardingEvent, now: number) => transition(state, event, now, rules).state!;
+const observe = (state: OnboardingState, reading: ChainReading, now: number) => after(state, { type: "observed", reading, since: now }, now);
+const cancel = (state: OnboardingState, now: number) => transition(state, { type: "cancel" }, now, rules);
+const readAt = (state: OnboardingState, now: number) => after(state, { type: "read" }, now);
+
 function opened(): OnboardingState {
-  return create(null, { id: "ob_1", operator, label: "", reference: null, origin: "https://edge.test", return_url: null }, T0, 7 * 86_400_000).state!;
+  return after(null, { type: "create", onboarding: { id: "ob_1", operator, label: "", reference: null, origin: "https://edge.test", return_url: null } }, T0);
 }
 function connected(): OnboardingState {
-  return pair(opened(), { address: payout, source: "relay" }, T0 + 1000, rules).state!;
+  return after(opened(), { type: "pair", payout: { address: payout, source: "relay" } }, T0 + 1000);
 }
 
 describe("the onboarding state machine", () => {
   it("moves to authorized and applied only on readings of the chain, one event per status, in order", () => {
     let state = connected();
-    state = observe(state, { authorizations: { listed: false, height: 10 } }, T0 + 2000, rules);
+    state = observe(state, { authorizations: { listed: false, height: 10 } }, T0 + 2000);
     expect(state.record.status).toBe("connected");
-    state = observe(state, { authorizations: { listed: true, height: 12 }, node: { payoutRecipient: operator, height: 12 } }, T0 + 3000, rules);
+    state = observe(state, { authorizations: { listed: true, height: 12 }, node: { payoutRecipient: operator, height: 12 } }, T0 + 3000);
     expect(state.record).toMatchObject({ status: "authorized", authorization: { required: true, height: 12 }, node: { payout_recipient: operator, height: 12 } });
-    state = observe(state, { node: { payoutRecipient: payout, height: 15 } }, T0 + 4000, rules);
+    state = observe(state, { node: { payoutRecipient: payout, height: 15 } }, T0 + 4000);
     expect(state.record.status).toBe("applied");
     expect(state.events.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized", "onboarding.applied"]);
     expect(state.events.map((e) => JSON.parse(e.body).data.status)).toEqual(["connected", "authorized", "applied"]);
@@ -33,32 +40,32 @@ describe("the onboarding state machine", () => {
   });
 
   it("ignores an answer at a lower height than one already read", () => {
-    let state = observe(connected(), { authorizations: { listed: false, height: 20 } }, T0 + 2000, rules);
-    state = observe(state, { authorizations: { listed: true, height: 19 } }, T0 + 3000, rules);
+    let state = observe(connected(), { authorizations: { listed: false, height: 20 } }, T0 + 2000);
+    state = observe(state, { authorizations: { listed: true, height: 19 } }, T0 + 3000);
     expect(state.record.status).toBe("connected");
-    state = observe(state, { authorizations: { listed: true, height: 21 } }, T0 + 4000, rules);
+    state = observe(state, { authorizations: { listed: true, height: 21 } }, T0 + 4000);
     expect(state.record.status).toBe("authorized");
-    state = observe(state, { node: { payoutRecipient: payout, height: 30 } }, T0 + 5000, rules);
-    const older = observe({ ...state, record: { ...state.record, status: "authorized" } }, { node: { payoutRecipient: operator, height: 29 } }, T0 + 6000, rules);
+    state = observe(state, { node: { payoutRecipient: payout, height: 30 } }, T0 + 5000);
+    const older = observe({ ...state, record: { ...state.record, status: "authorized" } }, { node: { payoutRecipient: operator, height: 29 } }, T0 + 6000);
     expect(older.record.node).toEqual({ payout_recipient: payout, height: 30 });
   });
 
   it("stops on a claimed authorization signed by another address, with the reason for the host", () => {
     let state = connected();
-    state = { ...state, watch: { ...state.watch, claimed_txhash: "AA" } };
-    state = observe(state, { tx: { txhash: "AA", signer: accountAddress(), height: 5 } }, T0 + 2000, rules);
+    state = after(state, { type: "claim", txhash: "AA" }, T0 + 1500);
+    state = observe(state, { tx: { txhash: "AA", signer: accountAddress(), height: 5 } }, T0 + 2000);
     expect(state.record).toMatchObject({ status: "cancelled", problem: { reason: "SIGNER_MISMATCH" } });
     expect(state.events.at(-1)!.type).toBe("onboarding.cancelled");
   });
 
   it("cancels any state before applied, never after; expires only past expires_at", () => {
-    expect(cancel(opened(), T0, rules).state!.record.status).toBe("cancelled");
-    expect(cancel(connected(), T0, rules).state!.record.status).toBe("cancelled");
-    const applied = observe(observe(connected(), { authorizations: { listed: true, height: 1 } }, T0, rules), { node: { payoutRecipient: payout, height: 2 } }, T0, rules);
-    expect(cancel(applied, T0, rules).answer).toMatchObject({ status: 409, reason: "ONBOARDING_APPLIED" });
-    expect(expire(opened(), T0 + 7 * 86_400_000 - 1, rules).record.status).toBe("open");
-    expect(expire(opened(), T0 + 7 * 86_400_000, rules).record.status).toBe("expired");
-    expect(expire(applied, T0 + 30 * 86_400_000, rules).record.status).toBe("applied");
+    expect(cancel(opened(), T0).state!.record.status).toBe("cancelled");
+    expect(cancel(connected(), T0).state!.record.status).toBe("cancelled");
+    const applied = observe(observe(connected(), { authorizations: { listed: true, height: 1 } }, T0), { node: { payoutRecipient: payout, height: 2 } }, T0);
+    expect(cancel(applied, T0).answer).toMatchObject({ status: 409, reason: "ONBOARDING_APPLIED" });
+    expect(readAt(opened(), T0 + TTL - 1).record.status).toBe("open");
+    expect(readAt(opened(), T0 + TTL).record.status).toBe("expired");
+    expect(readAt(applied, T0 + 30 * 86_400_000).record.status).toBe("applied");
   });
 
   it("reads the chain every ONBOARDING_CHECK_SECONDS for 30 minutes after a change, then slower, at most every 5 minutes", () => {
@@ -66,8 +73,72 @@ describe("the onboarding state machine", () => {
     expect(checkDelayMs(30 * 60_000, 6000)).toBe(6000);
     expect(checkDelayMs(3_600_000, 6000)).toBe(12_000);
     expect(checkDelayMs(100 * 3_600_000, 6000)).toBe(300_000);
-    const state = observe(connected(), {}, T0 + 2 * 3_600_000, rules);
+    const state = observe(connected(), {}, T0 + 2 * 3_600_000);
     expect(state.watch.next_check_at! - (T0 + 2 * 3_600_000)).toBe(checkDelayMs(2 * 3_600_000 - 1000, 6000));
+  });
+});
+
+describe("what each step does", () => {
+  it("stores before it notifies, and moves the version on with every change of the record or its events, never for a read", () => {
+    const open = opened();
+    expect(open.version).toBe(1);
+    const paired = transition(open, { type: "pair", payout: { address: payout, source: "relay" } }, T0 + 1000, rules);
+    expect(paired.effects.map((e) => e.type)).toEqual(["store", "schedule", "notify"]);
+    expect(paired.state!.version).toBe(2);
+    const read = transition(paired.state, { type: "read" }, T0 + 2000, rules);
+    expect(read.effects).toEqual([]);
+    expect(read.state).toBe(paired.state);
+    // A reading that finds nothing new moves the next check, which is stored, but not the version.
+    const nothing = observe(paired.state!, { authorizations: { listed: false, height: 3 } }, T0 + 3000);
+    expect(nothing.version).toBe(2);
+    const attempted = after(nothing, { type: "attempted", id: nothing.events[0]!.id, attempt: { at: new Date(T0 + 3000).toISOString(), status: 204, ms: 1 } }, T0 + 3000);
+    expect(attempted.version).toBe(3);
+    expect(cancel(attempted, T0 + 4000).state!.version).toBe(4);
+  });
+
+  it("wakes to read the chain and deliver the oldest event owed, with the alarm set past the work's lease", () => {
+    const paired = connected();
+    const woken = transition(paired, { type: "wake" }, T0 + 1000, rules);
+    expect(woken.effects.map((e) => e.type)).toEqual(["schedule", "read", "deliver"]);
+    expect(woken.effects[0]).toEqual({ type: "schedule", at: T0 + 1000 + WORK_LEASE_MS });
+    expect(woken.effects[2]).toMatchObject({ event: { type: "onboarding.connected" } });
+    // Nothing due: the spent alarm is set again for what comes first.
+    const idle = transition(opened(), { type: "wake" }, T0 + 1, rules);
+    expect(idle.effects).toEqual([{ type: "schedule", at: T0 + TTL }]);
+    expect(transition(paired, { type: "wake" }, T0 + 1000, { ...rules, delivering: false }).effects.map((e) => e.type)).toEqual(["schedule", "read"]);
+  });
+
+  it("deletes an ended onboarding once its retention is over, and not before", () => {
+    const cancelled = cancel(opened(), T0).state!;
+    expect(transition(cancelled, { type: "wake" }, T0 + RETENTION_MS - 1, { ...rules, delivering: false }).effects).toEqual([{ type: "schedule", at: T0 + RETENTION_MS }]);
+    expect(transition(cancelled, { type: "wake" }, T0 + RETENTION_MS, { ...rules, delivering: false })).toMatchObject({ state: null, effects: [{ type: "erase" }] });
+  });
+
+  it("reads the chain at once on the follower's hint, and only every 10 minutes while the follower is following", () => {
+    const read = observe(connected(), {}, T0 + 2000);
+    expect(read.watch.next_check_at).toBe(T0 + 2000 + 6000);
+    const hinted = after(read, { type: "hint", following: true }, T0 + 3000);
+    expect(hinted.watch.next_check_at).toBe(T0 + 3000);
+    expect(observe(hinted, {}, T0 + 3000).watch.next_check_at).toBe(T0 + 3000 + SAFETY_NET_MS);
+    const failing = after(observe(hinted, {}, T0 + 3000), { type: "hint", following: false }, T0 + 4000);
+    expect(observe(failing, {}, T0 + 4000).watch.next_check_at).toBe(T0 + 4000 + 6000);
+    // Nothing awaited from the chain: a hint reads nothing.
+    expect(after(opened(), { type: "hint", following: true }, T0).watch.next_check_at).toBeNull();
+  });
+
+  it("answers a claimed transaction: another signer stops the onboarding, one that authorizes nothing is refused and forgotten", () => {
+    const claimed = after(connected(), { type: "claim", txhash: "AA" }, T0 + 2000);
+    expect(claimed.watch).toMatchObject({ claimed_txhash: "AA", next_check_at: T0 + 2000 });
+    const foreign = transition(claimed, { type: "verified", tx: { txhash: "AA", signer: operator, height: 3 } }, T0 + 2100, rules);
+    expect(foreign.answer).toMatchObject({ reason: "SIGNER_MISMATCH" });
+    expect(foreign.state!.record.status).toBe("cancelled");
+    const unrelated = transition(claimed, { type: "verified", tx: { txhash: "AA", unrelated: "no authorization" } }, T0 + 2100, rules);
+    expect(unrelated.answer).toMatchObject({ reason: "NOT_AN_AUTHORIZATION" });
+    expect(unrelated.state!.watch.claimed_txhash).toBeNull();
+    const pending = transition(claimed, { type: "verified" }, T0 + 2100, rules);
+    expect(pending.answer).toMatchObject({ status: 200 });
+    expect(pending.state!.watch.claimed_txhash).toBe("AA");
+    expect(transition(opened(), { type: "claim", txhash: "AA" }, T0, rules).answer).toMatchObject({ reason: "ONBOARDING_NOT_PAIRED" });
   });
 });
 
@@ -89,7 +160,7 @@ describe("delivery retries", () => {
   });
 
   it("holds later events behind a failing one and marks a given-up event failed so the next one goes", () => {
-    let state = pair(opened(), { address: operator, source: "in_app" }, T0, rules).state!;
+    let state = after(opened(), { type: "pair", payout: { address: operator, source: "in_app" } }, T0);
     const [first, second] = state.events;
     expect(nextWakeAt(state, true)).toBe(T0);
     state = recordAttempt(state, first!.id, { at: new Date(T0).toISOString(), status: 500, ms: 3 }, T0);

@@ -1,7 +1,9 @@
 import { Webhook } from "standardwebhooks";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { HOST_WEBHOOK_SECRET } from "../host-settings";
 import { accountAddress, createOnboarding, deliveriesOf, devnetNodes, host, page, planAnswers, restart, wake, wakeUntil } from "./helpers";
+
+afterEach(() => vi.useRealTimers());
 
 type LoggedEvent = { id: string; type: string; delivered_at: string | null; next_attempt_at: string | null; attempts: Record<string, unknown>[] };
 

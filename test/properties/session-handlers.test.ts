@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { errorBodySchema } from "../../src/errors";
 import { normalizeWalletProof, SESSION_ID_PATTERN } from "../../src/protocol/index";
-import { CREATE_BODY_LIMIT } from "../../src/sessions/schemas";
+import { SESSION_CREATE_BODY_LIMIT } from "../../src/sessions/schemas";
 import { CHAIN_ID, ORIGIN, PREFIX, TTL_MAX_SECONDS, WALLET, api, createPayload, createSession, mintSessionId, proofFor } from "../helpers/sessions";
 
 /** What a request must be answered with: a status, and for a refusal the reasons allowed and the field named. */
@@ -99,7 +99,7 @@ const createBodies: fc.Arbitrary<CreateBody> = fc.oneof(
 /** The answer the rules give a create, in the order the server applies them. */
 function expectedCreate({ text, edit }: CreateBody, type: string): Expected {
   if (!JSON_TYPES.includes(type)) return { status: 415, reasons: ["UNSUPPORTED_MEDIA_TYPE"] };
-  if (new TextEncoder().encode(text).length > CREATE_BODY_LIMIT) return { status: 413, reasons: ["BODY_TOO_LARGE"] };
+  if (new TextEncoder().encode(text).length > SESSION_CREATE_BODY_LIMIT) return { status: 413, reasons: ["BODY_TOO_LARGE"] };
   let value: unknown;
   try {
     value = JSON.parse(text);

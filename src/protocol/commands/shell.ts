@@ -3,10 +3,10 @@
  * pattern or single-quoted, so no value can end a word or start a second command.
  */
 import { MessageError } from "../messages/errors.ts";
+import { CONTROL_CHARS } from "../text.ts";
 
 /** Characters that a POSIX shell never treats specially inside an unquoted word. */
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** The keyring backends of a Cosmos SDK node (`--keyring-backend`). */
 export const KEYRING_BACKENDS = ["os", "file", "kwallet", "pass", "test", "memory"] as const;

@@ -5,12 +5,12 @@
 import * as z from "zod/mini";
 import { accountAddressSchema } from "../address.ts";
 import { describeFirstIssue } from "../schema-issues.ts";
+import { NO_CONTROL_CHARS } from "../text.ts";
 import { MessageError } from "./errors.ts";
 
 /** Largest amount a Cosmos `sdk.Int` holds: 256 bits, 78 decimal digits at most. */
 const MAX_AMOUNT = 2n ** 256n - 1n;
 const INTEGER_STRING = /^(0|[1-9][0-9]*)$/;
-const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
 /** A bech32 address with exactly `prefix` and a 20-byte payload. */
 export const addressSchema = accountAddressSchema;

@@ -1,5 +1,5 @@
 /**
- * `npm run mutate [-- <filter>]`: breaks the code on purpose, one mutation at a time, and checks
+ * `npm run mutate [-- <filter>…]`: breaks the code on purpose, one mutation at a time, and checks
  * that the test named for it goes red. Each mutation of test/mutations.json names the claim it
  * guards (a SECURITY.md claim or a README rule), a unique piece of source text and what to put
  * in its place, and the test file(s) that must fail.
@@ -25,8 +25,9 @@ interface Mutation {
 }
 
 const mutations = (JSON.parse(readFileSync("test/mutations.json", "utf8")) as { mutations: Mutation[] }).mutations;
-const filter = process.argv[2];
-const chosen = filter ? mutations.filter((m) => m.claim.includes(filter) || m.file.includes(filter)) : mutations;
+/** Rows whose claim or file contains any of the filters given; every row without one. */
+const filters = process.argv.slice(2);
+const chosen = filters.length > 0 ? mutations.filter((m) => filters.some((f) => m.claim.includes(f) || m.file.includes(f))) : mutations;
 const results: { mutation: Mutation; outcome: "killed" | "SURVIVED" | "NOT APPLIED" }[] = [];
 
 const copy = copyWorkingTree();

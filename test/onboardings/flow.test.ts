@@ -94,7 +94,7 @@ describe("an onboarding verified on chain and handed to the host", () => {
     await devnetFault({ prefix: `/${config.namespace}/incentives/v1/operator_authorizations/${payout}`, content_type: "application/json", body: JSON.stringify({ authorizations: [{ payout_recipient: payout, operator: ` ${operator.toUpperCase()}`, label: "" }], pagination: { next_key: null, total: "1" } }) });
     const created = await createOnboarding({ operator });
     await page.payout(created.id, { source: "in_app", address: payout });
-    await wake(created.id);
+    await settle(created.id);
     expect(await readOnboarding(created.id)).toMatchObject({ status: "applied", payout, node: { payout_recipient: payout } });
   });
 

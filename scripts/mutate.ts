@@ -142,7 +142,7 @@ const table = [
         "",
         "## Rounds",
         "",
-        "Each round read the docs sentence by sentence for a limit, an order, a time or a refusal, and broke each rule it found to see which test goes red.",
+        "Each round looked for rules (a limit, an order, a time or a refusal), broke each one in a copy and named the test that goes red; a rule no test held got one.",
         "",
         "| date | read | rules checked | already held by a test | tests added |",
         "|---|---|---|---|---|",

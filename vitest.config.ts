@@ -1,4 +1,4 @@
-import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { HOST_TEST_VARS } from "./test/host-settings.ts";
 import { NEUTRAL_TEST_VARS } from "./test/neutral-words.ts";
@@ -10,7 +10,8 @@ export default defineConfig({
     // globalSetup on free ports. The deployment's own nodes, which its Durable Objects read from the
     // configuration, are two mounts of the devnet, given up on within seconds so that a test of
     // every node timing out is short (the gateway tests build their own upstream sets on it).
-    cloudflareTest(({ inject }) => ({
+    // The onboarding index's migrations travel as a binding; test/setup.ts applies them to each file's database.
+    cloudflareTest(async ({ inject }) => ({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         bindings: {
@@ -22,6 +23,7 @@ export default defineConfig({
           UPSTREAM_BUDGET_MS: "2500",
           ...HOST_TEST_VARS,
           HOST_WEBHOOK_URL: inject("webhookUrl"),
+          INDEX_MIGRATIONS: await readD1Migrations("./migrations"),
         },
       },
     })),

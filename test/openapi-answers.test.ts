@@ -3,10 +3,16 @@
  * An answer that grows a key, or changes one's type, without its zod schema (src/protocol/) fails
  * here. New endpoints add their answers with `expectDocumented(response, method, path)`.
  */
-import { describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { writeOnboardingRow } from "../src/onboardings/index-store";
+import type { OnboardingView } from "../src/protocol/index";
 import { WALLET, api, confirm, createPayload, createSession, mintSessionId, postJson, proofFor } from "./helpers/sessions";
 import { expectDocumented, schemaProblems, servedDocument } from "./helpers/openapi";
-import { accountAddress, authorizeOnChain, host, hostPost, page, pairByRelay, planAnswers, wakeUntil } from "./onboardings/helpers";
+import { accountAddress, authorizeOnChain, bearer, createOnboarding, host, hostPost, page, pairByRelay, planAnswers, wakeUntil } from "./onboardings/helpers";
+
+// wake-ups move the clock on.
+afterEach(() => vi.useRealTimers());
 
 const ONBOARDING = "/api/onboardings/{id}";
 const CUSTOMER = "/api/onboarding-pages/{id}";
@@ -40,6 +46,21 @@ describe("the onboarding answers are what the served document says", () => {
     expect(await expectDocumented(await page.view(id), "get", CUSTOMER)).toMatchObject({ status: "authorized" });
     expect(await expectDocumented(await hostPost(`/${id}/cancel`, ""), "post", `${ONBOARDING}/cancel`)).toMatchObject({ status: "cancelled" });
     await expectDocumented(await host(`/${id}/events`), "get", `${ONBOARDING}/events`);
+  });
+
+  it("the list and the feed", async () => {
+    const operator = accountAddress();
+    const { id } = await createOnboarding({ operator });
+    await page.payout(id, { source: "in_app", address: operator });
+    // The index row as the onboarding writes it: the host's view and its events, each with its webhook body.
+    const onboarding = await (await host(`/${id}`)).json<OnboardingView>();
+    const type = "onboarding.authorized" as const;
+    const event = { id: `msg_${crypto.randomUUID().replaceAll("-", "")}`, type, created_at: onboarding.updated_at, body: JSON.stringify({ type, timestamp: onboarding.updated_at, data: onboarding }) };
+    await writeOnboardingRow(env.ONBOARDING_INDEX, { onboarding, version: 3, events: [event] });
+    const list = await expectDocumented<{ data: { id: string }[] }>(await host(`?operator=${operator}`), "get", "/api/onboardings");
+    expect(list.data.map((o) => o.id)).toEqual([id]);
+    const feed = await expectDocumented<{ data: unknown[] }>(await api("/api/events?limit=100", { headers: bearer() }), "get", "/api/events");
+    expect(feed.data.length).toBeGreaterThan(0);
   });
 
   it("the error answers too", async () => {

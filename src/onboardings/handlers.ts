@@ -1,10 +1,16 @@
-/** Handlers of the host API and of the customer page's onboarding endpoints: ask the onboarding's Durable Object with validated values, answer. */
+/**
+ * Handlers of the host API and of the customer page's onboarding endpoints: ask the onboarding's
+ * Durable Object (or, for the list and the feed, the index) with validated values, answer.
+ */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
+import { invalidArgument } from "../errors";
 import { isRefusal, respond } from "../http/answer";
 import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
+import { queryEvents, queryOnboardings } from "./index-store";
 import type { NewOnboarding, PairedPayout } from "./machine";
+import type { EventListQuery, OnboardingListQuery } from "./schemas";
 
 type ById<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;
 
@@ -54,6 +60,24 @@ export async function pairPayout(c: ById<PairedPayout>): Promise<Response> {
 export async function claimAuthorization(c: ById<string>): Promise<Response> {
   return respond(await onboardingStub(c, c.req.valid("param").id).claimAuthorization(c.req.valid("json")));
 }
+
+/** `GET /api/onboardings`: the index's onboardings, newest first, a page at a time. */
+export async function listOnboardings(c: Context<AppEnv, string, { out: { query: OnboardingListQuery } }>): Promise<Response> {
+  const query = c.req.valid("query");
+  const page = await queryOnboardings(c.env.ONBOARDING_INDEX, query);
+  if (page === null) throw cursorNotFound("starting_after", `no onboarding ${query.starting_after} is listed`);
+  return respond({ status: 200, body: page });
+}
+
+/** `GET /api/events`: the index's events, oldest first, after the last one the host saw. */
+export async function listEvents(c: Context<AppEnv, string, { out: { query: EventListQuery } }>): Promise<Response> {
+  const query = c.req.valid("query");
+  const page = await queryEvents(c.env.ONBOARDING_INDEX, query);
+  if (page === null) throw cursorNotFound("after", `no event ${query.after} is listed (events go 30 days after their onboarding ends)`);
+  return respond({ status: 200, body: page });
+}
+
+const cursorNotFound = (parameter: string, what: string) => invalidArgument("CURSOR_NOT_FOUND", `${parameter} must be the id of an item of an earlier page: ${what}`, { parameter });
 
 function onboardingStub(c: Context<AppEnv>, id: string) {
   return c.env.ONBOARDINGS.get(c.env.ONBOARDINGS.idFromName(id));

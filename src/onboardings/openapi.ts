@@ -1,8 +1,18 @@
 /** The onboarding endpoints in the OpenAPI document (src/openapi.ts), from the schemas their handlers use. */
 import * as z from "zod/mini";
 import type { Config } from "../config";
-import { onboardingCustomerViewSchema, onboardingEventsLogSchema, onboardingViewSchema } from "../protocol/index";
-import { authorizationClaimSchema, createOnboardingSchema, ONBOARDING_CREATE_BODY_LIMIT, PAGE_BODY_LIMIT, payoutSchema } from "./schemas";
+import { onboardingCustomerViewSchema, onboardingEventsLogSchema, onboardingFeedEventSchema, onboardingViewSchema, pageSchema } from "../protocol/index";
+import {
+  authorizationClaimSchema,
+  createOnboardingSchema,
+  eventListSchema,
+  ONBOARDING_CREATE_BODY_LIMIT,
+  onboardingListSchema,
+  PAGE_BODY_LIMIT,
+  PAGE_LIMIT_DEFAULT,
+  PAGE_LIMIT_MAX,
+  payoutSchema,
+} from "./schemas";
 
 type Json = Record<string, unknown>;
 
@@ -25,8 +35,34 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
   };
   const the = (description: string) => ({ description, headers: noStore, content: json({ $ref: "#/components/schemas/Onboarding" }) });
   const customerView = { description: "The customer's view: the onboarding without reference and commands, plus host (where return_url leads)", headers: noStore, content: json({ $ref: "#/components/schemas/OnboardingCustomerView" }) };
+  /** A route's query parameters, from the zod schema its validation uses, each with what it means. */
+  const queryParameters = <S extends Record<string, z.ZodMiniType>>(object: z.ZodMiniObject<S>, descriptions: Record<keyof S, string>) =>
+    Object.entries(object.shape).map(([name, value]) => ({ name, in: "query", required: false, schema: schema(value, "input"), description: descriptions[name] }));
+  const limit = `Items per page, 1 to ${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT})`;
+  const page = (name: string, description: string) => ({ description, headers: noStore, content: json({ $ref: `#/components/schemas/${name}` }) });
+  const queryRefusals = (cursor: string) =>
+    errorAnswer(`A parameter the route does not take (UNKNOWN_QUERY_PARAMETER), one given twice (DUPLICATE_QUERY_PARAMETER), a value that breaks its rule (INVALID_QUERY_PARAMETER), or a ${cursor} the index does not hold (CURSOR_NOT_FOUND); metadata.parameter names it`);
   return {
     "/api/onboardings": {
+      get: {
+        tags: ["onboardings"],
+        operationId: "listOnboardings",
+        summary: "List onboardings, newest first",
+        description:
+          "From the index every onboarding writes after each change (it may trail an onboarding by about a second). Newest first (created_at, then id, descending); each filter is an exact match, and all given must hold. Page with starting_after: the last id of the previous page.",
+        security,
+        parameters: queryParameters(onboardingListSchema(config), {
+          status: "Only onboardings in this status",
+          reference: "Only onboardings created with this reference",
+          operator: "Only onboardings of this operator address",
+          payout: "Only onboardings whose paired payout is this address",
+          created_gte: "Only onboardings created at or after this time (RFC 3339, or a date: its midnight UTC)",
+          created_lt: "Only onboardings created before this time",
+          limit,
+          starting_after: "The last id of the previous page: this page holds the onboardings after it",
+        }),
+        responses: { "200": page("OnboardingList", "A page of onboardings, as GET /api/onboardings/{id} answers each"), "400": queryRefusals("starting_after"), ...hostRefusals },
+      },
       post: {
         tags: ["onboardings"],
         operationId: "createOnboarding",
@@ -73,6 +109,27 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
             content: json({ $ref: "#/components/schemas/OnboardingEventsLog" }),
           },
           "404": errorAnswer("No such onboarding"),
+          ...hostRefusals,
+        },
+      },
+    },
+    "/api/events": {
+      get: {
+        tags: ["onboardings"],
+        operationId: "listEvents",
+        summary: "Every onboarding's events, oldest first: the feed to catch up from",
+        description:
+          "Events in one order, the order the index first held them (an event written later is always after the ones a host has seen). after: the last event id the host has seen (its webhook-id), so a host that missed webhooks reads on from there. data is the onboarding as the event's webhook carried it.",
+        security,
+        parameters: queryParameters(eventListSchema, {
+          after: "The last event id seen: this page holds the events after it",
+          type: "Only events of this type",
+          onboarding: "Only the events of this onboarding",
+          limit,
+        }),
+        responses: {
+          "200": page("EventFeed", "A page of events"),
+          "400": queryRefusals("after"),
           ...hostRefusals,
         },
       },
@@ -137,6 +194,8 @@ export function onboardingComponents({ schema }: Pick<OpenApiParts, "schema">) {
       },
       OnboardingCustomerView: schema(onboardingCustomerViewSchema),
       OnboardingEventsLog: schema(onboardingEventsLogSchema),
+      OnboardingList: schema(pageSchema(onboardingViewSchema)),
+      EventFeed: schema(pageSchema(onboardingFeedEventSchema)),
     },
     securitySchemes: { hostKey: { type: "http", scheme: "bearer", description: "One of HOST_API_KEYS" } },
   };

@@ -5,17 +5,23 @@
  */
 import type { Context } from "hono";
 import { validator } from "hono/validator";
+import * as z from "zod/mini";
 import type { AppEnv } from "../app-env";
+import type { Config } from "../config";
 import { LOCAL_PROFILE } from "../config/profiles";
+import { invalidArgument } from "../errors";
 import { jsonBody } from "../http/json-body";
 import { parseOrRefuse } from "../http/validate";
-import { mintOnboardingId } from "../protocol/index";
+import { describeFirstIssue, mintOnboardingId } from "../protocol/index";
 import type { NewOnboarding } from "./machine";
 import {
   authorizationClaimSchema,
   checkReturnUrl,
   createOnboardingSchema,
+  eventListSchema,
+  noQuerySchema,
   ONBOARDING_CREATE_BODY_LIMIT,
+  onboardingListSchema,
   onboardingPathSchema,
   PAGE_BODY_LIMIT,
   parseIdempotencyKey,
@@ -51,3 +57,36 @@ export const payoutBody = jsonBody(PAGE_BODY_LIMIT, (body, c: Context<AppEnv>) =
 
 /** The authorization's transaction hash the wallet app returned. */
 export const authorizationClaimBody = jsonBody(PAGE_BODY_LIMIT, (body) => parseOrRefuse(authorizationClaimSchema, body).txhash);
+
+/**
+ * A host route's query string as `c.req.valid("query")`, parsed by `schema`: a parameter the
+ * route does not take, one given twice, or a value that breaks its rule is a 400 naming the
+ * parameter (and the rule, or what the route takes).
+ */
+function hostQuery<S extends z.ZodMiniObject>(schemaFor: (config: Config) => S) {
+  return validator("query", (query, c: Context<AppEnv>): z.output<S> => {
+    const schema = schemaFor(c.get("config"));
+    const takes = Object.keys(schema.shape);
+    for (const [name, value] of Object.entries(query)) {
+      const parameter = name.slice(0, 40);
+      if (!takes.includes(name)) {
+        const rule = takes.length ? `this route takes ${takes.join(", ")}` : "this route takes no query parameters";
+        throw invalidArgument("UNKNOWN_QUERY_PARAMETER", `Unknown query parameter ${JSON.stringify(parameter)}; ${rule}`, { parameter });
+      }
+      if (Array.isArray(value)) throw invalidArgument("DUPLICATE_QUERY_PARAMETER", `Query parameter ${JSON.stringify(name)} is given more than once`, { parameter });
+    }
+    const result = z.safeParse(schema, query);
+    if (result.success) return result.data;
+    const { field, message } = describeFirstIssue(result.error);
+    throw invalidArgument("INVALID_QUERY_PARAMETER", message, { parameter: field });
+  });
+}
+
+/** `GET /api/onboardings`'s filters, limit and cursor. */
+export const onboardingListQuery = hostQuery(onboardingListSchema);
+
+/** `GET /api/events`'s cursor, filters and limit. */
+export const eventListQuery = hostQuery(() => eventListSchema);
+
+/** The host routes that take no query parameters. */
+export const noQuery = hostQuery(() => noQuerySchema);

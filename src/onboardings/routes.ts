@@ -7,22 +7,38 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { sameOriginBrowser, secureTransport } from "../http/origin-guards";
-import { cancelOnboarding, claimAuthorization, createOnboarding, onboardingEvents, pairPayout, readCustomerView, readOnboarding } from "./handlers";
+import {
+  cancelOnboarding,
+  claimAuthorization,
+  createOnboarding,
+  listEvents,
+  listOnboardings,
+  onboardingEvents,
+  pairPayout,
+  readCustomerView,
+  readOnboarding,
+} from "./handlers";
 import { hostAuth } from "./host-auth";
-import { authorizationClaimBody, idempotencyKeyHeader, newOnboardingBody, onboardingIdParam, payoutBody } from "./requests";
+import { authorizationClaimBody, eventListQuery, idempotencyKeyHeader, newOnboardingBody, noQuery, onboardingIdParam, onboardingListQuery, payoutBody } from "./requests";
 
-/** `/api/onboardings…`: create, read, cancel and the events log, for the host's servers. */
+/** `/api/onboardings…`: create, list, read, cancel and the events log, for the host's servers. */
 export function hostRoutes(): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .use(hostAuth())
-    .post("/", idempotencyKeyHeader, newOnboardingBody, createOnboarding)
-    .get("/:id", onboardingIdParam, readOnboarding)
-    .post("/:id/cancel", onboardingIdParam, cancelOnboarding)
-    .get("/:id/events", onboardingIdParam, onboardingEvents)
-    .all("/", methodNotAllowed("POST"))
+    .post("/", noQuery, idempotencyKeyHeader, newOnboardingBody, createOnboarding)
+    .get("/", onboardingListQuery, listOnboardings)
+    .get("/:id", noQuery, onboardingIdParam, readOnboarding)
+    .post("/:id/cancel", noQuery, onboardingIdParam, cancelOnboarding)
+    .get("/:id/events", noQuery, onboardingIdParam, onboardingEvents)
+    .all("/", methodNotAllowed("GET, HEAD, POST"))
     .all("/:id", methodNotAllowed("GET, HEAD"))
     .all("/:id/cancel", methodNotAllowed("POST"))
     .all("/:id/events", methodNotAllowed("GET, HEAD"));
+}
+
+/** `/api/events`: every onboarding's events in one order, the feed a host catches up from. */
+export function eventRoutes(): Hono<AppEnv> {
+  return new Hono<AppEnv>().use(hostAuth()).get("/", eventListQuery, listEvents).all("/", methodNotAllowed("GET, HEAD"));
 }
 
 /** `/api/onboarding-pages/:id…`: what the customer's page reads and reports (over HTTPS, from this origin's pages). */

@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import type { Config } from "../config";
 import { invalidArgument } from "../errors";
 import { isHttpsOrLocalLoopback } from "../http/loopback";
-import { accountAddressSchema, canonicalTxHash, NO_CONTROL_CHARS, ONBOARDING_ID_PATTERN } from "../protocol/index";
+import { accountAddressSchema, canonicalTxHash, NO_CONTROL_CHARS, ONBOARDING_EVENT_TYPES, ONBOARDING_ID_PATTERN, onboardingStatusSchema } from "../protocol/index";
 import { sessionIdSchema } from "../sessions/schemas";
 
 /** An onboarding create is a few hundred bytes; the page's payout and authorization bodies fewer. */
@@ -47,7 +47,7 @@ export const authorizationClaimSchema = z.strictObject({
 
 /** The path of an onboarding's endpoints: its id. */
 export const onboardingPathSchema = z.object({
-  id: z.string().check(z.regex(ONBOARDING_ID_PATTERN, "An onboarding id is ob_ followed by 32 lowercase hex characters")),
+  id: z.string().check(z.regex(ONBOARDING_ID_PATTERN, "must be ob_ followed by 32 lowercase hex characters")),
 });
 
 /** `return_url`: https (plain http only on loopback in the local profile), no credentials. */
@@ -73,3 +73,53 @@ export function parseIdempotencyKey(value: string | undefined): string | null {
   }
   return value;
 }
+
+/** The most items one page of the list or the feed holds, and how many it holds unless asked. */
+export const PAGE_LIMIT_MAX = 100;
+export const PAGE_LIMIT_DEFAULT = 20;
+
+/** `limit`: a whole number from 1 to 100. */
+const pageLimit = z.pipe(
+  z.string().check(z.regex(/^[1-9][0-9]{0,2}$/, `must be a whole number from 1 to ${PAGE_LIMIT_MAX}`)),
+  z.transform(Number).check(z.lte(PAGE_LIMIT_MAX, `must be a whole number from 1 to ${PAGE_LIMIT_MAX}`)),
+);
+
+/** An RFC 3339 time (a date alone is its midnight UTC), in the index's own spelling: toISOString's. */
+const instant = z.pipe(
+  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/, "must be an RFC 3339 time, e.g. 2026-11-25T12:00:00Z, or a date")),
+  z.transform((value, ctx) => {
+    const at = Date.parse(value);
+    if (Number.isNaN(at)) ctx.issues.push({ code: "custom", message: "is not a real time", input: value });
+    return Number.isNaN(at) ? "" : new Date(at).toISOString();
+  }),
+);
+
+const onboardingId = z.string().check(z.regex(ONBOARDING_ID_PATTERN, "must be an onboarding id: ob_ followed by 32 lowercase hex characters"));
+
+/** `GET /api/onboardings`: filters (each an exact match; created_gte ≤ created_at < created_lt), `limit`, and the cursor. */
+export function onboardingListSchema(config: Config) {
+  return z.strictObject({
+    status: z.optional(z.enum(onboardingStatusSchema.options, `must be one of ${onboardingStatusSchema.options.join(", ")}`)),
+    reference: z.optional(text(128).check(z.minLength(1))),
+    operator: z.optional(address(config.bech32Prefix)),
+    payout: z.optional(address(config.bech32Prefix)),
+    created_gte: z.optional(instant),
+    created_lt: z.optional(instant),
+    limit: z.optional(pageLimit),
+    /** The last id of the previous page: this page begins after it. */
+    starting_after: z.optional(onboardingId),
+  });
+}
+export type OnboardingListQuery = z.output<ReturnType<typeof onboardingListSchema>>;
+
+/** `GET /api/events`: the events after the last one a host saw, of one type or one onboarding. */
+export const eventListSchema = z.strictObject({
+  after: z.optional(z.string().check(z.regex(/^msg_[0-9A-Za-z]{1,64}$/, "must be an event id (msg_…, the webhook-id)"))),
+  type: z.optional(z.enum(ONBOARDING_EVENT_TYPES, `must be one of ${ONBOARDING_EVENT_TYPES.join(", ")}`)),
+  onboarding: z.optional(onboardingId),
+  limit: z.optional(pageLimit),
+});
+export type EventListQuery = z.output<typeof eventListSchema>;
+
+/** Host routes that take no query parameters. */
+export const noQuerySchema = z.strictObject({});

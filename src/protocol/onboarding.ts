@@ -84,3 +84,17 @@ export const onboardingEventsLogSchema = z.object({
   ),
 });
 export type OnboardingEventsLog = z.output<typeof onboardingEventsLogSchema>;
+
+/** An event of the host API's feed (`GET /api/events`): its `data` is the onboarding as the event's webhook carried it. */
+export const onboardingFeedEventSchema = z.object({
+  /** The event's `webhook-id`. */
+  id: z.string(),
+  type: z.enum(ONBOARDING_EVENT_TYPES as [OnboardingEventType, ...OnboardingEventType[]]),
+  created_at: isoTime,
+  onboarding_id: z.string().check(z.regex(ONBOARDING_ID_PATTERN)),
+  data: onboardingViewSchema,
+});
+export type OnboardingFeedEvent = z.output<typeof onboardingFeedEventSchema>;
+
+/** A page of the host API's list or feed: `has_more` is true while a next page holds more. */
+export const pageSchema = <T extends z.ZodMiniType>(item: T) => z.object({ data: z.array(item), has_more: z.boolean() });

@@ -1,5 +1,9 @@
-/** A `wrangler dev` with the given variables, fresh state and a free loopback port: the suite's server, and a test's own when it needs other settings. */
-import { spawn } from "node:child_process";
+/**
+ * A `wrangler dev` with the given variables, fresh state (the onboarding index's migrations
+ * applied to it) and a free loopback port: the suite's server, and a test's own when it needs
+ * other settings.
+ */
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +19,11 @@ export interface WranglerDev {
 export async function startWranglerDev(vars: Record<string, string>): Promise<WranglerDev> {
   const url = `http://127.0.0.1:${await freeLoopbackPort()}`;
   const persist = mkdtempSync(join(tmpdir(), "e2e-wrangler-"));
+  const migrated = spawnSync("wrangler", ["d1", "migrations", "apply", "ONBOARDING_INDEX", "--local", "--persist-to", persist], { env: { ...process.env, ...WRANGLER_OFFLINE_ENV }, encoding: "utf8" });
+  if (migrated.status !== 0) {
+    rmSync(persist, { recursive: true, force: true });
+    throw new Error(`the index's migrations did not apply:\n${migrated.stdout}${migrated.stderr}`);
+  }
   const args = ["dev", "--ip", "127.0.0.1", "--port", new URL(url).port, "--show-interactive-dev-session=false", "--persist-to", persist];
   for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
   const child = spawn("wrangler", args, { env: { ...process.env, ...WRANGLER_OFFLINE_ENV }, detached: true, stdio: ["ignore", "pipe", "pipe"] });

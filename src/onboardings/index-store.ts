@@ -1,0 +1,127 @@
+/**
+ * The onboarding index in D1 (migrations/): a row per onboarding and a row per event, read by the
+ * host API's list and feed. Each onboarding's Durable Object stays the authority and writes its own
+ * rows; a row only ever moves forward (its version), and an event row, once written, never changes.
+ */
+import * as z from "zod/mini";
+import { onboardingFeedEventSchema, onboardingViewSchema, type OnboardingFeedEvent, type OnboardingView } from "../protocol/index";
+import { PAGE_LIMIT_DEFAULT, type EventListQuery, type OnboardingListQuery } from "./schemas";
+import type { OutboxEvent } from "./state";
+
+/** One onboarding at one version of its state, with every event it has written so far. */
+export interface OnboardingRow {
+  /** The onboarding as the host sees it at this version. */
+  onboarding: OnboardingView;
+  version: number;
+  /** Its events in the order they were written: each is indexed once, the first time it is seen. */
+  events: readonly Pick<OutboxEvent, "id" | "type" | "created_at" | "body">[];
+}
+
+/**
+ * Writes an onboarding's row and its new events in one transaction. An older or equal version than
+ * the row already holds changes nothing (so the index never moves backwards); events already
+ * indexed are left as they are, so each keeps the place in the global order it first got.
+ * Rejects when D1 does: the caller writes again later.
+ */
+export async function writeOnboardingRow(db: D1Database, row: OnboardingRow): Promise<void> {
+  const { onboarding: o, version } = row;
+  const upsert = db
+    .prepare(
+      `INSERT INTO onboardings (id, status, operator, payout, reference, created_at, updated_at, version, onboarding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, operator = excluded.operator, payout = excluded.payout, reference = excluded.reference,
+         created_at = excluded.created_at, updated_at = excluded.updated_at, version = excluded.version, onboarding = excluded.onboarding
+       WHERE excluded.version > onboardings.version`,
+    )
+    .bind(o.id, o.status, o.operator, o.payout, o.reference, o.created_at, o.updated_at, version, JSON.stringify(o));
+  // The event keeps the webhook's data (the onboarding at that change), taken from its exact body.
+  const insertEvent = db.prepare("INSERT OR IGNORE INTO events (id, type, created_at, onboarding_id, data) VALUES (?, ?, ?, ?, json_extract(?, '$.data'))");
+  await db.batch([...row.events.map((e) => insertEvent.bind(e.id, e.type, e.created_at, o.id, e.body)), upsert]);
+}
+
+/** Deletes an onboarding's rows and its events' (its retention is over). */
+export async function deleteOnboardingRows(db: D1Database, id: string): Promise<void> {
+  await db.batch([db.prepare("DELETE FROM events WHERE onboarding_id = ?").bind(id), db.prepare("DELETE FROM onboardings WHERE id = ?").bind(id)]);
+}
+
+/** The version of an onboarding's row, or null while it has none. */
+export async function indexedVersion(db: D1Database, id: string): Promise<number | null> {
+  const row = await db.prepare("SELECT version FROM onboardings WHERE id = ?").bind(id).first();
+  return row === null ? null : z.parse(versionRow, row).version;
+}
+
+/** A page of the list or the feed. */
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+}
+
+/**
+ * Onboardings newest first (created_at, then id, descending), `limit` of them after the
+ * `starting_after` onboarding; null when `starting_after` names no onboarding of the index.
+ */
+export async function queryOnboardings(db: D1Database, query: OnboardingListQuery): Promise<Page<OnboardingView> | null> {
+  const { sql, values } = where([
+    ["status = ?", query.status],
+    ["reference = ?", query.reference],
+    ["operator = ?", query.operator],
+    ["payout = ?", query.payout],
+    ["created_at >= ?", query.created_gte],
+    ["created_at < ?", query.created_lt],
+    ["(created_at, id) < (SELECT created_at, id FROM onboardings WHERE id = ?)", query.starting_after],
+  ]);
+  const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
+  const page = db.prepare(`SELECT onboarding FROM onboardings${sql} ORDER BY created_at DESC, id DESC LIMIT ?`).bind(...values, limit + 1);
+  const cursor = query.starting_after === undefined ? null : db.prepare("SELECT 1 FROM onboardings WHERE id = ?").bind(query.starting_after);
+  const rows = await pageWithCursor(db, page, cursor);
+  return rows && paged(rows.map((row) => z.parse(onboardingRow, row).onboarding), limit);
+}
+
+/** Events oldest first (in the order they were first indexed), after the `after` event; null when `after` names no event of the index. */
+export async function queryEvents(db: D1Database, query: EventListQuery): Promise<Page<OnboardingFeedEvent> | null> {
+  const { sql, values } = where([
+    ["seq > (SELECT seq FROM events WHERE id = ?)", query.after],
+    ["type = ?", query.type],
+    ["onboarding_id = ?", query.onboarding],
+  ]);
+  const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
+  const page = db.prepare(`SELECT id, type, created_at, onboarding_id, data FROM events${sql} ORDER BY seq LIMIT ?`).bind(...values, limit + 1);
+  const cursor = query.after === undefined ? null : db.prepare("SELECT 1 FROM events WHERE id = ?").bind(query.after);
+  const rows = await pageWithCursor(db, page, cursor);
+  return rows && paged(rows.map((row) => z.parse(eventRow, row)), limit);
+}
+
+/** ` WHERE …` joining the clauses whose value is given (each with one `?`), and those values in order. */
+function where(clauses: readonly (readonly [string, string | undefined])[]): { sql: string; values: string[] } {
+  const given = clauses.filter((clause): clause is readonly [string, string] => clause[1] !== undefined);
+  return { sql: given.length ? ` WHERE ${given.map(([clause]) => clause).join(" AND ")}` : "", values: given.map(([, value]) => value) };
+}
+
+/** The page's rows, read with the check that its cursor exists in the same round trip; null when it does not. */
+async function pageWithCursor(db: D1Database, page: D1PreparedStatement, cursor: D1PreparedStatement | null): Promise<unknown[] | null> {
+  if (cursor === null) return (await page.all()).results;
+  const [found, rows] = await db.batch([cursor, page]);
+  return found!.results.length === 0 ? null : rows!.results;
+}
+
+function paged<T>(items: T[], limit: number): Page<T> {
+  return { data: items.slice(0, limit), has_more: items.length > limit };
+}
+
+/** JSON kept as text in a row. */
+const jsonText = z.pipe(
+  z.string(),
+  z.transform((text, ctx): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      ctx.issues.push({ code: "custom", message: "is not JSON", input: text });
+      return null;
+    }
+  }),
+);
+
+/** The onboarding as the host sees it, kept as JSON. */
+const storedOnboarding = z.pipe(jsonText, onboardingViewSchema);
+const versionRow = z.object({ version: z.number() });
+const onboardingRow = z.object({ onboarding: storedOnboarding });
+const eventRow = z.extend(onboardingFeedEventSchema, { data: storedOnboarding });

@@ -64,9 +64,10 @@ describe("a claimed transaction whose answer lacks what is read of it", () => {
     const type = `/${config.namespace}.incentives.v1.MsgAuthorizeOperator`;
     const txResponse = { txhash: tx.txhash, code: 0, height: tx.height };
     await answerWith(`/cosmos/tx/v1beta1/txs/${tx.txhash}`, { tx: { body: { messages: [null] } }, tx_response: txResponse });
+    // Every later look-up (the wake-up the claim starts by itself too) gets the second malformed answer, so the claim stays open.
+    await answerWith(`/cosmos/tx/v1beta1/txs/${tx.txhash}`, { tx: { body: { messages: [{ "@type": type, payout_recipient: payout }] } }, tx_response: txResponse }, 20);
     const warned = await warnings(async () => expect((await page.authorization(id, tx.txhash)).status).toBe(200));
     expect(warned).toContain("is malformed: tx.body.messages.0 must be an object");
-    await answerWith(`/cosmos/tx/v1beta1/txs/${tx.txhash}`, { tx: { body: { messages: [{ "@type": type, payout_recipient: payout }] } }, tx_response: txResponse });
     const second = await warnings(() => wake(id));
     expect(second).toContain(`(its ${type}) is malformed: operator is required (a string)`);
   });

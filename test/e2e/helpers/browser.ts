@@ -28,8 +28,12 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** A fresh Chromium profile with one guarded page, kept on `origin` (the suite's server unless a test runs its own). */
-export async function openBrowser(viewport: { width: number; height: number }, init?: (page: Page) => Promise<void>, origin = new URL(inject("baseUrl")).origin): Promise<Browser> {
+/**
+ * A fresh Chromium profile with one guarded page, kept on `origin` (the suite's server unless a
+ * test runs its own); `javaScriptEnabled: false` runs none of the page's scripts.
+ */
+export async function openBrowser(viewport: { width: number; height: number }, init?: (page: Page) => Promise<void>, options: { javaScriptEnabled?: boolean; origin?: string } = {}): Promise<Browser> {
+  const origin = options.origin ?? new URL(inject("baseUrl")).origin;
   const { executablePath, args } = inject("chromium");
   const profile = mkdtempSync(join(tmpdir(), "e2e-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
@@ -40,6 +44,7 @@ export async function openBrowser(viewport: { width: number; height: number }, i
     permissions: ["clipboard-read", "clipboard-write"],
     locale: "en-US",
     timezoneId: "UTC",
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
   });
   const guard: Guard = { requests: [], offOrigin: [], problems: [], webSockets: [] };
   await context.route("**/*", (route) => {

@@ -52,7 +52,7 @@ async function hostStatus(id: string): Promise<string> {
 }
 
 async function openPage(onboarding: OnboardingView): Promise<Browser> {
-  const b = await openBrowser(PHONE, undefined, { origin: server.url });
+  const b = await openBrowser(PHONE, undefined, { base: server.url });
   browsers.push(b);
   await b.page.goto(`${server.url}/?onboarding=${onboarding.id}`);
   return b;

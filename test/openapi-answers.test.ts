@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { WALLET, api, confirm, createPayload, createSession, mintSessionId, postJson, proofFor } from "./helpers/sessions";
 import { expectDocumented, schemaProblems, servedDocument } from "./helpers/openapi";
-import { accountAddress, authorizeOnChain, host, hostPost, page, pairByRelay, planAnswers, wakeUntil } from "./onboardings/helpers";
+import { accountAddress, authorizeOnChain, bearer, host, hostPost, page, pairByRelay, planAnswers, settle, wakeUntil } from "./onboardings/helpers";
 
 const ONBOARDING = "/api/onboardings/{id}";
 const CUSTOMER = "/api/onboarding-pages/{id}";
@@ -40,6 +40,19 @@ describe("the onboarding answers are what the served document says", () => {
     expect(await expectDocumented(await page.view(id), "get", CUSTOMER)).toMatchObject({ status: "authorized" });
     expect(await expectDocumented(await hostPost(`/${id}/cancel`, ""), "post", `${ONBOARDING}/cancel`)).toMatchObject({ status: "cancelled" });
     await expectDocumented(await host(`/${id}/events`), "get", `${ONBOARDING}/events`);
+  });
+
+  it("the list and the feed, and their refusals", async () => {
+    const operator = accountAddress();
+    const { id } = await hostPost("", { operator, reference: "listed-42" }).then((r) => r.json<{ id: string }>());
+    await pairByRelay(id, operator);
+    await settle(id);
+    const list = await expectDocumented<{ data: { id: string }[] }>(await host(`?operator=${operator}`), "get", "/api/onboardings");
+    expect(list.data.map((o) => o.id)).toEqual([id]);
+    const feed = await expectDocumented<{ data: { type: string }[] }>(await api(`/api/events?onboarding=${id}`, { headers: bearer() }), "get", "/api/events");
+    expect(feed.data.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized"]);
+    await expectDocumented(await host("?limit=101"), "get", "/api/onboardings");
+    await expectDocumented(await api(`/api/events?after=msg_0`, { headers: bearer() }), "get", "/api/events");
   });
 
   it("the error answers too", async () => {

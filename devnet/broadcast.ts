@@ -1,7 +1,8 @@
 /**
  * `POST /__devnet/txs` `{signer, memo?, messages: [{typeUrl, value}]}`: plays "the wallet signed
- * this and broadcast it". The transaction goes into the current block at once and is then found
- * at `/cosmos/tx/v1beta1/txs/{hash}`. Modelled, with the module's own refusals:
+ * this and broadcast it". The transaction goes into the next block: its effects, its look-up at
+ * `/cosmos/tx/v1beta1/txs/{hash}` and its place in the block's transactions all appear at that
+ * block's height, not before (the module's checks already see it, as a node's mempool does). Modelled, with the module's own refusals:
  * MsgAuthorizeOperator (signed by its payoutRecipient) and MsgUpdateNode (signed by its operator;
  * the node's payout recipient moves only to the operator itself or to an address that authorized
  * it; an empty payout recipient or label leaves that field unchanged). All messages of a
@@ -59,8 +60,8 @@ export function broadcast(ledger: Ledger, body: Record<string, unknown>): Broadc
   const messages = parseMessages(body.messages);
   const modelled = messages.map((m) => model(ledger, m));
 
-  const height = ledger.height();
-  const hash = ledger.txs.mintHash(JSON.stringify([signer, memo, messages, height]));
+  const height = ledger.nextHeight();
+  const { raw, hash } = ledger.txs.mint(JSON.stringify([signer, memo, messages, height]));
   const answer = (code: number, codespace: string, rawLog: string, included: number): BroadcastAnswer => ({
     tx_response: { txhash: hash, code, codespace, raw_log: rawLog, height: String(included) },
   });
@@ -86,7 +87,17 @@ export function broadcast(ledger: Ledger, body: Record<string, unknown>): Broadc
   const codespace = failure?.error.registered.codespace ?? "";
   // The SDK's wording for a message that failed inside a block.
   const rawLog = failure ? `failed to execute message; message index: ${failure.index}: ${failure.error.message}` : "";
-  const sequence = sequenceAt(ledger, signer);
-  ledger.txs.add({ hash, height, timestamp: ledger.blockTime(height), signer, sequence, memo, messages, code, codespace, rawLog });
+  ledger.txs.add({ hash, raw, height, timestamp: ledger.blockTime(height), signer, sequence: sequenceAt(ledger, signer), memo, messages, code, codespace, rawLog });
   return answer(code, codespace, rawLog, height);
+}
+
+/**
+ * Records a successful transaction of the control routes' own (an authorization or a node
+ * registration made through `/__devnet/…`), already applied at `height`, so the block at that
+ * height carries it like any other.
+ */
+export function recordApplied(ledger: Ledger, signer: string, message: TxMessage, height: number): string {
+  const { raw, hash } = ledger.txs.mint(JSON.stringify([signer, "", [message], height]));
+  ledger.txs.add({ hash, raw, height, timestamp: ledger.blockTime(height), signer, sequence: sequenceAt(ledger, signer), memo: "", messages: [message], code: 0, codespace: "", rawLog: "" });
+  return hash;
 }

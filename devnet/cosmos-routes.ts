@@ -2,6 +2,7 @@
 import { accountAt } from "./accounts.ts";
 import { communityPool, delegatorRewards, validatorCommission } from "./distribution.ts";
 import { list, type ModuleRoute } from "./route.ts";
+import { BLOCK_ROUTES } from "./blocks.ts";
 import { getTxResponse } from "./tx-json.ts";
 
 export const COSMOS_ROUTES: readonly ModuleRoute[] = [
@@ -51,7 +52,8 @@ export const COSMOS_ROUTES: readonly ModuleRoute[] = [
     },
   },
   { path: "/cosmos/auth/v1beta1/accounts/:address", answer: (l, p, _q, h) => accountAt(l, l.checkAddress(p.address!), h) },
-  { path: "/cosmos/tx/v1beta1/txs/:hash", answer: (l, p) => getTxResponse(l, p.hash!) },
+  { path: "/cosmos/tx/v1beta1/txs/:hash", answer: (l, p, _q, h) => getTxResponse(l, p.hash!, h) },
+  ...BLOCK_ROUTES,
   {
     path: "/cosmos/distribution/v1beta1/delegators/:delegator_address/rewards",
     answer: (l, p, _q, h) => delegatorRewards(l, l.checkAddress(p.delegator_address!), h),

@@ -42,13 +42,19 @@ interface RecordedAuthorization {
 export class Ledger {
   readonly brand: Brand;
   readonly blockMs: number;
+  /** The first block this devnet holds: the one it started at. */
+  readonly firstBlock: number;
+  /** How many blocks back from the latest a block is kept (a pruning node); all when Infinity. */
+  readonly retainBlocks: number;
   readonly txs = new TxLog();
   private recorded = new Map<string, RecordedAuthorization[]>();
   private readonly nodeRecords = new NodeRecords((label) => this.account(label));
 
-  constructor(brand: Brand, blockMs = 2000) {
+  constructor(brand: Brand, blockMs = 2000, retainBlocks = Infinity) {
     this.brand = brand;
     this.blockMs = blockMs;
+    this.retainBlocks = retainBlocks;
+    this.firstBlock = this.height();
     const payout = this.account("payout-1");
     const seededAt = this.height(Date.UTC(2026, 0, 2, 9, 30));
     for (const n of [1, 2]) this.authorize({ payout_recipient: payout, operator: this.account(`operator-${n}`), label: `rack-a-${n}` }, seededAt);
@@ -57,6 +63,21 @@ export class Ledger {
   /** Current block height: advances one block every `blockMs` since genesis. */
   height(now = Date.now()): number {
     return 1 + Math.floor((now - GENESIS_MS) / this.blockMs);
+  }
+
+  /** The block a transaction accepted now goes into: the next one. */
+  nextHeight(): number {
+    return this.height() + 1;
+  }
+
+  /** The lowest block a node whose latest is `latest` still serves. */
+  lowestBlock(latest: number): number {
+    return Math.max(this.firstBlock, latest - this.retainBlocks + 1);
+  }
+
+  /** Milliseconds until the chain reaches `height` (0 once it has). */
+  msUntil(height: number, now = Date.now()): number {
+    return Math.max(0, GENESIS_MS + (height - 1) * this.blockMs - now);
   }
 
   /** The block time of `height`, as RFC 3339 in whole seconds. */
@@ -210,10 +231,10 @@ export class Ledger {
     this.nodeRecords.change(change, height);
   }
 
-  /** Registers a node for `operator` now (the node's own first registration, without PAYOUT_RECIPIENT). */
+  /** Registers a node for `operator` in the next block (the node's own first registration, without PAYOUT_RECIPIENT). */
   registerNode(input: { operator?: unknown; label?: unknown }): NodeRecord {
     const operator = this.checkAddress(typeof input.operator === "string" ? input.operator : "");
-    return this.nodeRecords.register(operator, checkLabel(input.label), this.height());
+    return this.nodeRecords.register(operator, checkLabel(input.label), this.nextHeight());
   }
 
   trustScores() {

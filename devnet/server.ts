@@ -5,7 +5,10 @@
  * registrations and changes, and transactions, and exposes counters and faults under `/__devnet/`. A development tool only:
  * nothing under src/ imports it.
  *
- * Control surface:
+ * Every change of state is a transaction in the next block (blocks and their transactions are
+ * served as a node serves them: devnet/blocks.ts); its effects appear at that block's height.
+ *
+ * Control surface (the three POSTs take `?wait=block` to answer once their block is the latest):
  *   POST   /__devnet/txs  {signer, memo?, messages: [{typeUrl, value}]} → 200 {tx_response: {txhash, code, codespace, raw_log, height}}
  *   POST   /__devnet/authorizations  {payout_recipient, operator, label} → 201 entry | 409 exists | 400 self
  *   GET    /__devnet/authorizations  → every recorded authorization
@@ -20,7 +23,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { HEIGHT_HEADER, REQUEST_HEIGHT_HEADER, requestedHeight, type HeightHeaderForm } from "./block-height.ts";
 import { readBrand, type Brand } from "./brand.ts";
-import { broadcast } from "./broadcast.ts";
+import { broadcast, recordApplied } from "./broadcast.ts";
 import { badRequest, Code, DevnetError, notFound } from "./cosmos-errors.ts";
 import { FaultBoard, type Fault } from "./faults.ts";
 import { ModuleError } from "./incentives-errors.ts";
@@ -36,6 +39,8 @@ export interface DevnetOptions {
   brand?: Brand;
   /** Block time in milliseconds. Default 2000. */
   blockMs?: number;
+  /** Blocks kept back from the latest (a pruning node); older ones are CometBFT's "not available". Default: every block since the start. */
+  retainBlocks?: number;
   /** Name of the answers' height header: grpc-gateway's `Grpc-Metadata-X-Cosmos-Block-Height` (default) or a renaming proxy's bare one. */
   heightHeader?: HeightHeaderForm;
 }
@@ -49,7 +54,7 @@ export interface Devnet {
 /** Starts a devnet; rejects (EADDRINUSE) when the port is taken. */
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
   const node: LocalNode = {
-    ledger: new Ledger(options.brand ?? readBrand(), options.blockMs ?? 2000),
+    ledger: new Ledger(options.brand ?? readBrand(), options.blockMs ?? 2000, options.retainBlocks),
     board: new FaultBoard(),
     heightHeader: options.heightHeader ?? "grpc-metadata",
   };
@@ -113,6 +118,15 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   throw badRequest("body must be a JSON object");
 }
 
+/**
+ * With `?wait=block` a control route answers once the block holding its transaction is the
+ * latest (a convenience for scripts and tests; a node's own broadcast answers at once).
+ */
+async function untilIncluded(ledger: Ledger, url: URL, height: number): Promise<void> {
+  if (url.searchParams.get("wait") !== "block" || height <= 0) return;
+  while (ledger.height() < height) await new Promise((r) => setTimeout(r, ledger.msUntil(height) + 1));
+}
+
 async function handle(node: LocalNode, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { ledger, board } = node;
   const url = new URL(req.url ?? "/", "http://devnet.invalid");
@@ -161,20 +175,33 @@ async function control(node: LocalNode, req: IncomingMessage, res: ServerRespons
   const { ledger, board } = node;
   const route = `${req.method} ${url.pathname.replace(/\/+$/, "")}`;
   switch (route) {
-    case "POST /__devnet/txs":
-      return send(res, 200, broadcast(ledger, await readJson(req)), null);
+    case "POST /__devnet/txs": {
+      const answer = broadcast(ledger, await readJson(req));
+      await untilIncluded(ledger, url, Number(answer.tx_response.height));
+      return send(res, 200, answer, null);
+    }
     case "POST /__devnet/authorizations": {
       const request = ledger.parseAuthorization(await readJson(req));
-      const height = ledger.height();
+      const height = ledger.nextHeight();
+      let entry;
       try {
-        return send(res, 201, ledger.authorize(request, height), { header: HEIGHT_HEADER[node.heightHeader], height });
+        entry = ledger.authorize(request, height);
       } catch (err) {
         throw err instanceof ModuleError ? err.toDevnetError() : err;
       }
+      const value = { payoutRecipient: request.payout_recipient, operator: request.operator, label: request.label };
+      recordApplied(ledger, request.payout_recipient, { typeUrl: `/${ledger.brand.namespace}.incentives.v1.MsgAuthorizeOperator`, value }, height);
+      await untilIncluded(ledger, url, height);
+      return send(res, 201, entry, { header: HEIGHT_HEADER[node.heightHeader], height });
     }
     case "POST /__devnet/nodes": {
       const record = ledger.registerNode(await readJson(req));
-      return send(res, 201, record, { header: HEIGHT_HEADER[node.heightHeader], height: Number(record.registered_height) });
+      const height = Number(record.registered_height);
+      // Assumed: how a node registers is not public; the message carries the record's own fields.
+      const value = { operator: record.operator, nodeId: record.node_id, externalAddress: record.external_address, rpcUrl: record.rpc_url, label: record.label, payoutRecipient: record.payout_recipient };
+      recordApplied(ledger, record.operator, { typeUrl: `/${ledger.brand.namespace}.incentives.v1.MsgRegisterNode`, value }, height);
+      await untilIncluded(ledger, url, height);
+      return send(res, 201, record, { header: HEIGHT_HEADER[node.heightHeader], height });
     }
     case "GET /__devnet/authorizations":
       return send(res, 200, { authorizations: ledger.allAuthorizations() }, null);

@@ -53,21 +53,26 @@ function events(record: TxRecord, fee: string) {
   ];
 }
 
-/** Throws what a node answers for a hash it cannot look up: hex decoding errors are code 2 (HTTP 500), an unknown hash 404. */
-function findTx(ledger: Ledger, hash: string): TxRecord {
+/** Throws what a node answers for a hash it cannot look up: hex decoding errors are code 2 (HTTP 500), an unknown hash (or one no block holds yet) 404. */
+function findTx(ledger: Ledger, hash: string, height: number): TxRecord {
   if (/[^0-9a-fA-F]/.test(hash)) {
     const bad = [...hash].find((c) => !/[0-9a-fA-F]/.test(c))!;
     throw new DevnetError(500, Code.UNKNOWN, `encoding/hex: invalid byte: U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")} '${bad}'`);
   }
   if (hash.length % 2 === 1) throw new DevnetError(500, Code.UNKNOWN, "encoding/hex: odd length hex string");
-  const record = ledger.txs.find(hash);
+  const record = ledger.txs.find(hash, height);
   // The SDK echoes the hash as the request spelled it.
   if (!record) throw notFound(`tx not found: ${hash}`);
   return record;
 }
 
-export function getTxResponse(ledger: Ledger, hash: string) {
-  const record = findTx(ledger, hash);
+/** GetTx at `height` (the node's latest): the transaction with this hash, once its block is in the chain. */
+export function getTxResponse(ledger: Ledger, hash: string, height: number) {
+  return txJson(ledger, findTx(ledger, hash, height));
+}
+
+/** One transaction as the tx service writes it: the decoded `tx` and its `tx_response` (GetTx, GetTxsEvent and GetBlockWithTxs agree). */
+export function txJson(ledger: Ledger, record: TxRecord) {
   const gasWanted = 700_000 + 200_000 * (record.messages.length - 1) + (record.sequence === 0 ? 200_000 : 0);
   const fee = ledger.coin(Math.ceil(gasWanted * 0.0001));
   const gasUsed = Math.floor(gasWanted * (0.4 + (seedBytes(`gas-${record.hash}`, 1)[0]! / 255) * 0.3));

@@ -25,7 +25,7 @@ export function codeMapProblems(root = "."): string[] {
     if (!paths.has(`${folder}/`)) problems.push(`the folder \`${folder}/\``);
   }
   for (const file of readdirSync(join(root, "durable-objects")).filter((name) => name.endsWith(".ts")).sort()) {
-    if (!paths.has(`durable-objects/${file}`)) problems.push(`the Durable Object file \`durable-objects/${file}\``);
+    if (!paths.has(`durable-objects/${file}`)) problems.push(`the file \`durable-objects/${file}\``);
   }
   const entry = rows.find((row) => row.paths.includes("src/index.ts"));
   for (const name of durableObjectExports(readFileSync(join(root, "src/index.ts"), "utf8"))) {

@@ -3,10 +3,13 @@
  * An answer that grows a key, or changes one's type, without its zod schema (src/protocol/) fails
  * here. New endpoints add their answers with `expectDocumented(response, method, path)`.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { WALLET, api, confirm, createPayload, createSession, mintSessionId, postJson, proofFor } from "./helpers/sessions";
 import { expectDocumented, schemaProblems, servedDocument } from "./helpers/openapi";
 import { accountAddress, authorizeOnChain, bearer, host, hostPost, page, pairByRelay, planAnswers, settle, wakeUntil } from "./onboardings/helpers";
+
+// wake-ups move the clock on.
+afterEach(() => vi.useRealTimers());
 
 const ONBOARDING = "/api/onboardings/{id}";
 const CUSTOMER = "/api/onboarding-pages/{id}";
@@ -42,7 +45,7 @@ describe("the onboarding answers are what the served document says", () => {
     await expectDocumented(await host(`/${id}/events`), "get", `${ONBOARDING}/events`);
   });
 
-  it("the list and the feed, and their refusals", async () => {
+  it("the list and the feed, as the onboarding's own writes of the index make them, and their refusals", async () => {
     const operator = accountAddress();
     const { id } = await hostPost("", { operator, reference: "listed-42" }).then((r) => r.json<{ id: string }>());
     await pairByRelay(id, operator);

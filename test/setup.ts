@@ -1,6 +1,9 @@
 /**
- * Shared setup of the runtime tests: every test starts with the gateway's isolate state empty, and
- * every test file's onboarding index has its tables (migrations/, as dev and deploy apply them).
+ * Shared setup of the runtime tests: every test starts with the gateway's isolate state empty,
+ * every test file's onboarding index has its tables (migrations/, as dev and deploy apply them),
+ * and the access log (one line per request, src/middleware/request-context.ts) is kept out of the
+ * output. A test that asserts its lines spies on the console method first (`vi.spyOn(console,
+ * "log")`): the spy records every call before this filter sees it.
  */
 import { applyD1Migrations, type D1Migration } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -9,3 +12,15 @@ import { resetGatewayState } from "../src/gateway";
 
 beforeAll(() => applyD1Migrations(env.ONBOARDING_INDEX, (env as unknown as { INDEX_MIGRATIONS: D1Migration[] }).INDEX_MIGRATIONS));
 beforeEach(() => resetGatewayState());
+
+for (const method of ["log", "error"] as const) {
+  const print = console[method].bind(console);
+  console[method] = (...args: unknown[]) => {
+    if (!isAccessLogLine(args[0])) print(...args);
+  };
+}
+
+/** A line of `log(level, "request", …)`: `{"level":"…","event":"request",…}`. */
+function isAccessLogLine(value: unknown): boolean {
+  return typeof value === "string" && value.startsWith('{"level":"') && value.includes('","event":"request",');
+}

@@ -43,12 +43,13 @@ export async function applyOnDevnet(devnet: string, namespace: string, onboardin
   if (!payout) throw new Error(`${onboarding.id} carries no payout`);
   const node = await call(`${devnet}/${namespace}/incentives/v1/node/${operator}`);
   if (node.status === 404) {
-    const registered = await post(`${devnet}/__devnet/nodes`, { operator, label });
+    const registered = await post(`${devnet}/__devnet/nodes?wait=block`, { operator, label });
     if (registered.status !== 201) throw new Error(`the devnet refused to register a node for ${operator}: ${JSON.stringify(registered.body)}`);
     log(`devnet: no node for ${operator} yet; registered one (as the node's first start would)`);
   }
   const message = { typeUrl: typeUrls({ namespace }).updateNode, value: { operator, payoutRecipient: payout } };
-  const sent = await post(`${devnet}/__devnet/txs`, { signer: operator, memo: onboarding.id, messages: [message] });
+  // Answered once a block holds it, as `hoped tx … -y` followed by a wait for the block would be.
+  const sent = await post(`${devnet}/__devnet/txs?wait=block`, { signer: operator, memo: onboarding.id, messages: [message] });
   const tx = sent.body.tx_response as TxResponse | undefined;
   if (sent.status !== 200 || !tx) throw new Error(`the devnet refused the broadcast (${sent.status}): ${JSON.stringify(sent.body)}`);
   if (tx.code !== 0) throw new Error(`MsgUpdateNode failed, tx ${tx.txhash}: ${tx.codespace}: ${tx.raw_log}`);

@@ -81,11 +81,11 @@ export function validateQuery(compiled: CompiledRoute, path: string, search: str
   compiled.segments.forEach((s, i) => {
     if (typeof s === "string") return;
     const problem = problemWith(s.schema, parts[i]!);
-    if (problem) throw invalidArgument("INVALID_PATH_PARAMETER", `${s.name}: ${problem}`, { parameter: s.name });
+    if (problem) throw invalidArgument("INVALID_PATH_PARAMETER", `${s.name} ${problem}`, { parameter: s.name });
   });
   if (height !== null) {
     const problem = problemWith(blockHeightSchema, height);
-    if (problem) throw invalidArgument("INVALID_BLOCK_HEIGHT", `${HEIGHT_HEADER}: ${problem}`, { header: HEIGHT_HEADER });
+    if (problem) throw invalidArgument("INVALID_BLOCK_HEIGHT", `${HEIGHT_HEADER} ${problem}`, { header: HEIGHT_HEADER });
   }
   const query = canonicalQuery(compiled.route, search);
   return { route: compiled.route, upstreamPath: query ? `${path}?${query}` : path, height };
@@ -105,7 +105,7 @@ function canonicalQuery(route: GatewayRoute, search: string): string {
     }
     if (seen.has(name)) throw invalidArgument("DUPLICATE_QUERY_PARAMETER", `Query parameter ${JSON.stringify(name)} is given more than once`, { parameter: name });
     const problem = problemWith(QUERY_VALUES[name as QueryName], value);
-    if (problem) throw invalidArgument("INVALID_QUERY_PARAMETER", `${name}: ${problem}`, { parameter: name });
+    if (problem) throw invalidArgument("INVALID_QUERY_PARAMETER", `${name} ${problem}`, { parameter: name });
     seen.set(name, value);
   }
   return new URLSearchParams([...seen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString();

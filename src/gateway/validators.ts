@@ -3,7 +3,7 @@
  * schemas, so nothing that is not a plain address, id or hash reaches an upstream.
  */
 import * as z from "zod/mini";
-import { accountAddressSchema } from "../protocol/index";
+import { accountAddressSchema, issueProblem } from "../protocol/index";
 
 /** Kinds of path parameter a route row may name. */
 export type ParamKind = "address" | "validatorAddress" | "uint64" | "txHash";
@@ -91,6 +91,6 @@ export function paramDescriptions(bech32Prefix: string): Readonly<Record<ParamKi
 
 /** The first problem with `value`, or null when `schema` accepts it. */
 export function problemWith(schema: z.ZodMiniType<string>, value: string): string | null {
-  const result = z.safeParse(schema, value);
-  return result.success ? null : result.error.issues[0]!.message;
+  const result = z.safeParse(schema, value, { reportInput: true });
+  return result.success ? null : issueProblem(result.error.issues[0]!);
 }

@@ -43,14 +43,16 @@ export function hostAuth(): MiddlewareHandler<AppEnv> {
         metadata: { variable: "HOST_API_KEYS" },
       });
     }
+    const params = [...new URL(c.req.url).searchParams.keys()];
+    // A key in the URL is exposed (logs, history, referrers) whether or not the header came too: the advice comes first.
+    // Each route's own query validation refuses the other parameters it does not take.
+    if (params.some((name) => CREDENTIAL_PARAMS.test(name))) {
+      throw unauthorized("CREDENTIALS_IN_URL", "Keys are accepted only in the Authorization header, never in the URL; rotate a key that was sent there");
+    }
     const header = c.req.header("authorization");
     if (header === undefined) throw unauthorized("MISSING_CREDENTIALS", "Send a host API key as Authorization: Bearer <key>; it is accepted nowhere else");
     const match = /^Bearer +(\S+) *$/i.exec(header);
     if (!match || !(await isHostKey(keys, match[1]!))) throw unauthorized("INVALID_CREDENTIALS", "The Authorization header does not carry a valid host API key");
-    // Each route's own query validation refuses what it does not take; a key in the URL is refused here, before any.
-    for (const name of new URL(c.req.url).searchParams.keys()) {
-      if (CREDENTIAL_PARAMS.test(name)) throw unauthorized("CREDENTIALS_IN_URL", "Keys are accepted only in the Authorization header, never in the URL; rotate a key that was sent there");
-    }
     await next();
   };
 }

@@ -47,7 +47,7 @@ export const authorizationClaimSchema = z.strictObject({
 
 /** The path of an onboarding's endpoints: its id. */
 export const onboardingPathSchema = z.object({
-  id: z.string().check(z.regex(ONBOARDING_ID_PATTERN, "An onboarding id is ob_ followed by 32 lowercase hex characters")),
+  id: z.string().check(z.regex(ONBOARDING_ID_PATTERN, "must be ob_ followed by 32 lowercase hex characters")),
 });
 
 /** `return_url`: https (plain http only on loopback in the local profile), no credentials. */

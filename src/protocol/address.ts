@@ -8,7 +8,7 @@ import * as z from "zod/mini";
 /** BIP-173's upper bound on the length of a bech32 string. */
 export const BECH32_MAX_LENGTH = 90;
 
-/** Why an address was refused, as a sentence; `null` when it is a valid account address. */
+/** Why an address was refused, as a phrase that follows its name ("must be lowercase bech32"); `null` when it is a valid account address. */
 export function accountAddressProblem(value: string, prefix: string): string | null {
   if (value.length > BECH32_MAX_LENGTH) return `is longer than ${BECH32_MAX_LENGTH} characters`;
   if (value !== value.toLowerCase()) return "must be lowercase bech32";
@@ -34,7 +34,7 @@ export function accountAddressSchema(prefix: string) {
   return z.string().check(
     z.superRefine((value, ctx) => {
       const problem = accountAddressProblem(value, prefix);
-      if (problem) ctx.addIssue({ code: "custom", message: `address ${problem}`, input: value });
+      if (problem) ctx.addIssue({ code: "custom", message: problem, input: value });
     }),
   );
 }

@@ -26,7 +26,7 @@ export {
   type OnboardingView,
   type PayoutSource,
 } from "./onboarding.ts";
-export { describeFirstIssue } from "./schema-issues.ts";
+export { describeFirstIssue, describeIssue, issueProblem } from "./schema-issues.ts";
 export { CONTROL_CHARS, NO_CONTROL_CHARS } from "./text.ts";
 export {
   isSettled,
@@ -78,7 +78,8 @@ export {
 } from "./wallet-app.ts";
 export { planOperatorAuthorization, type AuthorizationStep } from "./authorization-step.ts";
 export { AUTHORIZATION_EXISTS_TEXT, isAuthorizationExists, MessageError, SelfAuthorizationError } from "./messages/errors.ts";
-export { listsOperator, operatorAuthorizationsPath } from "./messages/authorizations.ts";
+export { listedOperators, listsOperator, operatorAuthorizationsPath } from "./messages/authorizations.ts";
+export { ChainAnswerError, parseChainAnswer } from "./chain-answer.ts";
 export { canonicalTxHash, readTxAnswer, TX_HASH_PATTERN, txLookupPath, type TxOutcome } from "./messages/tx-outcome.ts";
 export { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "./messages/incentives.ts";
 export { buildSend, type SendValue } from "./messages/bank.ts";

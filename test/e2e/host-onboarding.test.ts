@@ -174,9 +174,10 @@ describe("a host's onboarding page in Chromium", () => {
       bridge: "now",
       connect: () => ({ address: payout }),
       // The app signs with another of its accounts: the wallet makes that account the payout recipient.
+      // It reports the hash once a block holds the transaction, so the service's lookup finds it at once.
       sign: async () => {
         const messages = [buildAuthorizeOperator(ctx, { payoutRecipient: other, operator })];
-        const response = await fetch(`${inject("devnetUrl")}/__devnet/txs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ signer: other, messages }) });
+        const response = await fetch(`${inject("devnetUrl")}/__devnet/txs?wait=block`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ signer: other, messages }) });
         return { txhash: ((await response.json()) as { tx_response: { txhash: string } }).tx_response.txhash };
       },
     });

@@ -69,13 +69,13 @@ async function expectNodeError(response: Response, httpStatus: number, code: num
   else expect(body.message).toMatch(message);
 }
 
-const controlAuthorize = (body: unknown) => fetch(`${DEVNET}/__devnet/authorizations`, { method: "POST", body: JSON.stringify(body) });
+const controlAuthorize = (body: unknown) => fetch(`${DEVNET}/__devnet/authorizations?wait=block`, { method: "POST", body: JSON.stringify(body) });
 const authorizeMessage = (payoutRecipient: string, operator: string, label = "") => ({
   typeUrl: `/${words.namespace}.incentives.v1.MsgAuthorizeOperator`,
   value: { payoutRecipient, operator, label },
 });
 async function broadcast(signer: string, messages: unknown[], memo?: string): Promise<TxResponse> {
-  const response = await fetch(`${DEVNET}/__devnet/txs`, { method: "POST", body: JSON.stringify({ signer, memo, messages }) });
+  const response = await fetch(`${DEVNET}/__devnet/txs?wait=block`, { method: "POST", body: JSON.stringify({ signer, memo, messages }) });
   expect(response.status).toBe(200);
   return (await json<{ tx_response: TxResponse }>(response)).tx_response;
 }

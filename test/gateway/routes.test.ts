@@ -89,7 +89,7 @@ describe("the routes the network's tools use", () => {
     const payout = freshAddress();
     const { namespace } = readConfig(env);
     const message = { typeUrl: `/${namespace}.incentives.v1.MsgAuthorizeOperator`, value: { payoutRecipient: payout, operator: freshAddress(), label: "" } };
-    const response = await fetch(`${DEVNET}/__devnet/txs`, { method: "POST", body: JSON.stringify({ signer: payout, messages: [message] }) });
+    const response = await fetch(`${DEVNET}/__devnet/txs?wait=block`, { method: "POST", body: JSON.stringify({ signer: payout, messages: [message] }) });
     return (await json<{ tx_response: { txhash: string; code: number } }>(response)).tx_response.txhash;
   }
 

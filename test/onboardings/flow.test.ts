@@ -7,7 +7,7 @@ import {
   authorizeOnChain,
   createOnboarding,
   deliveriesOf,
-  devnetNodes,
+  devnetNode,
   page,
   pairByRelay,
   readOnboarding,
@@ -26,8 +26,7 @@ async function verifiedEvents(id: string) {
 
 describe("an onboarding verified on chain and handed to the host", () => {
   it("goes open → connected → authorized → applied on the chain's word, each step a verified event in order", async () => {
-    // Node 1 of the devnet pays its seeded payout, which has authorized its operator.
-    const node = (await devnetNodes())[0]!;
+    const node = await devnetNode("paying-authorized-payout");
     const created = await createOnboarding({ operator: node.operator, label: "rack-7", reference: "order-42", return_url: "https://host.example/done" });
     expect(created).toMatchObject({ status: "open", operator: node.operator, label: "rack-7", reference: "order-42", payout: null, url: `${ORIGIN}/?onboarding=${created.id}` });
 
@@ -61,7 +60,7 @@ describe("an onboarding verified on chain and handed to the host", () => {
   });
 
   it("waits in connected until the payout key authorizes the operator on chain", async () => {
-    const node = (await devnetNodes())[2]!;
+    const node = await devnetNode("paying-itself");
     const payout = accountAddress();
     const created = await createOnboarding({ operator: node.operator });
     await pairByRelay(created.id, payout);
@@ -79,7 +78,7 @@ describe("an onboarding verified on chain and handed to the host", () => {
   });
 
   it("needs no authorization when the payout is the operator itself", async () => {
-    const node = (await devnetNodes())[2]!; // pays its own operator
+    const node = await devnetNode("paying-itself");
     const created = await createOnboarding({ operator: node.operator });
     const paired = await page.payout(created.id, { source: "in_app", address: node.operator });
     expect(await paired.json()).toMatchObject({ status: "authorized", payout_source: "in_app", authorization: { required: false } });

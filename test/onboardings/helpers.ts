@@ -99,9 +99,20 @@ export async function devnetNodes(): Promise<{ operator: string; payout_recipien
   return ((await response.json()) as { nodes: { operator: string; payout_recipient: string }[] }).nodes;
 }
 
-/** Broadcasts on the devnet as `signer` would from its wallet; returns the tx_response. */
+/**
+ * A node of the devnet chosen for what a test needs of it, not for its place in the seed list: one
+ * that already pays a payout address of its own (which the chain accepted only because that
+ * address authorized the operator), or one that pays its own operator.
+ */
+export async function devnetNode(kind: "paying-authorized-payout" | "paying-itself"): Promise<{ operator: string; payout_recipient: string }> {
+  const node = (await devnetNodes()).find((n) => (n.payout_recipient === n.operator) === (kind === "paying-itself"));
+  if (!node) throw new Error(`the devnet has no node ${kind}`);
+  return node;
+}
+
+/** Broadcasts on the devnet as `signer` would from its wallet and waits for the block that holds it; returns the tx_response. */
 export async function broadcast(signer: string, messages: { typeUrl: string; value: Record<string, unknown> }[]) {
-  const response = await fetch(`${DEVNET}/__devnet/txs`, { method: "POST", body: JSON.stringify({ signer, messages }) });
+  const response = await fetch(`${DEVNET}/__devnet/txs?wait=block`, { method: "POST", body: JSON.stringify({ signer, messages }) });
   return ((await response.json()) as { tx_response: { txhash: string; code: number; height: string } }).tx_response;
 }
 

@@ -24,7 +24,8 @@ describe("the host API's door", () => {
     ["a wrong key", { authorization: "Bearer not-a-key-not-a-key-not-a-key-0000" }, "", "INVALID_CREDENTIALS"],
     ["a known key with another scheme", { authorization: `Basic ${HOST_KEYS[0]}` }, "", "INVALID_CREDENTIALS"],
     ["a key one character short", { authorization: `Bearer ${HOST_KEYS[0].slice(0, -1)}` }, "", "INVALID_CREDENTIALS"],
-    ["the key in the query string", {}, `?api_key=${HOST_KEYS[0]}`, "MISSING_CREDENTIALS"],
+    ["the key in the query string only", {}, `?api_key=${HOST_KEYS[0]}`, "CREDENTIALS_IN_URL"],
+    ["the key in the query string with a wrong header", { authorization: "Bearer not-a-key-not-a-key-not-a-key-0000" }, `?token=${HOST_KEYS[0]}`, "CREDENTIALS_IN_URL"],
     ["the key in the query string beside a valid header", bearer(), `?access_token=${HOST_KEYS[0]}`, "CREDENTIALS_IN_URL"],
     ["the key in a cookie", { cookie: `key=${HOST_KEYS[0]}` }, "", "MISSING_CREDENTIALS"],
   ])("refuses %s with 401, a Bearer challenge, no-store, and never echoes a key", async (_name, headers, query, reason) => {

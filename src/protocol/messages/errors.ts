@@ -2,6 +2,7 @@
  * Refusals of the message and command builders, as values a caller can branch on. They are
  * raised before anything is signed; the chain's own errors of the same name are the last defence.
  */
+import * as z from "zod/mini";
 
 /** A builder refused its input; `reason` is machine-readable, `field` names the offending input. */
 export class MessageError extends Error {
@@ -33,21 +34,27 @@ export class SelfAuthorizationError extends MessageError {
 /** The text the chain (and the devnet) puts in ErrAuthorizationExists messages. */
 export const AUTHORIZATION_EXISTS_TEXT = "authorization already exists";
 
+/** What is read of a chain error: its texts (each a string, or an error nested in it) and the reasons of its details. */
+const chainError = z.looseObject({
+  message: z.optional(z.unknown()),
+  raw_log: z.optional(z.unknown()),
+  log: z.optional(z.unknown()),
+  error: z.optional(z.unknown()),
+  details: z.optional(z.array(z.unknown())),
+});
+const errorDetail = z.looseObject({ reason: z.string() });
+
 /**
  * True when a failed MsgAuthorizeOperator answer means the pair is already authorized
  * (ErrAuthorizationExists), which onboarding treats as success. Accepts the one Cosmos error
- * shape (`{code, message, details}`), a tx result (`{raw_log}`), or a plain message string.
+ * shape (`{code, message, details}`), a tx result (`{raw_log}`), or a plain message string;
+ * anything else (a malformed answer included) is not that error.
  */
 export function isAuthorizationExists(answer: unknown): boolean {
   if (typeof answer === "string") return answer.toLowerCase().includes(AUTHORIZATION_EXISTS_TEXT);
-  if (typeof answer !== "object" || answer === null) return false;
-  const record = answer as Record<string, unknown>;
-  for (const key of ["message", "raw_log", "log", "error"]) {
-    if (isAuthorizationExists(record[key])) return true;
-  }
-  const details = record.details;
-  if (Array.isArray(details)) {
-    return details.some((d) => typeof d === "object" && d !== null && (d as Record<string, unknown>).reason === "ErrAuthorizationExists");
-  }
-  return false;
+  const parsed = z.safeParse(chainError, answer);
+  if (!parsed.success) return false;
+  const { message, raw_log, log, error, details } = parsed.data;
+  if ([message, raw_log, log, error].some((text) => text !== undefined && isAuthorizationExists(text))) return true;
+  return (details ?? []).some((detail) => z.safeParse(errorDetail, detail).data?.reason === "ErrAuthorizationExists");
 }

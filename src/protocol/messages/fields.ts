@@ -37,7 +37,7 @@ export const labelSchema = z.string().check(
 
 /** Parses `value` with `schema`, or throws a MessageError naming the first offending field. */
 export function parseFields<S extends z.ZodMiniType>(schema: S, value: unknown, reason = "INVALID_MESSAGE"): z.output<S> {
-  const result = z.safeParse(schema, value);
+  const result = z.safeParse(schema, value, { reportInput: true });
   if (result.success) return result.data;
   const { field, message } = describeFirstIssue(result.error);
   throw new MessageError(reason, message, field || undefined);

@@ -4,6 +4,8 @@
  * too, as the network's clients treat it; any other code is the chain's own failure, worded
  * "codespace: raw_log" as the wallet SDK's broadcast names it; not found (404) is "not yet".
  */
+import * as z from "zod/mini";
+import { ChainAnswerError, parseChainAnswer } from "../chain-answer.ts";
 import { isAuthorizationExists } from "./errors.ts";
 
 /** A transaction hash as the chain prints it: 64 uppercase hex characters. */
@@ -19,8 +21,8 @@ export type TxOutcome =
   | { readonly kind: "already-authorized"; readonly txhash: string; readonly height: string }
   /** In a block (or refused at broadcast) with another code; `reason` is the chain's own text. */
   | { readonly kind: "failed"; readonly txhash: string; readonly reason: string }
-  /** The answer says nothing usable about the transaction (an error status, a body without `tx_response`). */
-  | { readonly kind: "unreadable"; readonly status: number };
+  /** The answer says nothing usable about the transaction (an error status, a body without `tx_response`); `problem` says why. */
+  | { readonly kind: "unreadable"; readonly status: number; readonly problem: string };
 
 /** The gateway path (under `/api`) and LCD path of a transaction look-up. */
 export function txLookupPath(txhash: string): string {
@@ -34,19 +36,34 @@ export function canonicalTxHash(value: unknown): string | null {
   return TX_HASH_PATTERN.test(hash) ? hash : null;
 }
 
+/** What is read of a transaction answer: its `tx_response` (a code read as the wallet SDK reads it: absent is 0, a numeric string is a number). */
+const txAnswer = z.looseObject({
+  tx_response: z.looseObject({
+    txhash: z.string().check(z.refine((value) => canonicalTxHash(value) !== null, "must be a transaction hash (64 hex characters)")),
+    code: z.optional(z.union([z.number().check(z.int()), z.string().check(z.regex(/^\d+$/, "must be an integer"))])),
+    codespace: z.optional(z.string()),
+    raw_log: z.optional(z.string()),
+    height: z.optional(z.union([z.string(), z.number()])),
+  }),
+});
+
 /** Reads one answer (HTTP status and parsed JSON body) about a transaction. */
 export function readTxAnswer(status: number, body: unknown): TxOutcome {
   if (status === 404) return { kind: "pending" };
-  const response = status >= 200 && status < 300 ? (body as { tx_response?: unknown } | null)?.tx_response : undefined;
-  if (typeof response !== "object" || response === null) return { kind: "unreadable", status };
-  const r = response as { txhash?: unknown; code?: unknown; codespace?: unknown; raw_log?: unknown; height?: unknown };
-  const txhash = canonicalTxHash(r.txhash);
+  if (status < 200 || status >= 300) return { kind: "unreadable", status, problem: `the node answered HTTP ${status}` };
+  let r: z.output<typeof txAnswer>["tx_response"];
+  try {
+    r = parseChainAnswer(txAnswer, body, "The transaction answer").tx_response;
+  } catch (err) {
+    if (!(err instanceof ChainAnswerError)) throw err;
+    return { kind: "unreadable", status, problem: err.message };
+  }
+  const txhash = canonicalTxHash(r.txhash)!;
   const code = Number(r.code ?? 0);
-  if (txhash === null || !Number.isInteger(code)) return { kind: "unreadable", status };
-  const height = typeof r.height === "string" || typeof r.height === "number" ? String(r.height) : "";
+  const height = r.height === undefined ? "" : String(r.height);
   if (code === 0) return { kind: "included", txhash, height };
-  const rawLog = typeof r.raw_log === "string" && r.raw_log !== "" ? r.raw_log : `on-chain code ${code}`;
+  const rawLog = r.raw_log !== undefined && r.raw_log !== "" ? r.raw_log : `on-chain code ${code}`;
   if (isAuthorizationExists(rawLog)) return { kind: "already-authorized", txhash, height };
-  const codespace = typeof r.codespace === "string" ? r.codespace : "";
+  const codespace = r.codespace ?? "";
   return { kind: "failed", txhash, reason: codespace ? `${codespace}: ${rawLog}` : rawLog };
 }

@@ -15,9 +15,9 @@ export function freshAddress(ctx: ChainContext): string {
   return toBech32(ctx.bech32Prefix, randomBytes(20));
 }
 
-/** Records an authorization straight in the devnet, as another device would have signed it. */
+/** Records an authorization straight in the devnet, as another device would have signed it; answers once a block holds it. */
 export async function recordAuthorization(payout: string, operator: string): Promise<number> {
-  const response = await fetch(`${inject("devnetUrl")}/__devnet/authorizations`, {
+  const response = await fetch(`${inject("devnetUrl")}/__devnet/authorizations?wait=block`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ payout_recipient: payout, operator, label: "elsewhere" }),

@@ -4,8 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { SessionRow, WalletProof } from "../src/protocol/index";
-import { rowAt, transition, type SessionEvent, type Transition } from "../src/sessions/machine";
+import type { SessionRow, WalletProof } from "../../src/protocol/index";
+import { rowAt, transition, type SessionEvent, type Transition } from "../../src/sessions/machine";
 
 const T0 = Date.parse("2030-01-01T00:00:00.000Z");
 const TTL = 300_000;

@@ -1,7 +1,7 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ORIGIN, RETENTION_MS, WALLET, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor } from "./helpers/sessions";
+import { ORIGIN, RETENTION_MS, WALLET, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor } from "../helpers/sessions";
 
 function stubOf(sessionId: string) {
   return env.PAIRING_SESSIONS.get(env.PAIRING_SESSIONS.idFromName(sessionId));

@@ -5,8 +5,8 @@
  */
 import { toBech32 } from "@cosmjs/encoding";
 import { describe, expect, it } from "vitest";
-import { sessionRowSchema } from "../src/protocol/index";
-import { PREFIX, WALLET, accountAddress, api, confirm, createSession, errorReason, mintSessionId, postJson, publicKey, randomBytes } from "./helpers/sessions";
+import { sessionRowSchema } from "../../src/protocol/index";
+import { PREFIX, WALLET, accountAddress, api, confirm, createSession, errorReason, mintSessionId, postJson, publicKey, randomBytes } from "../helpers/sessions";
 
 const toUrlSafe = (key: string) => key.replaceAll("+", "-").replaceAll("/", "_");
 const unpadded = (key: string) => key.replace(/=+$/, "");

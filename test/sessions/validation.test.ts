@@ -13,7 +13,7 @@ import {
   mintSessionId,
   postJson,
   proofFor,
-} from "./helpers/sessions";
+} from "../helpers/sessions";
 
 /** Ids of every refused create: none may leave a session or Durable Object storage behind. */
 const refusedIds: string[] = [];

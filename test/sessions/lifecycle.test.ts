@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CHAIN_ID, ORIGIN, WALLET, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor } from "./helpers/sessions";
+import { CHAIN_ID, ORIGIN, WALLET, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor } from "../helpers/sessions";
 
 describe("create", () => {
   it("answers 201 with a pending row for a client-minted id", async () => {

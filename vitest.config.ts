@@ -23,6 +23,8 @@ export default defineConfig({
           UPSTREAM_BUDGET_MS: "2500",
           ...HOST_TEST_VARS,
           HOST_WEBHOOK_URL: inject("webhookUrl"),
+          // The receiver's time to answer, shorter than the deployed 10 s so that a hang costs the suite 2 s.
+          HOST_WEBHOOK_TIMEOUT_MS: "2000",
           INDEX_MIGRATIONS: await readD1Migrations("./migrations"),
         },
       },

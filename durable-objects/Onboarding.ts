@@ -19,11 +19,13 @@ import { log } from "../src/log";
 import { lookUpClaim, readChain } from "../src/onboardings/chain-watch";
 import { IndexSync } from "../src/onboardings/index-sync";
 import { transition, type MachineRules, type NewOnboarding, type OnboardingEffect, type OnboardingEvent, type PairedPayout } from "../src/onboardings/machine";
-import { eventsLog } from "../src/onboardings/outbox";
+import { eventsLog, pendingHead } from "../src/onboardings/outbox";
 import { ONBOARDING_NOT_FOUND, SESSION_NOT_CONNECTED } from "../src/onboardings/refusals";
 import { upgradeState, type OnboardingRecord, type OnboardingState } from "../src/onboardings/state";
 import { customerView, hostView } from "../src/onboardings/views";
-import { deliver, delivered } from "../src/onboardings/webhook";
+import { delivered } from "../src/onboardings/webhook";
+import type { ProbeOutcome } from "../src/webhooks/lane";
+import { attemptLogged, deliveryTurn } from "../src/webhooks/lane-delivery";
 import { isOnboardingEnded, type OnboardingCustomerView, type OnboardingEventsLog, type OnboardingView } from "../src/protocol/index";
 import { PushObject, type PushView } from "./push";
 
@@ -72,7 +74,7 @@ export class Onboarding extends PushObject {
 
   /** The events log: every event and every delivery attempt. */
   events(): Answer<OnboardingEventsLog> {
-    return shown(this.apply({ type: "read" }).answer, eventsLog);
+    return shown(this.apply({ type: "read" }).answer, (state) => eventsLog(state, this.rules.delivering));
   }
 
   /** Cancels it (from any state before applied); repeating is harmless. */
@@ -114,6 +116,20 @@ export class Onboarding extends PushObject {
    */
   chainHint(hint: { height: number; following: boolean }): void {
     this.apply({ type: "hint", following: hint.following });
+  }
+
+  /** The webhook's lane released this onboarding (its endpoint answers again): its held event goes now. */
+  laneOpen(): void {
+    this.apply({ type: "released" });
+  }
+
+  /** The lane's probe: one attempt at the oldest event now, while every other onboarding waits. */
+  async laneProbe(): Promise<ProbeOutcome> {
+    const head = this.state && this.config.hostWebhook ? pendingHead(this.state) : null;
+    if (!head) return "nothing";
+    const attempt = await attemptLogged(this.config.hostWebhook!, this.state!.record.id, head);
+    this.apply({ type: "delivered", id: head.id, turn: { attempt } });
+    return delivered(attempt) ? "delivered" : "failed";
   }
 
   override alarm(): Promise<void> {
@@ -174,14 +190,10 @@ export class Onboarding extends PushObject {
         const since = Date.now();
         return readChain(this.config, effect.record, effect.claimed).then((reading) => void this.apply({ type: "observed", reading, since }));
       }
-      case "deliver":
-        return deliver(this.config.hostWebhook!, effect.event).then((attempt) => {
-          if (!delivered(attempt)) {
-            const outcome = "error" in attempt ? { error: attempt.error } : { status: attempt.status };
-            log("warn", "webhook_attempt_failed", { onboarding: this.state?.record.id, webhook_id: effect.event.id, attempt: effect.event.attempts.length + 1, ...outcome });
-          }
-          this.apply({ type: "attempted", id: effect.event.id, attempt });
-        });
+      case "deliver": {
+        const { id } = effect.event;
+        return deliveryTurn(this.lane(), this.config.hostWebhook!, this.state!.record.id, effect.event).then((turn) => void this.apply({ type: "delivered", id, turn }));
+      }
       case "erase":
         this.push(null);
         this.wakeAt = null;
@@ -208,6 +220,10 @@ export class Onboarding extends PushObject {
     if (isRefusal(session)) return session;
     if (session.body.status !== "connected" || session.body.address === null) return SESSION_NOT_CONNECTED;
     return { address: session.body.address, source: "relay" };
+  }
+
+  private lane() {
+    return this.env.WEBHOOK_LANES.get(this.env.WEBHOOK_LANES.idFromName(this.config.hostWebhook!.url));
   }
 
   private hostView(answer: Answer<OnboardingState>): Answer<OnboardingView> {

@@ -12,6 +12,7 @@ export { Onboarding } from "../durable-objects/Onboarding";
 export { PairingSession } from "../durable-objects/PairingSession";
 export { QueryShield } from "../durable-objects/QueryShield";
 export { UpstreamHealth } from "../durable-objects/UpstreamHealth";
+export { WebhookLane } from "../durable-objects/WebhookLane";
 
 const apps = new WeakMap<object, Hono<AppEnv>>();
 

@@ -122,6 +122,13 @@ describe("the host handoff's settings", () => {
     expect(readConfig(only({ NETWORK_PROFILE: "local" }))).toMatchObject({ hostApiKeys: [], hostWebhook: null, onboardingCheckSeconds: 6, onboardingTtlSeconds: 604_800 });
   });
 
+  it("gives the receiver 10 s to answer unless told less, and never more than the contract's 10 s", () => {
+    const webhook = (vars: Record<string, string>) => readConfig(only({ NETWORK_PROFILE: "testnet", HOST_WEBHOOK_URL: "https://host.example/hooks", HOST_WEBHOOK_SECRET: secret, ...vars })).hostWebhook;
+    expect(webhook({})?.timeoutMs).toBe(10_000);
+    expect(webhook({ HOST_WEBHOOK_TIMEOUT_MS: "1500" })?.timeoutMs).toBe(1500);
+    expect(refusal({ HOST_WEBHOOK_URL: "https://host.example/hooks", HOST_WEBHOOK_SECRET: secret, HOST_WEBHOOK_TIMEOUT_MS: "12000" })).toContain("HOST_WEBHOOK_TIMEOUT_MS");
+  });
+
   it("refuses a webhook URL without its secret, naming the secret", () => {
     expect(refusal({ HOST_WEBHOOK_URL: "https://host.example/hooks" })).toContain("HOST_WEBHOOK_SECRET is not set");
   });

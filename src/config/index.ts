@@ -58,6 +58,8 @@ export interface HostWebhook {
   url: string;
   /** The secret's bytes: the base64 after `whsec_`, decoded. */
   secret: Uint8Array;
+  /** How long the receiver has to answer one attempt (HOST_WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
 }
 
 /** A configuration that cannot work; the message names the variable and what it must be. */
@@ -123,14 +125,14 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
     cacheShieldLocation: get("CACHE_SHIELD_LOCATION") || null,
     cacheShieldWaitMs: get("CACHE_SHIELD_WAIT_MS"),
     hostApiKeys: hostApiKeys === "" ? [] : hostApiKeys.split(","),
-    hostWebhook: parseHostWebhook(get("HOST_WEBHOOK_URL"), get("HOST_WEBHOOK_SECRET"), profile),
+    hostWebhook: parseHostWebhook(get("HOST_WEBHOOK_URL"), get("HOST_WEBHOOK_SECRET"), profile, get("HOST_WEBHOOK_TIMEOUT_MS")),
     onboardingTtlSeconds: get("ONBOARDING_TTL"),
     onboardingCheckSeconds: get("ONBOARDING_CHECK_SECONDS"),
   };
 }
 
 /** The webhook endpoint: https (plain http only on loopback in the local profile), signed with a Standard Webhooks secret. */
-function parseHostWebhook(urlText: string, secretText: string, profile: ProfileName): HostWebhook | null {
+function parseHostWebhook(urlText: string, secretText: string, profile: ProfileName, timeoutMs: number): HostWebhook | null {
   if (urlText === "") return null;
   const url = new URL(urlText);
   if (!isHttpsOrLocalLoopback(url, profile === LOCAL_PROFILE)) {
@@ -147,7 +149,7 @@ function parseHostWebhook(urlText: string, secretText: string, profile: ProfileN
   if (secret.length < 24 || secret.length > 64) {
     throw new ConfigError(`HOST_WEBHOOK_SECRET (secret) holds ${secret.length} bytes; it must hold 24 to 64 random bytes`);
   }
-  return { url: url.href, secret };
+  return { url: url.href, secret, timeoutMs };
 }
 
 type Parsed<N extends VariableName> = z.output<(typeof VARIABLES)[N]["schema"]>;

@@ -86,6 +86,11 @@ export const VARIABLES = {
     default: "",
     doc: "Where onboarding events are POSTed (https; plain http only on loopback in the local profile); unset: events are kept in each onboarding's log, not sent",
   },
+  HOST_WEBHOOK_TIMEOUT_MS: {
+    schema: integer(100, 10_000),
+    default: "10000",
+    doc: "Milliseconds the host's receiver has to answer one delivery attempt with a 2xx (at most 10000: the 10 s the webhook contract promises)",
+  },
   HOST_API_KEYS: {
     schema: z.string().check(z.trim(), z.regex(/^[\x21-\x2b\x2d-\x7e]{32,}(,[\x21-\x2b\x2d-\x7e]{32,})*$/, "must be comma-separated keys of at least 32 printable characters each")),
     default: "",

@@ -16,7 +16,7 @@
 import type { ErrorSpec } from "../errors";
 import type { Answer } from "../http/answer";
 import { isOnboardingEnded, type OnboardingEventType, type OnboardingStatus, type OnboardingView, type PayoutSource } from "../protocol/index";
-import { nextWakeAt, pendingHead, recordAttempt, retentionOver } from "./outbox";
+import { nextWakeAt, pendingHead, recordTurn, releaseHead, retentionOver, type DeliveryTurn } from "./outbox";
 import {
   NOT_AN_AUTHORIZATION,
   ONBOARDING_ALREADY_PAIRED,
@@ -29,7 +29,7 @@ import {
   SIGNER_MISMATCH,
 } from "./refusals";
 import { checkDelayMs } from "./schedule";
-import type { DeliveryAttempt, OnboardingRecord, OnboardingState, OutboxEvent } from "./state";
+import type { OnboardingRecord, OnboardingState, OutboxEvent } from "./state";
 
 /** What a host's create stores, already validated. */
 export interface NewOnboarding {
@@ -74,8 +74,10 @@ export type OnboardingEvent =
   | { type: "wake" }
   /** A read of the chain begun at `since` found `reading`. */
   | { type: "observed"; reading: ChainReading; since: number }
-  /** An attempt at delivering event `id`. */
-  | { type: "attempted"; id: string; attempt: DeliveryAttempt };
+  /** A turn at delivering event `id`: an attempt, and whether the endpoint is failing. */
+  | { type: "delivered"; id: string; turn: DeliveryTurn }
+  /** The lane released the onboarding: the endpoint answers again. */
+  | { type: "released" };
 
 export type OnboardingEffect =
   /** Write the state to storage. */
@@ -86,7 +88,7 @@ export type OnboardingEffect =
   | { type: "notify"; record: OnboardingRecord }
   /** Read the chain for what the record awaits (and look up `claimed`, a transaction hash), then answer `observed`. */
   | { type: "read"; record: OnboardingRecord; claimed: string | null }
-  /** Attempt to deliver `event` to the host's webhook, then answer `attempted`. */
+  /** Ask the lane, attempt to deliver `event` to the host's webhook if it admits it, then answer `delivered`. */
   | { type: "deliver"; event: OutboxEvent }
   /** Close every subscriber and delete the storage and the alarm. */
   | { type: "erase" };
@@ -167,8 +169,10 @@ export function transition(stored: OnboardingState | null, event: OnboardingEven
     }
     case "observed":
       return settle(observe(current, event.reading, event.since, rules));
-    case "attempted":
-      return settle(recordAttempt(current, event.id, event.attempt, now));
+    case "delivered":
+      return settle(recordTurn(current, event.id, event.turn, now));
+    case "released":
+      return settle(releaseHead(current, now));
   }
 }
 
@@ -316,6 +320,7 @@ function enter(state: OnboardingState, changes: Partial<OnboardingRecord>, statu
     delivered_at: null,
     failed_at: null,
     next_attempt_at: now,
+    held: null,
     attempts: [],
   };
   return { ...state, record, events: [...state.events, event], watch: { ...state.watch, changed_at: now } };

@@ -1,10 +1,11 @@
 /**
- * The onboarding's outbox: events are delivered one at a time, in the order they were written;
- * an event that fails waits for its retry and holds back the ones after it, so a host never
- * hears `applied` before `authorized`.
+ * The onboarding's outbox: events are delivered one at a time, in the order they were written,
+ * through the lane of the webhook's URL (src/webhooks/lane.ts). An event whose attempt fails, or
+ * whose endpoint is failing, is held until the lane releases it, and holds back the ones after
+ * it, so a host never hears `applied` before `authorized`.
  */
 import { isOnboardingEnded, type OnboardingEventsLog } from "../protocol/index";
-import { nextAttemptAt, RETENTION_MS } from "./schedule";
+import { HELD_RECHECK_MS, MIN_ATTEMPTS, MIN_RETRY_SPAN_MS, RETENTION_MS } from "./schedule";
 import type { DeliveryAttempt, OnboardingState, OutboxEvent } from "./state";
 import { delivered } from "./webhook";
 
@@ -13,16 +14,40 @@ export function pendingHead(state: OnboardingState): OutboxEvent | null {
   return state.events.find((e) => e.delivered_at === null && e.failed_at === null) ?? null;
 }
 
-/** The state after `attempt` at delivering event `id`: delivered, retried later, or given up. */
-export function recordAttempt(state: OnboardingState, id: string, attempt: DeliveryAttempt, now: number): OnboardingState {
+/**
+ * What one turn at delivering event `id` came to: an attempt (delivered, or failed), and, when the
+ * endpoint is failing, since when (the event is then held until the lane releases it).
+ */
+export interface DeliveryTurn {
+  attempt?: DeliveryAttempt;
+  failingSince?: number;
+}
+
+/**
+ * The state after a turn at delivering event `id`: delivered; given up (at least 8 attempts over
+ * at least 24 hours since its first failed attempt, whenever it was written); or held, asking the
+ * lane again only if no release comes within HELD_RECHECK_MS.
+ */
+export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTurn, now: number): OnboardingState {
   const events = state.events.map((event) => {
-    if (event.id !== id) return event;
-    const attempts = [...event.attempts, attempt];
-    if (delivered(attempt)) return { ...event, attempts, delivered_at: attempt.at, next_attempt_at: null };
-    const retryAt = nextAttemptAt(attempts.length, Date.parse(attempts[0]!.at), now);
-    return retryAt === null ? { ...event, attempts, failed_at: attempt.at, next_attempt_at: null } : { ...event, attempts, next_attempt_at: retryAt };
+    if (event.id !== id || event.delivered_at !== null || event.failed_at !== null) return event;
+    const attempts = turn.attempt ? [...event.attempts, turn.attempt] : event.attempts;
+    if (turn.attempt && delivered(turn.attempt)) return { ...event, attempts, delivered_at: turn.attempt.at, next_attempt_at: null, held: null };
+    const firstFailed = attempts.length > 0 ? Date.parse(attempts[0]!.at) : null;
+    if (turn.attempt && attempts.length >= MIN_ATTEMPTS && now - firstFailed! >= MIN_RETRY_SPAN_MS) {
+      return { ...event, attempts, failed_at: turn.attempt.at, next_attempt_at: null, held: null };
+    }
+    const failingSince = turn.failingSince ?? event.held?.failing_since ?? now;
+    return { ...event, attempts, next_attempt_at: now + HELD_RECHECK_MS, held: { failing_since: failingSince } };
   });
   return { ...state, events };
+}
+
+/** The lane released the onboarding (the endpoint answers again): its held event goes now. */
+export function releaseHead(state: OnboardingState, now: number): OnboardingState {
+  const head = pendingHead(state);
+  if (!head?.held) return state;
+  return { ...state, events: state.events.map((event) => (event === head ? { ...event, held: null, next_attempt_at: now } : event)) };
 }
 
 /**
@@ -46,17 +71,20 @@ export function retentionOver(state: OnboardingState, now: number): boolean {
   return isOnboardingEnded(state.record.status) && now >= Date.parse(state.record.updated_at) + RETENTION_MS;
 }
 
-/** The events log of the host API: each event and every attempt to deliver it. */
-export function eventsLog(state: OnboardingState): OnboardingEventsLog {
+/**
+ * The events log of the host API: each event, every attempt to deliver it, and for one not yet
+ * delivered what it waits for (the endpoint failing since when, or the event before it) and when
+ * it is really tried next (null while it waits for either, or when no webhook is configured).
+ */
+export function eventsLog(state: OnboardingState, delivering: boolean): OnboardingEventsLog {
+  const head = pendingHead(state);
   return {
-    events: state.events.map(({ id, type, created_at, delivered_at, failed_at, next_attempt_at, attempts }) => ({
-      id,
-      type,
-      created_at,
-      delivered_at,
-      failed_at,
-      next_attempt_at: next_attempt_at === null ? null : new Date(next_attempt_at).toISOString(),
-      attempts,
-    })),
+    events: state.events.map((event) => {
+      const { id, type, created_at, delivered_at, failed_at, attempts } = event;
+      const pending = delivered_at === null && failed_at === null;
+      const waiting_for = !pending || !head ? null : event !== head ? { event: head.id } : event.held ? { endpoint_failing_since: new Date(event.held.failing_since).toISOString() } : null;
+      const tried = delivering && pending && waiting_for === null && event.next_attempt_at !== null;
+      return { id, type, created_at, delivered_at, failed_at, next_attempt_at: tried ? new Date(event.next_attempt_at!).toISOString() : null, waiting_for, attempts };
+    }),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The onboarding's clocks: how often the chain is read while it waits, how webhook retries back
- * off, and how long an ended onboarding is kept.
+ * The onboarding's clocks: how often the chain is read while it waits, when a held event asks its
+ * lane again and when one is given up, and how long an ended onboarding is kept.
  */
 
 /** Checks keep their base interval this long after a change, then slow down. */
@@ -22,21 +22,12 @@ export function checkDelayMs(sinceChangeMs: number, baseMs: number, following = 
   return Math.min(Math.max(baseMs, Math.round(sinceChangeMs / 300)), MAX_CHECK_MS);
 }
 
-/** Waits after the 1st, 2nd, … failed attempt; the last one repeats. */
-const RETRY_DELAYS_MS = [5_000, 30_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000];
-/** Delivery is given up only after at least this many attempts spanning at least this long. */
+/** Delivery is given up only after at least this many attempts spanning at least this long since the event's first failed attempt. */
 export const MIN_ATTEMPTS = 8;
 export const MIN_RETRY_SPAN_MS = 24 * 3_600_000;
 
-/**
- * When to try again after `attempts` failed attempts, the first at `firstAt`; null when the
- * event is given up (at least 8 attempts over at least 24 hours: 0 s, 5 s, 35 s, 5.6 min,
- * 36 min, 2.6 h, 7.6 h, 17.6 h, 27.6 h).
- */
-export function nextAttemptAt(attempts: number, firstAt: number, now: number): number | null {
-  if (attempts >= MIN_ATTEMPTS && now - firstAt >= MIN_RETRY_SPAN_MS) return null;
-  return now + RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length) - 1]!;
-}
+/** A held event asks its lane again after this long if no release has come (a safety net: the lane releases it when the endpoint answers). */
+export const HELD_RECHECK_MS = 5 * 60_000;
 
 /** An ended onboarding (its events delivered or given up) is deleted this long after it ended. */
 export const RETENTION_MS = 30 * 86_400_000;

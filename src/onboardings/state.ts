@@ -24,8 +24,10 @@ export interface OutboxEvent {
   delivered_at: string | null;
   /** Set when the last attempt failed and no more are made. */
   failed_at: string | null;
-  /** When the next attempt is due (ms since the epoch); null once delivered or given up. */
+  /** When the onboarding next asks the lane to attempt it (ms since the epoch); null once delivered or given up. */
   next_attempt_at: number | null;
+  /** Held back while the endpoint fails (since when): the lane releases it when the endpoint answers again. */
+  held: { failing_since: number } | null;
   attempts: DeliveryAttempt[];
 }
 
@@ -54,7 +56,8 @@ export interface OnboardingState {
   watch: ChainWatch;
 }
 
-/** A state stored before `version` and `following` existed, as it reads now. */
+/** A state stored before `version`, `following` and `held` existed, as it reads now. */
 export function upgradeState(stored: OnboardingState): OnboardingState {
-  return { ...stored, version: stored.version ?? 1, watch: { ...stored.watch, following: stored.watch.following ?? false } };
+  const events = stored.events.map((event) => ({ ...event, held: event.held ?? null }));
+  return { ...stored, version: stored.version ?? 1, events, watch: { ...stored.watch, following: stored.watch.following ?? false } };
 }

@@ -1,13 +1,10 @@
 /**
  * Standard Webhooks delivery of one event (https://www.standardwebhooks.com): a POST of the
  * event's body with `webhook-id`, `webhook-timestamp` and `webhook-signature`, any 2xx within
- * 10 seconds counting as delivered. Redirects are not followed.
+ * HOST_WEBHOOK_TIMEOUT_MS (10 s) counting as delivered. Redirects are not followed.
  */
 import type { HostWebhook } from "../config";
 import type { DeliveryAttempt, OutboxEvent } from "./state";
-
-/** A receiver that has not answered within this long is retried later. */
-export const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes. */
 export async function webhookSignature(secret: Uint8Array, id: string, timestamp: number, body: string): Promise<string> {
@@ -29,7 +26,7 @@ export async function deliver(webhook: HostWebhook, event: Pick<OutboxEvent, "id
       method: "POST",
       body: event.body,
       redirect: "manual",
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      signal: AbortSignal.timeout(webhook.timeoutMs),
       headers: {
         "content-type": "application/json",
         "user-agent": "chain-edge-webhooks",
@@ -42,7 +39,7 @@ export async function deliver(webhook: HostWebhook, event: Pick<OutboxEvent, "id
     await response.body?.cancel();
     return { at, status: response.status, ms: Date.now() - started };
   } catch (err) {
-    const error = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError") ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `unreachable (${err instanceof Error ? err.message : String(err)})`;
+    const error = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError") ? `no answer within ${webhook.timeoutMs / 1000} s` : `unreachable (${err instanceof Error ? err.message : String(err)})`;
     return { at, error, ms: Date.now() - started };
   }
 }

@@ -77,7 +77,10 @@ export const onboardingEventsLogSchema = z.object({
       delivered_at: z.nullable(isoTime),
       /** Set once the last attempt failed and no more are made. */
       failed_at: z.nullable(isoTime),
+      /** When it is really tried next; null while it waits (see waiting_for), or once delivered or given up. */
       next_attempt_at: z.nullable(isoTime),
+      /** What a held-back event waits for: the endpoint failing since when, or the event before it. */
+      waiting_for: z.nullable(z.union([z.object({ endpoint_failing_since: isoTime }), z.object({ event: z.string() })])),
       /** The receiver's HTTP status, or why there was none. */
       attempts: z.array(z.union([z.object({ ...attemptTiming, status: z.number().check(z.int()) }), z.object({ ...attemptTiming, error: z.string() })])),
     }),

@@ -74,13 +74,39 @@ export async function settle(id: string): Promise<void> {
   await runInDurableObject(onboardingStub(id), (onboarding) => onboarding.alarm());
 }
 
-/** Settles, then moves the clock on to the onboarding's next alarm (a check, a retry, the expiry) and runs it. */
+/** The lane of the suite's webhook URL. */
+export function laneStub() {
+  return env.WEBHOOK_LANES.get(env.WEBHOOK_LANES.idFromName(config.hostWebhook!.url));
+}
+
+/** When a Durable Object's alarm is set for (null: none). */
+export function alarmOf(stub: DurableObjectStub<never> | ReturnType<typeof onboardingStub> | ReturnType<typeof laneStub>): Promise<number | null> {
+  return runInDurableObject(stub as ReturnType<typeof laneStub>, (_instance, state) => state.storage.getAlarm());
+}
+
+/**
+ * Settles, then moves the clock on to whichever comes first, the onboarding's next alarm (a check,
+ * the expiry) or its webhook lane's (a probe of a failing endpoint), runs the lane's and settles
+ * the onboarding again (a release sets its alarm to now).
+ */
 export async function wake(id: string): Promise<void> {
   await settle(id);
-  const stub = onboardingStub(id);
-  const at = await runInDurableObject(stub, (_onboarding, state) => state.storage.getAlarm());
+  const times = (await Promise.all([alarmOf(onboardingStub(id)), alarmOf(laneStub())])).filter((t): t is number => t !== null);
+  const at = times.length === 0 ? null : Math.min(...times);
   if (at !== null && at > Date.now()) clockTo(at);
-  await runDurableObjectAlarm(stub);
+  await runDurableObjectAlarm(laneStub());
+  await runDurableObjectAlarm(onboardingStub(id));
+  await settle(id);
+}
+
+/** The receiver fails every delivery for these onboardings (an outage, as far as they can tell) until `recover`. */
+export async function outage(ids: string[], answer: number | "down" = 503): Promise<void> {
+  await Promise.all(ids.map((id) => planAnswers(id, Array(100).fill(answer))));
+}
+
+/** The receiver answers these onboardings' deliveries again. */
+export async function recover(ids: string[]): Promise<void> {
+  await Promise.all(ids.map((id) => planAnswers(id, [])));
 }
 
 /** Restarts the onboarding's object as a crash would: memory gone, only what storage holds survives. */

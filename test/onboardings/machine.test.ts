@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { transition, WORK_LEASE_MS, type ChainReading, type MachineRules, type OnboardingEvent } from "../../src/onboardings/machine";
-import { nextWakeAt, recordAttempt } from "../../src/onboardings/outbox";
-import { checkDelayMs, MIN_ATTEMPTS, MIN_RETRY_SPAN_MS, nextAttemptAt, RETENTION_MS, SAFETY_NET_MS } from "../../src/onboardings/schedule";
+import { eventsLog, nextWakeAt } from "../../src/onboardings/outbox";
+import { checkDelayMs, HELD_RECHECK_MS, MIN_ATTEMPTS, MIN_RETRY_SPAN_MS, RETENTION_MS, SAFETY_NET_MS } from "../../src/onboardings/schedule";
 import type { OnboardingState } from "../../src/onboardings/state";
 import { accountAddress } from "./helpers";
 
@@ -91,7 +91,7 @@ describe("what each step does", () => {
     // A reading that finds nothing new moves the next check, which is stored, but not the version.
     const nothing = observe(paired.state!, { authorizations: { listed: false, height: 3 } }, T0 + 3000);
     expect(nothing.version).toBe(2);
-    const attempted = after(nothing, { type: "attempted", id: nothing.events[0]!.id, attempt: { at: new Date(T0 + 3000).toISOString(), status: 204, ms: 1 } }, T0 + 3000);
+    const attempted = after(nothing, { type: "delivered", id: nothing.events[0]!.id, turn: { attempt: { at: new Date(T0 + 3000).toISOString(), status: 204, ms: 1 } } }, T0 + 3000);
     expect(attempted.version).toBe(3);
     expect(cancel(attempted, T0 + 4000).state!.version).toBe(4);
   });
@@ -142,34 +142,68 @@ describe("what each step does", () => {
   });
 });
 
-describe("delivery retries", () => {
-  it("retries within 10 s, then within 60 s, then backs off; gives up only after 8 attempts over 24 hours", () => {
-    expect(nextAttemptAt(1, T0, T0)! - T0).toBeLessThanOrEqual(10_000);
-    expect(nextAttemptAt(2, T0, T0 + 5000)! - T0).toBeLessThanOrEqual(60_000);
-    let at = T0;
-    let attempts = 0;
-    for (;;) {
-      attempts++;
-      const next = nextAttemptAt(attempts, T0, at);
-      if (next === null) break;
-      expect(next).toBeGreaterThan(at);
-      at = next;
-    }
-    expect(attempts).toBeGreaterThanOrEqual(MIN_ATTEMPTS);
-    expect(at - T0).toBeGreaterThanOrEqual(MIN_RETRY_SPAN_MS);
-  });
+describe("delivery: held while the endpoint fails, given up only after 8 attempts over 24 hours", () => {
+  const failed = (at: number) => ({ attempt: { at: new Date(at).toISOString(), status: 500, ms: 1 } });
+  const ok = (at: number) => ({ attempt: { at: new Date(at).toISOString(), status: 204, ms: 1 } });
+  /** An onboarding that owes the host two events (connected, authorized), both written at T0. */
+  const owing = () => after(opened(), { type: "pair", payout: { address: operator, source: "in_app" } }, T0);
+  const turn = (state: OnboardingState, index: number, t: ReturnType<typeof failed> & { failingSince?: number }, now: number) =>
+    after(state, { type: "delivered", id: state.events[index]!.id, turn: t }, now);
 
-  it("holds later events behind a failing one and marks a given-up event failed so the next one goes", () => {
-    let state = after(opened(), { type: "pair", payout: { address: operator, source: "in_app" } }, T0);
+  it("holds a failed event, and the ones after it, until the lane releases it; the log says what each waits for", () => {
+    let state = owing();
     const [first, second] = state.events;
     expect(nextWakeAt(state, true)).toBe(T0);
-    state = recordAttempt(state, first!.id, { at: new Date(T0).toISOString(), status: 500, ms: 3 }, T0);
-    expect(nextWakeAt(state, true)).toBeLessThanOrEqual(T0 + 10_000);
+    state = turn(state, 0, { ...failed(T0), failingSince: T0 }, T0 + 10);
+    // Held: no timer of its own but the safety net of asking the lane again.
+    expect(state.events[0]).toMatchObject({ held: { failing_since: T0 }, next_attempt_at: T0 + 10 + HELD_RECHECK_MS });
     expect(state.events[1]).toEqual(second);
-    state = recordAttempt(state, first!.id, { at: new Date(T0 + 2 * MIN_RETRY_SPAN_MS).toISOString(), error: "x", ms: 1 }, T0 + 2 * MIN_RETRY_SPAN_MS);
-    expect(state.events[0]!.failed_at).toBeNull();
-    for (let i = 0; i < MIN_ATTEMPTS; i++) state = recordAttempt(state, first!.id, { at: new Date(T0 + 2 * MIN_RETRY_SPAN_MS).toISOString(), status: 500, ms: 1 }, T0 + 2 * MIN_RETRY_SPAN_MS);
+    const log = eventsLog(state, true).events;
+    expect(log[0]).toMatchObject({ next_attempt_at: null, waiting_for: { endpoint_failing_since: new Date(T0).toISOString() } });
+    expect(log[1]).toMatchObject({ next_attempt_at: null, waiting_for: { event: first!.id } });
+    // Released: due at once, and the next one after it.
+    state = after(state, { type: "released" }, T0 + 60_000);
+    expect(state.events[0]).toMatchObject({ held: null, next_attempt_at: T0 + 60_000 });
+    expect(eventsLog(state, true).events[0]).toMatchObject({ next_attempt_at: new Date(T0 + 60_000).toISOString(), waiting_for: null });
+    state = turn(state, 0, ok(T0 + 60_001), T0 + 60_001);
+    expect(transition(state, { type: "wake" }, T0 + 60_002, rules).effects.at(-1)).toMatchObject({ type: "deliver", event: { id: second!.id } });
+    // Without a webhook nothing is ever tried.
+    expect(eventsLog(owing(), false).events.map((e) => e.next_attempt_at)).toEqual([null, null]);
+  });
+
+  it("counts the 24 hours from the event's first failed attempt, never from when it was written", () => {
+    let state = owing();
+    // The first event fails for a day and a half and is given up; the second was written at T0 as well.
+    let at = T0;
+    for (let i = 0; i < MIN_ATTEMPTS; i++, at += 5 * 3_600_000) state = turn(state, 0, failed(at), at);
     expect(state.events[0]!.failed_at).not.toBeNull();
-    expect(state.events[0]!.next_attempt_at).toBeNull();
+    // Its first failed attempt comes 35 hours after it was written; eight attempts within the next hour do not give it up.
+    const start = at;
+    for (let i = 0; i < MIN_ATTEMPTS + 2; i++, at += 5 * 60_000) state = turn(state, 1, failed(at), at);
+    expect(state.events[1]).toMatchObject({ failed_at: null, held: expect.anything() });
+    state = turn(state, 1, failed(start + MIN_RETRY_SPAN_MS - 1), start + MIN_RETRY_SPAN_MS - 1);
+    expect(state.events[1]!.failed_at).toBeNull();
+    state = turn(state, 1, failed(start + MIN_RETRY_SPAN_MS), start + MIN_RETRY_SPAN_MS);
+    expect(state.events[1]!.failed_at).toBe(new Date(start + MIN_RETRY_SPAN_MS).toISOString());
+    expect(state.events[1]!.attempts).toHaveLength(MIN_ATTEMPTS + 4);
+  });
+
+  it("gives up only after 8 attempts, however long the endpoint failed", () => {
+    let state = owing();
+    for (let i = 0; i < MIN_ATTEMPTS - 1; i++) state = turn(state, 0, failed(T0 + i * MIN_RETRY_SPAN_MS), T0 + i * MIN_RETRY_SPAN_MS);
+    expect(state.events[0]!.failed_at).toBeNull();
+    state = turn(state, 0, failed(T0 + 8 * MIN_RETRY_SPAN_MS), T0 + 8 * MIN_RETRY_SPAN_MS);
+    expect(state.events[0]!.failed_at).not.toBeNull();
+  });
+
+  it("lets the event after a given-up one go: a given-up event holds nothing back", () => {
+    let state = owing();
+    for (let i = 0; i < MIN_ATTEMPTS; i++) state = turn(state, 0, failed(T0 + i * 4 * 3_600_000), T0 + i * 4 * 3_600_000);
+    const now = T0 + 2 * MIN_RETRY_SPAN_MS;
+    expect(state.events[0]!.failed_at).not.toBeNull();
+    expect(state.events[0]!.delivered_at).toBeNull();
+    const woken = transition(state, { type: "wake" }, now, rules);
+    expect(woken.effects.find((e) => e.type === "deliver")).toMatchObject({ event: { id: state.events[1]!.id } });
+    expect(eventsLog(state, true).events[1]).toMatchObject({ waiting_for: null });
   });
 });

@@ -1,7 +1,8 @@
+import { runInDurableObject } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { HOST_WEBHOOK_SECRET } from "../host-settings";
-import { accountAddress, createOnboarding, deliveriesOf, devnetNodes, host, page, planAnswers, restart, wake, wakeUntil } from "./helpers";
+import { accountAddress, createOnboarding, deliveriesOf, devnetNodes, host, laneStub, page, planAnswers, restart, settle, wake, wakeUntil } from "./helpers";
 
 afterEach(() => vi.useRealTimers());
 
@@ -29,12 +30,16 @@ async function twoEventsOwed(answers: (number | "hang" | "redirect" | "down")[])
 describe("delivery: at least once, in order, every attempt logged", () => {
   it("retries a 5xx with the same webhook-id and body, holding later events back until it is delivered", async () => {
     const id = await twoEventsOwed([500]);
+    await settle(id);
+    // The failure put the endpoint's lane in an outage: the same event is tried again 5 s after it, no later.
+    const lane = await runInDurableObject(laneStub(), async (_lane, state) => ({ stored: await state.storage.get<{ failing_since: number; last_attempt_at: number; next_probe_at: number }>("lane"), alarm: await state.storage.getAlarm() }));
+    expect(lane.stored!.next_probe_at - lane.stored!.last_attempt_at).toBe(5000);
+    expect(lane.alarm).toBe(lane.stored!.next_probe_at);
+    expect((await eventsLog(id))[0]).toMatchObject({ next_attempt_at: null, waiting_for: { endpoint_failing_since: new Date(lane.stored!.failing_since).toISOString() } });
     await allDelivered(id);
     const log = await eventsLog(id);
     expect(log.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized"]);
     expect(log[0]!.attempts.map((a) => a.status)).toEqual([500, 204]);
-    // The second attempt comes within 10 s of the first.
-    expect(Date.parse(log[0]!.attempts[1]!.at as string) - Date.parse(log[0]!.attempts[0]!.at as string)).toBeLessThanOrEqual(10_000);
     expect(log[1]!.attempts.map((a) => a.status)).toEqual([204]);
 
     const received = await deliveriesOf(id);
@@ -60,12 +65,13 @@ describe("delivery: at least once, in order, every attempt logged", () => {
     expect(log.every((e) => e.delivered_at !== null)).toBe(true);
   });
 
-  it("gives up on an attempt that hangs past 10 s and delivers it later", { timeout: 30_000 }, async () => {
+  it("gives up on an attempt that hangs past HOST_WEBHOOK_TIMEOUT_MS and delivers it later", async () => {
     const id = await twoEventsOwed(["hang"]);
-    await wake(id);
+    await settle(id);
     const [first] = await eventsLog(id);
-    expect(first!.attempts[0]).toEqual(expect.objectContaining({ error: "no answer within 10 s" }));
-    expect(first!.attempts[0]!.ms).toBeGreaterThanOrEqual(10_000);
+    // The suite gives the receiver 2 s (the receiver hangs for 15); deployed, it is 10 s (test/config.test.ts).
+    expect(first!.attempts[0]).toEqual(expect.objectContaining({ error: "no answer within 2 s" }));
+    expect(first!.attempts[0]!.ms).toBeGreaterThanOrEqual(2000);
     await allDelivered(id);
     expect((await eventsLog(id)).map((e) => e.delivered_at !== null)).toEqual([true, true]);
   });

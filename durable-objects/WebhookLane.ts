@@ -1,0 +1,111 @@
+/**
+ * WebhookLane: the delivery lane of one webhook URL (`idFromName(url)`), running the machine of
+ * src/webhooks/lane.ts. Onboardings ask it before each attempt; while the receiver answers it only
+ * says "go" and writes nothing. Once an attempt fails it holds every onboarding back, has one of
+ * them try the receiver on a slow cadence (the probe, from its alarm), and releases them all, in
+ * parallel, with the first event the receiver takes again.
+ *
+ * Each decision is applied in one synchronous step, its writes not awaited (the output gate holds
+ * the answer until they are durable). The lane is one stored value; each waiting onboarding is a
+ * key of its own, so registering one writes one small value however many wait.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { ANSWERING, laneTransition, type Admission, type LaneEffect, type LaneEvent, type LaneState, type ProbeOutcome, type Waiter } from "../src/webhooks/lane";
+
+const LANE_KEY = "lane";
+const WAITER_PREFIX = "w:";
+/** Storage deletes at most this many keys at once. */
+const DELETE_BATCH = 128;
+
+export class WebhookLane extends DurableObject<Env> {
+  private lane: LaneState = ANSWERING;
+  private readonly waiting = new Map<string, Waiter>();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => {
+      this.lane = (await ctx.storage.get<LaneState>(LANE_KEY)) ?? ANSWERING;
+      for (const [key, waiter] of await ctx.storage.list<Waiter>({ prefix: WAITER_PREFIX })) this.waiting.set(key.slice(WAITER_PREFIX.length), waiter);
+    });
+  }
+
+  /** Before `onboarding` attempts its oldest event: go, or wait to be released (it is registered). */
+  admit(onboarding: string): Admission {
+    return this.apply({ type: "admit", onboarding }).answer;
+  }
+
+  /** An attempt `onboarding` was admitted to failed: the endpoint is failing, and it waits to be released. */
+  failed(onboarding: string): Admission {
+    return this.apply({ type: "failed", onboarding }).answer;
+  }
+
+  /** A failing endpoint is tried now (the host says its receiver is back). */
+  retryNow(): { failing: boolean; next_attempt_at: string | null } {
+    this.apply({ type: "retry" });
+    const { failing_since, next_probe_at } = this.lane;
+    return { failing: failing_since !== null, next_attempt_at: next_probe_at === null ? null : new Date(next_probe_at).toISOString() };
+  }
+
+  /** The probe when one is due, or the releases still owed. */
+  override async alarm(): Promise<void> {
+    await Promise.all(this.apply({ type: "alarm" }).work);
+  }
+
+  /** Decides the event and performs its effects in order, without an await between them; returns the answer and the work it started. */
+  private apply(event: LaneEvent): { answer: Admission; work: Promise<void>[] } {
+    const next = laneTransition(this.lane, this.waiting, event, Date.now());
+    this.lane = next.lane;
+    const work: Promise<void>[] = [];
+    for (const effect of next.effects) {
+      const started = this.perform(effect);
+      if (started) work.push(started);
+    }
+    return { answer: next.answer, work };
+  }
+
+  private perform(effect: LaneEffect): Promise<void> | undefined {
+    switch (effect.type) {
+      case "store":
+        void this.ctx.storage.put(LANE_KEY, effect.lane);
+        return;
+      case "wait":
+        this.waiting.set(effect.onboarding, effect.waiter);
+        void this.ctx.storage.put(WAITER_PREFIX + effect.onboarding, effect.waiter);
+        return;
+      case "forget":
+        for (const id of effect.onboardings) this.waiting.delete(id);
+        for (let i = 0; i < effect.onboardings.length; i += DELETE_BATCH) {
+          void this.ctx.storage.delete(effect.onboardings.slice(i, i + DELETE_BATCH).map((id) => WAITER_PREFIX + id));
+        }
+        return;
+      case "schedule":
+        void (effect.at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(effect.at));
+        return;
+      case "probe":
+        return this.probe(effect.onboarding);
+      case "release":
+        return Promise.all(
+          effect.onboardings.map((id) =>
+            this.onboarding(id)
+              .laneOpen()
+              .catch(() => void this.apply({ type: "unreleased", onboarding: id })),
+          ),
+        ).then(() => undefined);
+    }
+  }
+
+  private async probe(onboarding: string): Promise<void> {
+    let outcome: ProbeOutcome;
+    try {
+      outcome = await this.onboarding(onboarding).laneProbe();
+    } catch {
+      // Not reachable now: another waiting onboarding probes instead; this one asks again on its own.
+      outcome = "nothing";
+    }
+    await Promise.all(this.apply({ type: "probed", onboarding, outcome }).work);
+  }
+
+  private onboarding(id: string) {
+    return this.env.ONBOARDINGS.get(this.env.ONBOARDINGS.idFromName(id));
+  }
+}

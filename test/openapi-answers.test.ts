@@ -56,6 +56,7 @@ describe("the onboarding answers are what the served document says", () => {
     expect(feed.data.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized"]);
     await expectDocumented(await host("?limit=101"), "get", "/api/onboardings");
     await expectDocumented(await api(`/api/events?after=msg_0`, { headers: bearer() }), "get", "/api/events");
+    await expectDocumented(await api("/api/webhook/retry", { method: "POST", headers: bearer() }), "post", "/api/webhook/retry");
   });
 
   it("the error answers too", async () => {

@@ -1,15 +1,16 @@
 /**
  * The onboarding page: (1) connect the wallet, (2) authorize the operator unless it is the payout
  * address itself, (3) apply the payout on the node, (4) optionally sweep the operator's balance.
- * Settings come with the document (the Worker fills them in, src/page/), and so may the first
- * session's create, already sent by the page's inline script; every request stays on this origin.
+ * Settings come with the document (the Worker fills them in, src/page/), and so does, for a link
+ * that needs a wallet connection, step 1 itself: a signed session, its link and QR, which this
+ * script takes over without creating another; every request stays on this origin.
  */
-import { PAGE_ORIGIN_NAME } from "../src/page-settings.ts";
+import { PAGE_ORIGIN_NAME } from "../src/page/settings.ts";
 import { el, show, step } from "./dom.ts";
 import { runHostedOnboarding } from "./onboarding/page.ts";
 import { onboardingIdParam } from "./onboarding/view.ts";
-import { createSessionClient, type FirstSession } from "./session-client.ts";
-import { readSettings, type PageSettings } from "./settings.ts";
+import { createSessionClient } from "./session-client.ts";
+import { readFirstSession, readSettings, type PageSettings } from "./settings.ts";
 import { readParams, showStartForm } from "./start-form.ts";
 import { runApplyStep } from "./steps/apply.ts";
 import { runAuthorizeStep } from "./steps/authorize.ts";
@@ -17,13 +18,6 @@ import { runConnectStep } from "./steps/connect.ts";
 import { createNodeTargetFields } from "./steps/node-target.ts";
 import { runSweepStep } from "./steps/sweep.ts";
 import { findWalletApp } from "./wallet-bridge.ts";
-
-/** The session create public/index.html's inline script sent, when the link names a valid operator. */
-declare global {
-  interface Window {
-    firstSession?: FirstSession;
-  }
-}
 
 async function main(): Promise<void> {
   const status = document.getElementById("page-status")!;
@@ -37,7 +31,8 @@ async function main(): Promise<void> {
   const { ctx, walletApp, nodeDefaults, sessionTtlMaxSeconds } = settings;
   // A host's onboarding link: its operator and label are the server's, not the query string's.
   const onboardingId = onboardingIdParam(location.search);
-  if (onboardingId !== null) return runHostedOnboarding(onboardingId, { ctx, walletApp, sessionTtlMaxSeconds, originName: PAGE_ORIGIN_NAME });
+  const first = readFirstSession();
+  if (onboardingId !== null) return runHostedOnboarding(onboardingId, { ctx, walletApp, sessionTtlMaxSeconds, originName: PAGE_ORIGIN_NAME, first });
   const { params, problem } = readParams(ctx, location.search);
   if (problem !== null) return showStartForm(document.getElementById("start") as HTMLFormElement, ctx, params, problem);
 
@@ -45,7 +40,7 @@ async function main(): Promise<void> {
   // Looked for while the session is created: inside the app the bridge may arrive a little later.
   const app = findWalletApp(walletApp);
   const origin = { name: PAGE_ORIGIN_NAME, url: location.origin };
-  const client = createSessionClient(ctx, { origin: location.origin, originName: PAGE_ORIGIN_NAME, first: window.firstSession });
+  const client = createSessionClient(ctx, { origin: location.origin, originName: PAGE_ORIGIN_NAME, first });
 
   const connect = step("step-connect");
   const authorize = step("step-authorize");

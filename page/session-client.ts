@@ -3,8 +3,8 @@
  * wallet SDK's `connect()` does, but waits on the session's WebSocket push instead of polling
  * (polling every 1.5 s remains the fallback when the socket fails). Concurrent connects share one
  * pending session until it settles. Unlike the SDK it knows `expired`: from the push, or from the
- * 410 a poll of an expired session gets. Its first session can be one whose create the page sent
- * before this code arrived (`first`).
+ * 410 a poll of an expired session gets. Its first session can be the one the page's document
+ * carried (`first`), which the server stores on its first use: no create is sent for it.
  *
  * DOM-free apart from `fetch` and `WebSocket`, both injectable for tests.
  */
@@ -48,10 +48,15 @@ export interface PendingConnection {
   cancel(): Promise<void>;
 }
 
-/** A session create already sent (by the page's inline script, public/index.html): its id and its answer. */
+/**
+ * The session the page's document carried (src/page/first-session.ts): an id the server signed and
+ * stores on its first use (this client's push channel or poll, or the wallet's confirm), and the
+ * connect link the document's QR already shows.
+ */
 export interface FirstSession {
-  sessionId: string;
-  response: Promise<Response>;
+  session_id: string;
+  expires_at: string;
+  link: string;
 }
 
 /** Options of `createSessionClient`. */
@@ -71,7 +76,7 @@ export interface SessionClientOptions {
    * expiry the server stored, so the wallet is promised exactly what the server keeps.
    */
   expiresInMs?: number;
-  /** A create already under way, which the first `start()` takes instead of sending its own. */
+  /** The document's session, which the first `start()` takes instead of creating one. */
   first?: FirstSession | null;
 }
 
@@ -92,28 +97,42 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
   let current: Promise<PendingConnection> | null = null;
   let first = options.first ?? null;
 
-  /** Sends the create, or takes the one already sent; either way once. */
-  function sendCreate(): { sessionId: string; answer: Promise<Response> } {
-    if (first) {
-      const { sessionId, response } = first;
-      first = null;
-      return { sessionId, answer: reached(() => response) };
-    }
+  /** Sends a create; answers the stored row. */
+  async function sendCreate(): Promise<SessionRow> {
     const sessionId = mintSessionId();
     const origin = { name: options.originName, url: options.origin };
     const asked = options.expiresInMs === undefined ? undefined : new Date(Date.now() + options.expiresInMs);
     const { expires_at, ...rest } = buildConnectPayload(ctx, { sessionId, origin, expiresAt: asked });
     const body = asked === undefined ? rest : { ...rest, expires_at };
-    return { sessionId, answer: request(base, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }) };
+    const response = await request(base, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    if (response.status !== 201) throw await failure(response);
+    const row = rowFrom(await response.json().catch(() => null));
+    if (!row || row.session_id !== sessionId) throw new PairingError("server", "The server answered the connection request with something that is not a session.");
+    return row;
+  }
+
+  /** The document's session as its first use stores it (src/sessions/signed-ids.ts): nothing to send. */
+  function documentSession(carried: FirstSession): SessionRow {
+    return {
+      session_id: carried.session_id,
+      status: "pending",
+      chain_id: ctx.chainId,
+      origin: { name: options.originName, url: new URL(options.origin).origin },
+      created_at: new Date().toISOString(),
+      expires_at: carried.expires_at,
+      address: null,
+      pubkey_base64: null,
+      account_label: null,
+      connected_at: null,
+    };
   }
 
   async function create(): Promise<PendingConnection> {
-    const { sessionId, answer } = sendCreate();
-    const response = await answer;
-    if (response.status !== 201) throw await failure(response);
-    const row = rowFrom(await response.json().catch(() => null));
-    if (!row) throw new PairingError("server", "The server answered the connection request with something that is not a session.");
-    // The link promises the wallet exactly the origin and expiry the server stored.
+    const carried = first;
+    first = null;
+    const row = carried ? documentSession(carried) : await sendCreate();
+    const sessionId = row.session_id;
+    // The link promises the wallet exactly the origin and expiry the server stores.
     const payload = buildConnectPayload(ctx, { sessionId, origin: row.origin, expiresAt: new Date(row.expires_at) });
     let cancelledHere = false;
     const result = waitForSettle(row).finally(() => {

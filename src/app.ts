@@ -14,7 +14,7 @@ import { log } from "./log";
 import { servedOpenApi } from "./openapi-template";
 import { pathOf, requestContext } from "./middleware/request-context";
 import { onboardingPage } from "./page";
-import { pageSettings } from "./page-settings";
+import { pageSettings } from "./page/settings";
 import { customerRoutes, eventRoutes, hostRoutes, webhookRoutes } from "./onboardings/routes";
 import { sessionRoutes } from "./sessions/routes";
 

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { ConfigError, readConfig } from "../src/config";
 import { NETWORK_PROFILES } from "../src/config/profiles";
-import { VARIABLES } from "../src/config/variables";
+import { LOCAL_SESSION_SIGNING_KEY, VARIABLES } from "../src/config/variables";
 import wranglerToml from "../wrangler.toml?raw";
 
 /** A fresh env object (readConfig memoizes per object) with only the given variables. */
@@ -148,5 +148,24 @@ describe("the host handoff's settings", () => {
     const keys = refusal({ HOST_API_KEYS: "short-key" });
     expect(keys).toContain("HOST_API_KEYS (secret)");
     expect(keys).not.toContain("short-key");
+  });
+});
+
+describe("the session signing key", () => {
+  it("is the local profile's public key unless one is set, so dev and the tests need no secret", () => {
+    expect(readConfig(only({ NETWORK_PROFILE: "local" })).sessionSigningKey).toBe(LOCAL_SESSION_SIGNING_KEY);
+    expect(readConfig(only({ NETWORK_PROFILE: "local", SESSION_SIGNING_KEY: "k".repeat(32) })).sessionSigningKey).toBe("k".repeat(32));
+  });
+
+  it("is the deployment's own in another profile, or none (no signed sessions); the public key is refused there", () => {
+    expect(readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: "k".repeat(40) })).sessionSigningKey).toBe("k".repeat(40));
+    expect(readConfig(only({ NETWORK_PROFILE: "testnet" })).sessionSigningKey).toBeNull();
+    expect(() => readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: LOCAL_SESSION_SIGNING_KEY }))).toThrow(
+      /^SESSION_SIGNING_KEY \(secret\) is the local profile's public key, which the "testnet" profile refuses/,
+    );
+  });
+
+  it("refuses a key shorter than 32 characters without printing it", () => {
+    expect(() => readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: "short-key" }))).toThrow(/^SESSION_SIGNING_KEY \(secret\) must be at least 32 printable characters/);
   });
 });

@@ -1,19 +1,25 @@
 /**
  * The page's document as the Worker serves it (`GET /`, src/page/): the assets' index.html with
- * the page settings and, for a link with a valid operator, the first session create filled in;
- * never cached; and the one inline script allowed by its hash in public/_headers.
+ * the page settings, the stylesheet inline (allowed by its hash) and, for a link that needs a
+ * wallet connection, step 1 itself: a signed session, its connect link and its QR as SVG; never
+ * cached; no inline script; and a load that stores nothing.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import headers from "../public/_headers?raw";
 import indexHtml from "../public/index.html?raw";
 import { scriptJson } from "../src/page";
-import { SESSION_ID_PATTERN } from "../src/protocol/index";
-import { accountAddress, ORIGIN, WALLET, CHAIN_ID } from "./helpers/sessions";
+import { PAGE_ORIGIN_NAME } from "../src/page/settings";
+import { parseDeepLink, SESSION_ID_PATTERN, type ConnectPayload } from "../src/protocol/index";
+import { decodeSvg } from "./helpers/qr";
+import { accountAddress, CHAIN_ID, ORIGIN, TTL_MAX_SECONDS, WALLET } from "./helpers/sessions";
 
 /** The static index.html's ETag: a browser that holds it asks with it, and must still get the filled-in page. */
 const assetTag = (await env.ASSETS.fetch(`${ORIGIN}/`)).headers.get("etag") ?? "";
 const get = (path: string) => exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { "if-none-match": assetTag } }));
+const ONBOARDING = `ob_${"5".repeat(32)}`;
+const stylesheet = await (await env.ASSETS.fetch(`${ORIGIN}/styles.css`)).text();
 
 /** The text of the `<script type="application/json" id=…>` block. */
 function block(html: string, id: string): string {
@@ -22,62 +28,110 @@ function block(html: string, id: string): string {
   return match[1]!;
 }
 
+/** The document's step 1: its first session, the QR's SVG and the "Open wallet" link. */
+async function firstScreen(path: string) {
+  const response = await get(path);
+  const html = await response.text();
+  const text = block(html, "first-session");
+  const first = text === "" ? null : (JSON.parse(text) as { session_id: string; expires_at: string; link: string });
+  const svg = /<section id="step-connect"[\s\S]*?(<svg [\s\S]*?<\/svg>)/.exec(html)?.[1] ?? null;
+  const href = /<a [^>]*data-testid="connect-link" href="([^"]*)"/.exec(html)?.[1]?.replaceAll("&amp;", "&") ?? null;
+  return { response, html, first, svg, href };
+}
+
+async function storedKeys(sessionId: string): Promise<string[]> {
+  const stub = env.PAIRING_SESSIONS.get(env.PAIRING_SESSIONS.idFromName(sessionId));
+  return runInDurableObject(stub, async (_instance, state) => [...(await state.storage.list()).keys()]);
+}
+
+const sha256 = async (text: string) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))))}'`;
+
 describe("GET / (the page's document)", () => {
   it("carries the settings /api/config answers, no session for a link without an operator, and is never cached", async () => {
     expect(assetTag).not.toBe("");
-    const response = await get("/");
+    const { response, html, first, svg } = await firstScreen("/");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.headers.get("etag")).toBeNull();
-    // public/_headers still applies: the Worker fills the assets' own answer in.
-    expect(response.headers.get("content-security-policy")).toMatch(/^default-src 'self'; script-src 'self' 'sha256-/);
-    const html = await response.text();
     const settings = await (await get("/api/config")).json();
     expect(JSON.parse(block(html, "page-settings"))).toEqual(settings);
-    expect(block(html, "first-session")).toBe("");
+    expect(first).toBeNull();
+    expect(svg).toBeNull();
+    expect(html).toMatch(/<ol id="steps" class="steps" hidden>/);
   });
 
-  it("carries a session create for a link with a valid operator, fresh on every load, which the server accepts", async () => {
-    const path = `/?operator=${accountAddress()}&label=rack-1`;
-    const first = JSON.parse(block(await (await get(path)).text(), "first-session"));
-    const again = JSON.parse(block(await (await get(path)).text(), "first-session"));
-    expect(first.url).toBe(WALLET);
-    expect(first.body).toEqual({
-      v: 1,
-      session_id: expect.stringMatching(SESSION_ID_PATTERN),
-      chain_id: CHAIN_ID,
-      origin: { name: "Hosted node onboarding", url: ORIGIN },
-      relay_url: `${ORIGIN}${WALLET}/${first.body.session_id}/confirm`,
+  it("puts the stylesheet inline, allowed by its sha256 added to public/_headers' policy; no inline script, no unsafe-inline", async () => {
+    const { response, html } = await firstScreen(`/?operator=${accountAddress()}`);
+    expect(stylesheet).toContain(".qr {");
+    expect(html).toContain(`<style>${stylesheet}</style>`);
+    expect(html).not.toContain('href="/styles.css"');
+    const policy = headers.match(/Content-Security-Policy: (.*)/)![1]!;
+    expect(response.headers.get("content-security-policy")).toBe(policy.replace("style-src 'self'", `style-src 'self' ${await sha256(stylesheet)}`));
+    expect(policy).toMatch(/script-src 'self';/);
+    expect(policy).not.toContain("unsafe-inline");
+    const inlineScripts = [...html.matchAll(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/g)];
+    expect(inlineScripts).toEqual([]);
+    expect(indexHtml).not.toMatch(/ style=/);
+  });
+
+  for (const [name, path] of [
+    ["a self-hoster's link (a valid operator)", () => `/?operator=${accountAddress()}&label=rack-1`],
+    ["a host's onboarding link", () => `/?onboarding=${ONBOARDING}`],
+  ] as const) {
+    it(`shows step 1 for ${name}: the connect link and its QR, of a signed session fresh on every load`, async () => {
+      const { html, first, svg, href } = await firstScreen(path());
+      const again = await firstScreen(path());
+      expect(first!.session_id).toMatch(SESSION_ID_PATTERN);
+      expect(again.first!.session_id).not.toBe(first!.session_id);
+      const payload = parseDeepLink(first!.link).payload as ConnectPayload;
+      expect(payload).toEqual({
+        v: 1,
+        session_id: first!.session_id,
+        chain_id: CHAIN_ID,
+        origin: { name: PAGE_ORIGIN_NAME, url: ORIGIN },
+        expires_at: first!.expires_at,
+        relay_url: `${ORIGIN}${WALLET}/${first!.session_id}/confirm`,
+      });
+      const life = Date.parse(first!.expires_at) - Date.now();
+      expect(life).toBeGreaterThan(Math.min(300, TTL_MAX_SECONDS) * 1000 - 5_000);
+      expect(life).toBeLessThanOrEqual(Math.min(300, TTL_MAX_SECONDS) * 1000);
+      expect(href).toBe(first!.link);
+      expect(decodeSvg(svg!)).toBe(first!.link);
+      expect(html).toMatch(/<ol id="steps" class="steps">/);
+      expect(html).not.toContain("Loading…");
+      // Nothing is stored until the session is used.
+      expect(await storedKeys(first!.session_id)).toEqual([]);
     });
-    expect(again.body.session_id).not.toBe(first.body.session_id);
+  }
 
-    const created = await exports.default.fetch(
-      new Request(`${ORIGIN}${first.url}`, { method: "POST", headers: { "content-type": "application/json", origin: ORIGIN }, body: JSON.stringify(first.body) }),
-    );
-    expect(created.status).toBe(201);
-    expect(await created.json()).toMatchObject({ session_id: first.body.session_id, status: "pending", origin: first.body.origin });
+  it("lays out a host's onboarding as its script does: the host applies the payout, no sweep", async () => {
+    const { html } = await firstScreen(`/?onboarding=${ONBOARDING}`);
+    expect(html).toContain('<h2 id="h-apply" tabindex="-1">3. Your host applies the payout <span class="state"></span></h2>');
+    expect(html).toMatch(/<li data-step="sweep" hidden(="")?>/);
+    const self = await firstScreen(`/?operator=${accountAddress()}`);
+    expect(self.html).toMatch(/<li data-step="sweep">/);
   });
 
-  it("carries no session create when the operator is not an address of the network", async () => {
-    for (const operator of ["not-an-address", accountAddress("other"), ""]) {
-      expect(block(await (await get(`/?operator=${operator}`)).text(), "first-session"), operator).toBe("");
+  it("carries no session when the operator is not an address of the network, or the onboarding id is malformed", async () => {
+    for (const path of ["/?operator=not-an-address", `/?operator=${accountAddress("other")}`, "/?operator=", `/?onboarding=ob_123&operator=${accountAddress()}`]) {
+      const { first, svg } = await firstScreen(path);
+      expect(first, path).toBeNull();
+      expect(svg, path).toBeNull();
     }
+  });
+
+  it("answers a burst of loads with 200 and stores no session for any of them", async () => {
+    const loads = await Promise.all(Array.from({ length: 40 }, (_, i) => firstScreen(i % 2 ? `/?onboarding=${ONBOARDING}` : `/?operator=${accountAddress()}`)));
+    expect(loads.map((l) => l.response.status)).toEqual(loads.map(() => 200));
+    const ids = loads.map((l) => l.first!.session_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(await storedKeys(id)).toEqual([]);
   });
 
   it("inlines JSON that no value can end early: every < is escaped", () => {
     const value = { label: "</script><script>alert(1)</script>" };
     expect(scriptJson(value)).not.toContain("<");
     expect(JSON.parse(scriptJson(value))).toEqual(value);
-  });
-});
-
-describe("the page's one inline script", () => {
-  it("is allowed by its sha256 in public/_headers, and is the only inline code", async () => {
-    const inline = [...indexHtml.matchAll(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
-    expect(inline).toHaveLength(1);
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(inline[0])));
-    const hash = btoa(String.fromCharCode(...digest));
-    expect(headers).toContain(`script-src 'self' 'sha256-${hash}';`);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * One cold load of the onboarding page in Chromium, timed to its first screen: from navigation
- * start to the connect QR image decoded and the "Open wallet" link laid out, read in the page
+ * start to the connect QR (SVG, or an image decoded) and the "Open wallet" link laid out, read in the page
  * itself (a probe installed before any of the page's scripts), with the network and CPU
  * throttled through the DevTools protocol. Also counts the sequential round trips before that
  * moment, from the requests Chromium reports.
@@ -38,20 +38,26 @@ interface Exchange {
   done?: number;
 }
 
-/** Resolves `window.__firstScreen` with performance.now() once the QR and the link are on screen. */
+/**
+ * Resolves `window.__firstScreen` with performance.now() once the QR and the link are on screen:
+ * the QR as the document's inline SVG (drawn by the Worker) or as the script's image (decoded).
+ */
 function installProbe(): void {
   const w = window as unknown as { __firstScreen: Promise<number> };
   w.__firstScreen = new Promise<number>((resolve) => {
     let seen = false;
     const look = () => {
-      const img = document.querySelector<HTMLImageElement>("#step-connect img.qr");
+      const qr = document.querySelector<HTMLElement | SVGElement>("#step-connect .qr");
       const link = document.querySelector<HTMLElement>("#step-connect [data-testid='connect-link']");
-      if (seen || !img || !link || link.getBoundingClientRect().height === 0) return;
+      if (seen || !qr || !link || link.getBoundingClientRect().height === 0 || qr.getBoundingClientRect().height === 0) return;
       seen = true;
+      const decoded = qr instanceof HTMLImageElement ? qr.decode() : Promise.resolve();
       // Decoded, then the next frame: the moment it can be painted.
-      void img.decode().then(() => requestAnimationFrame(() => resolve(performance.now())));
+      void decoded.then(() => requestAnimationFrame(() => resolve(performance.now())));
     };
-    new MutationObserver(look).observe(document, { childList: true, subtree: true });
+    new MutationObserver(look).observe(document, { childList: true, subtree: true, attributes: true });
+    // Laid out only once the stylesheet has applied: look again when the document has loaded.
+    document.addEventListener("DOMContentLoaded", look);
   });
 }
 

@@ -7,7 +7,7 @@
  */
 import { isOnboardingEnded, ONBOARDING_ID_PATTERN, type ChainContext, type WalletAppGlobals } from "../../src/protocol/index.ts";
 import { announce, el, failure, show, step, type Step } from "../dom.ts";
-import { createSessionClient } from "../session-client.ts";
+import { createSessionClient, type FirstSession } from "../session-client.ts";
 import { runAuthorizeStep } from "../steps/authorize.ts";
 import { runConnectStep, type PairedWallet } from "../steps/connect.ts";
 import { nodePaysSentence } from "../steps/node-watch.ts";
@@ -25,6 +25,8 @@ export interface HostedPageSettings {
   sessionTtlMaxSeconds: number;
   /** Shown to the wallet as who asks. */
   originName: string;
+  /** The signed session the document carried, shown as step 1 before this script ran. */
+  first: FirstSession | null;
 }
 
 /** Runs the page of onboarding `id` until it ends. */
@@ -32,7 +34,12 @@ export async function runHostedOnboarding(id: string, settings: HostedPageSettin
   const status = document.getElementById("page-status")!;
   show(status, el("p", { class: "muted" }, "Loading your onboarding…"));
   const view = ONBOARDING_ID_PATTERN.test(id) ? await loadView(id, status) : null;
-  if (view === null) return show(status, el("p", { class: "error", role: "alert", "data-testid": "onboarding-ended" }, INVALID_LINK_SENTENCE));
+  if (view === null) {
+    // The document's step 1 (its QR and link) leads nowhere for a link the server does not know.
+    document.getElementById("steps")!.hidden = true;
+    show(step("step-connect").body);
+    return show(status, el("p", { class: "error", role: "alert", "data-testid": "onboarding-ended" }, INVALID_LINK_SENTENCE));
+  }
   await new HostedOnboarding(id, settings, status).run(view);
 }
 
@@ -153,6 +160,8 @@ class HostedOnboarding {
     this.authorizeRunner.detach();
     this.follower?.stop();
     this.steps.hidden = true;
+    // The document's QR and link lead nowhere now.
+    show(this.connect.body);
     show(this.notice, el("p", { class: "error", role: "alert", "data-testid": "onboarding-ended" }, sentence), view ? backToHost(view) : null);
   }
 
@@ -161,9 +170,9 @@ class HostedOnboarding {
    * payout paired elsewhere meanwhile (another device) is taken as it is.
    */
   private async pairPayout(): Promise<string | null> {
-    const { ctx, walletApp, originName } = this.settings;
-    // A create the document's inline script already sent (a link that also names an operator) is taken, not left behind.
-    const client = createSessionClient(ctx, { origin: location.origin, originName, first: window.firstSession });
+    const { ctx, walletApp, originName, first } = this.settings;
+    // The document's own session: its QR is already on screen, and a wallet may have confirmed it.
+    const client = createSessionClient(ctx, { origin: location.origin, originName, first });
     const app = findWalletApp(walletApp);
     for (;;) {
       const runner = detachable(this.connect);

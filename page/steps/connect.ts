@@ -45,8 +45,11 @@ export async function runConnectStep(step: Step, ctx: ChainContext, client: Sess
 }
 
 async function attempt(step: Step, ctx: ChainContext, client: SessionClient, appFound: Promise<WalletApp>): Promise<PairedWallet> {
-  show(step.body, el("p", { class: "muted" }, "Preparing a connection request…"));
+  // The document's step 1 (src/page/): its QR stays on screen while this script takes its session over.
+  const served = servedCode(step.body);
+  if (!served) show(step.body, el("p", { class: "muted" }, "Preparing a connection request…"));
   const [pending, app] = await Promise.all([client.start(), appFound]);
+  const code = served?.link === pending.link ? served.qr : qrImage(pending.link, "QR code of the wallet connection request");
   let cancelledHere = false;
   let settled = false;
   const cancel = el("button", { type: "button", class: "secondary" }, "Cancel");
@@ -67,7 +70,7 @@ async function attempt(step: Step, ctx: ChainContext, client: SessionClient, app
       step.body,
       why ? el("p", { class: "notice", role: "status", "data-testid": "bridge-fallback" }, why) : null,
       el("p", {}, "Scan this code with your wallet app. On the phone that holds your wallet, tap “Open wallet” instead."),
-      qrImage(pending.link, "QR code of the wallet connection request"),
+      code,
       el("div", { class: "actions" }, openWalletLink(app, ctx.walletScheme, pending.link, { class: "button primary", "data-testid": "connect-link" }), cancel),
       el("p", { class: "muted" }, `The request is valid until ${until}. Your recovery phrase is never needed.`),
     );
@@ -118,6 +121,13 @@ async function attempt(step: Step, ctx: ChainContext, client: SessionClient, app
     // A bridge reply that arrives after the step has its answer changes nothing.
     settled = true;
   }
+}
+
+/** The QR code and link the document itself showed in step 1, if it still does. */
+function servedCode(body: HTMLElement): { qr: Element; link: string } | null {
+  const qr = body.querySelector("svg.qr");
+  const link = body.querySelector("a[data-testid='connect-link']")?.getAttribute("href");
+  return qr && link ? { qr, link } : null;
 }
 
 function sentenceFor(error: unknown): string {

@@ -6,7 +6,7 @@
 import * as z from "zod/mini";
 import { isHttpsOrLocalLoopback, isLoopbackHost } from "../http/loopback.ts";
 import { LOCAL_PROFILE, NETWORK_PROFILES, type ProfileName } from "./profiles.ts";
-import { SHIELD_LOCATION_HINTS, VARIABLES, type VariableName } from "./variables.ts";
+import { LOCAL_SESSION_SIGNING_KEY, SHIELD_LOCATION_HINTS, VARIABLES, type VariableName } from "./variables.ts";
 
 export interface Config {
   profile: ProfileName;
@@ -51,6 +51,11 @@ export interface Config {
   hostWebhook: HostWebhook | null;
   onboardingTtlSeconds: number;
   onboardingCheckSeconds: number;
+  /**
+   * What the page's session ids are signed with (`SESSION_SIGNING_KEY`, or the local profile's
+   * public key); null: none, so the page's document carries no session and no id is signed.
+   */
+  sessionSigningKey: string | null;
 }
 
 /** A host's webhook endpoint and the key its events are signed with (Standard Webhooks). */
@@ -128,7 +133,20 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
     hostWebhook: parseHostWebhook(get("HOST_WEBHOOK_URL"), get("HOST_WEBHOOK_SECRET"), profile, get("HOST_WEBHOOK_TIMEOUT_MS")),
     onboardingTtlSeconds: get("ONBOARDING_TTL"),
     onboardingCheckSeconds: get("ONBOARDING_CHECK_SECONDS"),
+    sessionSigningKey: sessionSigningKey(get("SESSION_SIGNING_KEY"), profile),
   };
+}
+
+/**
+ * The key session ids are signed with: the local profile may use the public one; any other uses
+ * its own or none (its page then creates its first session from the script) and refuses the public one.
+ */
+function sessionSigningKey(key: string, profile: ProfileName): string | null {
+  if (profile === LOCAL_PROFILE) return key || LOCAL_SESSION_SIGNING_KEY;
+  if (key === LOCAL_SESSION_SIGNING_KEY) {
+    throw new ConfigError(`SESSION_SIGNING_KEY (secret) is the local profile's public key, which the "${profile}" profile refuses: set a secret of its own (wrangler secret put SESSION_SIGNING_KEY; at least 32 random characters)`);
+  }
+  return key || null;
 }
 
 /** The webhook endpoint: https (plain http only on loopback in the local profile), signed with a Standard Webhooks secret. */

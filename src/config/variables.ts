@@ -17,6 +17,12 @@ const integer = (min: number, max: number) =>
 const onOff = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
 const word = text(/^[a-z][a-z0-9]*$/, "lowercase letters and digits, starting with a letter");
 
+/**
+ * The local profile's session signing key when none is set: public, so `npm run dev` and the tests
+ * need no secret; every other profile refuses it (src/config/index.ts).
+ */
+export const LOCAL_SESSION_SIGNING_KEY = "local-only-session-signing-key-never-deploy";
+
 /** Durable Object location hints a shield may be placed with. */
 export const SHIELD_LOCATION_HINTS = ["wnam", "enam", "sam", "weur", "eeur", "apac", "apac-ne", "apac-se", "oc", "afr", "me"] as const;
 
@@ -102,6 +108,12 @@ export const VARIABLES = {
     default: "",
     secret: true,
     doc: "Secret: the Standard Webhooks signing secret, whsec_ + base64 of 24 to 64 random bytes; required when HOST_WEBHOOK_URL is set",
+  },
+  SESSION_SIGNING_KEY: {
+    schema: z.string().check(z.trim(), z.regex(/^[\x21-\x7e]{32,}$/, "must be at least 32 printable characters without spaces")),
+    default: "",
+    secret: true,
+    doc: `Secret: the key the page's session ids are signed with (a session is stored on its first use, not on a page load); at least 32 random characters. Unset, the local profile uses the public key "${LOCAL_SESSION_SIGNING_KEY}", which every other profile refuses; there, unset, the page's first response carries no QR and its script creates the session`,
   },
   UPSTREAM_AUTH_HEADER: {
     schema: text(/^[A-Za-z0-9-]+:\s*\S.*$/, 'like "Header-Name: value"'),

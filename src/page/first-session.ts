@@ -1,22 +1,66 @@
+/**
+ * The page's first session, in its first response: a session id the Worker signed (stored only
+ * when first used: src/sessions/signed-ids.ts), the connect link the page would build for it, and
+ * that link's QR code as SVG. A load costs no storage, so link previews, crawlers and bursts of
+ * loads store nothing; the wallet's confirm or the page's script stores it.
+ */
 import type { Config } from "../config";
-import { accountAddressProblem, buildConnectPayload, chainContext, mintSessionId, type ConnectPayload } from "../protocol/index";
-import { PAGE_ORIGIN_NAME } from "../page-settings";
+import {
+  accountAddressProblem,
+  buildConnectPayload,
+  chainContext,
+  connectDeepLink,
+  CONNECT_TTL_MS,
+  ONBOARDING_ID_PATTERN,
+} from "../protocol/index";
+import { qrSvg } from "../protocol/qr-code";
+import { mintSignedSessionId } from "../sessions/signed-ids";
+import { PAGE_ORIGIN_NAME } from "./settings";
 
-/** The session create the page's inline script sends before app.js arrives: where, and the connect payload without `expires_at` (the server keeps its default life). */
-export interface FirstSessionRequest {
-  url: string;
-  body: Omit<ConnectPayload, "expires_at">;
+/** What the document's `#first-session` block carries for the page's script. */
+export interface FirstSession {
+  session_id: string;
+  expires_at: string;
+  /** `<scheme>://connect?p=…`: the QR's content and the "Open wallet" link's href. */
+  link: string;
 }
 
+/** Which page a link opens: a host's onboarding, or a self-hoster's operator. */
+export type PageKind = "onboarding" | "operator";
+
 /**
- * The first session create for a load of the page at `pageUrl`, or null when the link names no
- * valid operator (the page then shows its form and needs no session). The id is fresh for every
- * load, minted as the page would mint it.
+ * The kind of page `pageUrl` opens when it needs a wallet connection at once, else null (no
+ * valid operator: the page shows its form; a malformed onboarding id: the page says the link is
+ * not valid). Decided as the page's script decides it (page/main.ts, page/start-form.ts).
  */
-export function firstSessionRequest(config: Config, pageUrl: URL): FirstSessionRequest | null {
+export function pageKind(config: Config, pageUrl: URL): PageKind | null {
+  const onboarding = pageUrl.searchParams.get("onboarding");
+  if (onboarding !== null) return ONBOARDING_ID_PATTERN.test(onboarding) ? "onboarding" : null;
   const operator = pageUrl.searchParams.get("operator")?.trim() ?? "";
-  if (operator === "" || accountAddressProblem(operator, config.bech32Prefix) !== null) return null;
-  const origin = { name: PAGE_ORIGIN_NAME, url: pageUrl.origin };
-  const { expires_at: _serverDefault, ...body } = buildConnectPayload(chainContext(config), { sessionId: mintSessionId(), origin });
-  return { url: `/api/${config.walletPath}/sessions`, body };
+  return operator !== "" && accountAddressProblem(operator, config.bech32Prefix) === null ? "operator" : null;
+}
+
+/** A fresh signed session for one load of the page at `origin`, with the server's default life; null without a signing key. */
+export async function firstSession(config: Config, origin: string, now: number): Promise<FirstSession | null> {
+  if (config.sessionSigningKey === null) return null;
+  const life = Math.min(CONNECT_TTL_MS, config.sessionTtlMaxSeconds * 1000);
+  const { sessionId, expiresAt } = await mintSignedSessionId({ secret: config.sessionSigningKey, origin, chainId: config.chainId }, now + life);
+  const payload = buildConnectPayload(chainContext(config), { sessionId, origin: { name: PAGE_ORIGIN_NAME, url: origin }, expiresAt: new Date(expiresAt) });
+  return { session_id: sessionId, expires_at: payload.expires_at, link: connectDeepLink(config.walletScheme, payload) };
+}
+
+/** Step 1 as the page's script shows it, without the script: the QR, the link, and how long it is valid. */
+export function connectStepHtml(first: FirstSession, now: number): string {
+  const minutes = Math.max(1, Math.round((Date.parse(first.expires_at) - now) / 60_000));
+  const link = escapeHtml(first.link);
+  return (
+    "<p>Scan this code with your wallet app. On the phone that holds your wallet, tap “Open wallet” instead.</p>" +
+    qrSvg(first.link, { class: "qr", role: "img", "aria-label": "QR code of the wallet connection request", "data-testid": "connect-qr" }) +
+    `<div class="actions"><a class="button primary" data-testid="connect-link" href="${link}">Open wallet</a></div>` +
+    `<p class="muted">The request is valid for ${minutes} minute${minutes === 1 ? "" : "s"}. Your recovery phrase is never needed.</p>`
+  );
+}
+
+function escapeHtml(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }

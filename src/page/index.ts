@@ -1,34 +1,70 @@
 import type { Handler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
-import { pageSettings } from "../page-settings";
-import { firstSessionRequest } from "./first-session";
+import { connectStepHtml, firstSession, pageKind } from "./first-session";
+import { pageSettings } from "./settings";
 
 /** JSON safe inside a `<script>` element: no `<` can close it. */
 export const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
+/** The inline stylesheet's CSP source, computed once per stylesheet text. */
+const styleSources = new Map<string, Promise<string>>();
+function styleSource(css: string): Promise<string> {
+  let source = styleSources.get(css);
+  if (!source) {
+    source = crypto.subtle.digest("SHA-256", new TextEncoder().encode(css)).then((d) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(d)))}'`);
+    styleSources.set(css, source);
+  }
+  return source;
+}
+
 /**
- * `GET /`: the onboarding page (public/index.html from the assets, with its `_headers`) with what
- * its first screen needs filled in, so the QR waits for two round trips (this document, then the
- * session create beside app.js) instead of four: the settings `GET /api/config` answers, and,
- * when the link names a valid operator, the session create that the page's inline script sends
- * at once. The document carries a fresh session id, so no cache may keep it.
+ * `GET /`: the onboarding page (public/index.html from the assets, with its `_headers`), filled in
+ * so that its first screen needs this one response: the settings `GET /api/config` answers; the
+ * stylesheet inline (allowed by its hash, added to the asset's CSP); and, for a link that needs a
+ * wallet connection (a valid operator, or a host's onboarding), step 1 itself: a signed session
+ * (stored on first use), its connect link and its QR code as SVG, which work without JavaScript
+ * and which the page's script takes over. Every load gets its own session, so no cache may keep it.
  */
 export function onboardingPage(config: Config): Handler<AppEnv> {
   const settings = scriptJson(pageSettings(config));
   return async (c) => {
     const url = new URL(c.req.url);
-    // A plain GET: the browser's conditional headers would get a 304 for a document that differs.
-    const asset = await c.env.ASSETS.fetch(new Request(new URL("/", url)));
+    // Plain GETs: the browser's conditional headers would get a 304 for a document that differs.
+    const [asset, stylesheet] = await Promise.all([c.env.ASSETS.fetch(new Request(new URL("/", url))), c.env.ASSETS.fetch(new Request(new URL("/styles.css", url)))]);
     if (!asset.ok) return asset;
-    const first = firstSessionRequest(config, url);
-    const page = new HTMLRewriter()
+    const css = stylesheet.ok ? await stylesheet.text() : null;
+    const kind = pageKind(config, url);
+    const now = Date.now();
+    const first = kind === null ? null : await firstSession(config, url.origin, now);
+    let rewriter = new HTMLRewriter()
       .on("script#page-settings", { element: (e) => void e.setInnerContent(settings, { html: true }) })
-      .on("script#first-session", { element: (e) => void e.setInnerContent(first ? scriptJson(first) : "", { html: true }) })
-      .transform(asset);
+      .on("script#first-session", { element: (e) => void e.setInnerContent(first ? scriptJson(first) : "", { html: true }) });
+    if (css !== null && !css.includes("</")) {
+      rewriter = rewriter.on('link[rel="stylesheet"][href="/styles.css"]', { element: (e) => void e.replace(`<style>${css}</style>`, { html: true }) });
+    }
+    if (first) {
+      rewriter = rewriter
+        .on("#page-status", { element: (e) => void e.setInnerContent("") })
+        .on("ol#steps", { element: (e) => void e.removeAttribute("hidden") })
+        .on("#step-connect .state", { element: (e) => void e.setInnerContent("In progress") })
+        .on("#step-connect", { element: (e) => void e.setAttribute("data-state", "active") })
+        .on("#step-connect .body", { element: (e) => void e.setInnerContent(connectStepHtml(first, now), { html: true }) });
+      if (kind === "onboarding") {
+        // As the hosted page's script lays the steps out: the host applies the payout; no sweep.
+        rewriter = rewriter
+          .on("#h-apply", { element: (e) => void e.setInnerContent('3. Your host applies the payout <span class="state"></span>', { html: true }) })
+          .on('li[data-step="sweep"]', { element: (e) => void e.setAttribute("hidden", "") });
+      }
+    }
+    const page = rewriter.transform(asset);
     const response = new Response(page.body, page);
     response.headers.set("cache-control", "no-store");
     response.headers.delete("etag");
+    const csp = response.headers.get("content-security-policy");
+    if (css !== null && csp !== null && !css.includes("</")) {
+      response.headers.set("content-security-policy", csp.replace("style-src 'self'", `style-src 'self' ${await styleSource(css)}`));
+    }
     return response;
   };
 }

@@ -6,7 +6,7 @@
  *   pending ──confirm──▶ connected      (first valid proof wins; the same proof again is 200)
  *   pending ──cancel───▶ cancelled
  *   pending ──alarm────▶ expired        (the alarm fires at expires_at)
- *   settled ──alarm────▶ deleted        (the alarm fires when the retention ends)
+ *   settled ──alarm────▶ deleted        (the alarm fires when the retention ends, never before expires_at)
  *
  * A pending row past its expires_at is answered as expired before its alarm runs, without being
  * written: reads never write, and the alarm stores the expiry.
@@ -70,7 +70,8 @@ export function transition(row: SessionRow | null, event: SessionEvent, now: num
   const settle = (next: SessionRow): Transition => ({
     row: next,
     // Persist, then broadcast: a subscriber never sees a state that storage could still lose.
-    effects: [{ type: "store", row: next }, { type: "schedule", at: now + rules.retentionMs }, { type: "notify", row: next }],
+    // Kept until its expiry at least: a signed id (signed-ids.ts) could otherwise be stored anew.
+    effects: [{ type: "store", row: next }, { type: "schedule", at: Math.max(now + rules.retentionMs, Date.parse(next.expires_at)) }, { type: "notify", row: next }],
     answer: ok(200, next),
   });
 

@@ -98,7 +98,8 @@ describe("onboarding page in Chromium", () => {
     const payload = parsed.payload as ConnectPayload;
     expect(payload.chain_id).toBe(ctx.chainId);
     expect(payload.relay_url).toBe(`${base}/api/${ctx.walletPath}/sessions/${payload.session_id}/confirm`);
-    expect(await page.locator("#step-connect img.qr").getAttribute("src")).toBe(qrDataUrl(link).src);
+    // The QR is the document's own (first-screen.test.ts reads it back from the screen).
+    expect(await page.locator("#step-connect svg.qr").count()).toBe(1);
     await screenshot(page, "phone-1-connect");
 
     const payout = connectedAddress(await runWallet("--seed", `phone-${Date.now()}`, link));
@@ -304,7 +305,7 @@ describe("onboarding page in Chromium", () => {
       const { page } = b;
       // The active account is a hint shown before approving; no QR inside the app.
       await expect.poll(() => page.getByTestId("active-account").textContent()).toBe(`Your wallet's active account is ${payout}.`);
-      expect(await page.locator("img.qr").count()).toBe(0);
+      expect(await page.locator(".qr").count()).toBe(0);
       await screenshot(page, "phone-in-app-connect");
       const link = await connectLinkOf(b);
       await page.getByRole("button", { name: "Connect with this wallet" }).click();
@@ -338,7 +339,7 @@ describe("onboarding page in Chromium", () => {
       await expect.poll(() => b.page.getByTestId("bridge-fallback").textContent()).toBe(
         "Your wallet app declined or could not complete the connection (User rejected the request). Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.",
       );
-      expect(await b.page.locator("#step-connect img.qr").count()).toBe(1);
+      expect(await b.page.locator("#step-connect .qr").count()).toBe(1);
       expect(record.connects).toHaveLength(1);
       await screenshot(b.page, "phone-in-app-declined");
       const payout = connectedAddress(await runWallet(await connectLinkOf(b)));
@@ -364,7 +365,9 @@ describe("onboarding page in Chromium", () => {
 
     it("shows the QR when no bridge comes within 2.5 s, and Open wallet posts the link to the app instead of navigating", async () => {
       const { b, record } = await openInApp(onboardingPath(freshAddress(ctx)), { bridge: "never" });
-      await b.page.locator("#step-connect img.qr").waitFor();
+      // The document's QR and plain link are there at once; the script takes them over once it stops waiting for the bridge.
+      await b.page.getByRole("button", { name: "Cancel" }).waitFor();
+      await b.page.locator("#step-connect .qr").waitFor();
       expect(await b.page.getByRole("button", { name: "Connect with this wallet" }).count()).toBe(0);
       const link = await connectLinkOf(b);
       const before = b.page.url();
@@ -439,17 +442,18 @@ describe("onboarding page in Chromium", () => {
     });
   });
 
-  it("serves the page with a strict CSP and no inline code but its one hashed script", async () => {
+  it("serves the page with a strict CSP: no inline script, its one inline stylesheet allowed by its hash", async () => {
     const response = await fetch(`${base}/`);
     expect(response.headers.get("content-security-policy")).toMatch(
-      /^default-src 'self'; script-src 'self' 'sha256-[A-Za-z0-9+/]{43}='; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'$/,
+      /^default-src 'self'; script-src 'self'; style-src 'self' 'sha256-[A-Za-z0-9+/]{43}='; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'$/,
     );
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
     const html = await response.text();
-    // Data blocks are not scripts; the one inline script (test/page.test.ts checks its hash) is the only code.
-    expect(html.match(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/g)).toHaveLength(1);
-    expect(html).not.toMatch(/\sstyle=|<style/);
+    // Data blocks are not scripts; the stylesheet is the one inline style (test/page.test.ts checks its hash).
+    expect(html.match(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/g)).toBeNull();
+    expect(html.match(/<style>/g)).toHaveLength(1);
+    expect(html).not.toMatch(/\sstyle=/);
     expect(html).not.toMatch(/https?:\/\//);
   });
 });

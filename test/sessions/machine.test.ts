@@ -99,6 +99,14 @@ describe("transition: one case per (state, event)", () => {
     expect(transition(pending, { type: "alarm" }, AFTER, RULES).effects).toContainEqual({ type: "schedule", at: AFTER + RULES.retentionMs });
   });
 
+  it("keeps a row settled before its expiry until that expiry at least, so a signed id is never stored twice", () => {
+    const brief = { retentionMs: 1000 };
+    const expiresAt = Date.parse(pending.expires_at);
+    expect(transition(pending, { type: "cancel" }, BEFORE, brief).effects).toContainEqual({ type: "schedule", at: expiresAt });
+    expect(transition(pending, { type: "confirm", proof: { address: "a", pubkey_base64: "b", account_label: null } as WalletProof }, BEFORE, brief).effects).toContainEqual({ type: "schedule", at: expiresAt });
+    expect(transition(pending, { type: "alarm" }, AFTER, brief).effects).toContainEqual({ type: "schedule", at: AFTER + 1000 });
+  });
+
   it("stores what it notifies, before notifying (persist, then broadcast)", () => {
     for (const [, row, event, now] of cases) {
       const { effects } = transition(row, event, now, RULES);

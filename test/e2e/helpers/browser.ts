@@ -28,8 +28,8 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** A fresh Chromium profile with one guarded page. */
-export async function openBrowser(viewport: { width: number; height: number }, init?: (page: Page) => Promise<void>): Promise<Browser> {
+/** A fresh Chromium profile with one guarded page; `javaScriptEnabled: false` runs none of the page's scripts. */
+export async function openBrowser(viewport: { width: number; height: number }, init?: (page: Page) => Promise<void>, options: { javaScriptEnabled?: boolean } = {}): Promise<Browser> {
   const { executablePath, args } = inject("chromium");
   const origin = new URL(inject("baseUrl")).origin;
   const profile = mkdtempSync(join(tmpdir(), "e2e-chromium-"));
@@ -41,6 +41,7 @@ export async function openBrowser(viewport: { width: number; height: number }, i
     permissions: ["clipboard-read", "clipboard-write"],
     locale: "en-US",
     timezoneId: "UTC",
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
   });
   const guard: Guard = { requests: [], offOrigin: [], problems: [], webSockets: [] };
   await context.route("**/*", (route) => {

@@ -1,5 +1,5 @@
-import type { Config } from "./config";
-import { DEFAULT_KEY_NAME } from "./protocol/index";
+import type { Config } from "../config";
+import { DEFAULT_KEY_NAME } from "../protocol/index";
 
 /** Who asks, as the wallet shows it: the `origin.name` of every session the page creates. */
 export const PAGE_ORIGIN_NAME = "Hosted node onboarding";

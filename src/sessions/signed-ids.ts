@@ -1,0 +1,98 @@
+/**
+ * Session ids the Worker signs, so that a page load costs no storage: the page's document carries
+ * a session that is stored only when it is first used (the wallet's confirm, or the page's read
+ * or WebSocket), from what the id itself says.
+ *
+ * A signed id is an ordinary `cs_` id, 32 lowercase hex characters, laid out as
+ *
+ *   expiry (8 hex: Unix seconds) · nonce (12 hex: 48 random bits) · tag (12 hex)
+ *
+ * where the tag is the first 48 bits of HMAC-SHA256 over the expiry, the nonce, the origin and the
+ * chain id, keyed with a key derived from `SESSION_SIGNING_KEY`. So the wallet's confirm, which
+ * carries nothing but the id, is enough to store the row; a changed expiry, another origin or
+ * another chain id fails the tag; and ids of clients that mint their own (the SDK's random ones)
+ * are simply not signed. The nonce and the tag together are 96 bits that no one can guess without
+ * the key.
+ */
+import type { NewSession } from "./machine";
+
+const HEX = /^cs_([0-9a-f]{8})([0-9a-f]{12})([0-9a-f]{12})$/;
+const keys = new Map<string, Promise<CryptoKey>>();
+
+/** The HMAC key for session ids, derived once per isolate from the configured secret. */
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    const utf8 = new TextEncoder();
+    key = crypto.subtle
+      .importKey("raw", utf8.encode(secret), "HKDF", false, ["deriveKey"])
+      .then((base) =>
+        crypto.subtle.deriveKey(
+          { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: utf8.encode("chain-edge signed session id v1") },
+          base,
+          { name: "HMAC", hash: "SHA-256", length: 256 },
+          false,
+          ["sign"],
+        ),
+      );
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+async function tag(secret: string, expiry: string, nonce: string, origin: string, chainId: string): Promise<Uint8Array> {
+  const signed = new TextEncoder().encode(`${expiry}${nonce}\n${origin}\n${chainId}`);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), signed)).slice(0, 6);
+}
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** What a signed id is bound to. */
+export interface SignedScope {
+  /** The signing secret (`config.sessionSigningKey`). */
+  secret: string;
+  /** The page's origin, where the wallet relays its confirm. */
+  origin: string;
+  chainId: string;
+}
+
+/** A fresh signed session id that expires at `expiresAt` (ms, taken down to the second), and that expiry. */
+export async function mintSignedSessionId(scope: SignedScope, expiresAt: number): Promise<{ sessionId: string; expiresAt: number }> {
+  const seconds = Math.floor(expiresAt / 1000);
+  const expiry = seconds.toString(16).padStart(8, "0");
+  const nonce = hex(crypto.getRandomValues(new Uint8Array(6)));
+  const mac = hex(await tag(scope.secret, expiry, nonce, scope.origin, scope.chainId));
+  return { sessionId: `cs_${expiry}${nonce}${mac}`, expiresAt: seconds * 1000 };
+}
+
+/**
+ * The expiry (ms) a session id was signed with for this scope, or null when it was not signed
+ * for it (a random id, a changed character, another origin or chain id, or another key).
+ */
+export async function signedExpiry(scope: SignedScope, sessionId: string): Promise<number | null> {
+  const parts = HEX.exec(sessionId);
+  if (!parts) return null;
+  const [, expiry, nonce, mac] = parts as unknown as [string, string, string, string];
+  const expected = await tag(scope.secret, expiry, nonce, scope.origin, scope.chainId);
+  const given = Uint8Array.from(mac.match(/../g)!, (pair) => parseInt(pair, 16));
+  if (!crypto.subtle.timingSafeEqual(expected, given)) return null;
+  return parseInt(expiry, 16) * 1000;
+}
+
+/**
+ * The row a signed id stands for, as its first use stores it: "expired" once its expiry has
+ * passed, null when the id is not signed for this scope or promises more than `maxSeconds` of
+ * life from `now` (only a leaked key could sign that).
+ */
+export async function signedSession(
+  scope: SignedScope,
+  sessionId: string,
+  origin: { name: string },
+  now: number,
+  maxSeconds: number,
+): Promise<NewSession | "expired" | null> {
+  const expiresAt = await signedExpiry(scope, sessionId);
+  if (expiresAt === null || expiresAt > now + maxSeconds * 1000) return null;
+  if (expiresAt <= now) return "expired";
+  return { session_id: sessionId, chain_id: scope.chainId, origin: { name: origin.name, url: scope.origin }, expires_at: new Date(expiresAt).toISOString() };
+}

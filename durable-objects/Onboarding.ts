@@ -127,8 +127,9 @@ export class Onboarding extends PushObject {
   async laneProbe(): Promise<ProbeOutcome> {
     const head = this.state && this.config.hostWebhook ? pendingHead(this.state) : null;
     if (!head) return "nothing";
+    const askedAt = Date.now();
     const attempt = await attemptLogged(this.config.hostWebhook!, this.state!.record.id, head);
-    this.apply({ type: "delivered", id: head.id, turn: { attempt } });
+    this.apply({ type: "delivered", id: head.id, turn: { askedAt, attempt } });
     return delivered(attempt) ? "delivered" : "failed";
   }
 

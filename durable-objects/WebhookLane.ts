@@ -20,6 +20,8 @@ const DELETE_BATCH = 128;
 export class WebhookLane extends DurableObject<Env> {
   private lane: LaneState = ANSWERING;
   private readonly waiting = new Map<string, Waiter>();
+  /** The alarm's work under way (a probe, releases), if any. */
+  private running: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -46,9 +48,16 @@ export class WebhookLane extends DurableObject<Env> {
     return { failing: failing_since !== null, next_attempt_at: next_probe_at === null ? null : new Date(next_probe_at).toISOString() };
   }
 
-  /** The probe when one is due, or the releases still owed. */
-  override async alarm(): Promise<void> {
-    await Promise.all(this.apply({ type: "alarm" }).work);
+  /** The probe when one is due, or the releases still owed; an alarm while one runs (a retry asked for meanwhile) joins it. */
+  override alarm(): Promise<void> {
+    this.running ??= Promise.all(this.apply({ type: "alarm" }).work).then(
+      () => void (this.running = null),
+      (err: unknown) => {
+        this.running = null;
+        throw err;
+      },
+    );
+    return this.running;
   }
 
   /** Decides the event and performs its effects in order, without an await between them; returns the answer and the work it started. */

@@ -215,7 +215,7 @@ function created(input: NewOnboarding, now: number, rules: MachineRules): Onboar
     updated_at: at,
     expires_at: new Date(now + rules.ttlMs).toISOString(),
   };
-  return { version: 1, record, events: [], watch: { next_check_at: null, changed_at: now, claimed_txhash: null, heights: { authorizations: 0, node: 0 }, following: false } };
+  return { version: 1, released_at: null, record, events: [], watch: { next_check_at: null, changed_at: now, claimed_txhash: null, heights: { authorizations: 0, node: 0 }, following: false } };
 }
 
 /** The refusal for an onboarding that can no longer change, if it is one. */

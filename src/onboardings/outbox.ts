@@ -19,6 +19,8 @@ export function pendingHead(state: OnboardingState): OutboxEvent | null {
  * endpoint is failing, since when (the event is then held until the lane releases it).
  */
 export interface DeliveryTurn {
+  /** When the lane was asked (ms). */
+  askedAt: number;
   attempt?: DeliveryAttempt;
   failingSince?: number;
 }
@@ -37,6 +39,8 @@ export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTur
     if (turn.attempt && attempts.length >= MIN_ATTEMPTS && now - firstFailed! >= MIN_RETRY_SPAN_MS) {
       return { ...event, attempts, failed_at: turn.attempt.at, next_attempt_at: null, held: null };
     }
+    // The lane said "wait", but released this onboarding since: nothing to wait for any more.
+    if (!turn.attempt && state.released_at !== null && state.released_at >= turn.askedAt) return { ...event, held: null, next_attempt_at: now };
     const failingSince = turn.failingSince ?? event.held?.failing_since ?? now;
     return { ...event, attempts, next_attempt_at: now + HELD_RECHECK_MS, held: { failing_since: failingSince } };
   });
@@ -46,8 +50,10 @@ export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTur
 /** The lane released the onboarding (the endpoint answers again): its held event goes now. */
 export function releaseHead(state: OnboardingState, now: number): OnboardingState {
   const head = pendingHead(state);
-  if (!head?.held) return state;
-  return { ...state, events: state.events.map((event) => (event === head ? { ...event, held: null, next_attempt_at: now } : event)) };
+  // Remembered even with nothing held: a turn that asked the lane before this release must not be held by its answer.
+  const released = { ...state, released_at: now };
+  if (!head?.held) return released;
+  return { ...released, events: state.events.map((event) => (event === head ? { ...event, held: null, next_attempt_at: now } : event)) };
 }
 
 /**

@@ -51,6 +51,8 @@ export interface ChainWatch {
 export interface OnboardingState {
   /** Grows by one with every change of the record or its events (the index's row version). */
   version: number;
+  /** When the webhook's lane last released this onboarding (ms): a "wait" it answered before that is out of date. */
+  released_at: number | null;
   record: OnboardingRecord;
   events: OutboxEvent[];
   watch: ChainWatch;
@@ -59,5 +61,5 @@ export interface OnboardingState {
 /** A state stored before `version`, `following` and `held` existed, as it reads now. */
 export function upgradeState(stored: OnboardingState): OnboardingState {
   const events = stored.events.map((event) => ({ ...event, held: event.held ?? null }));
-  return { ...stored, version: stored.version ?? 1, events, watch: { ...stored.watch, following: stored.watch.following ?? false } };
+  return { ...stored, version: stored.version ?? 1, released_at: stored.released_at ?? null, events, watch: { ...stored.watch, following: stored.watch.following ?? false } };
 }

@@ -18,12 +18,13 @@ export interface LaneLink {
 
 /** A turn for `event` of `onboarding`: held without an attempt while the endpoint fails, else one attempt. */
 export async function deliveryTurn(lane: LaneLink, webhook: HostWebhook, onboarding: string, event: OutboxEvent): Promise<DeliveryTurn> {
+  const askedAt = Date.now();
   const admission = await lane.admit(onboarding);
-  if (!admission.go) return { failingSince: admission.failing_since };
+  if (!admission.go) return { askedAt, failingSince: admission.failing_since };
   const attempt = await attemptLogged(webhook, onboarding, event);
-  if (delivered(attempt)) return { attempt };
+  if (delivered(attempt)) return { askedAt, attempt };
   const held = await lane.failed(onboarding);
-  return held.go ? { attempt } : { attempt, failingSince: held.failing_since };
+  return held.go ? { askedAt, attempt } : { askedAt, attempt, failingSince: held.failing_since };
 }
 
 /** One attempt, its failure logged. */

@@ -3,7 +3,7 @@
  * played by the simulator (`scripts/wallet.ts`), and inside the wallet app by a fake web view of
  * the real shape (helpers/in-app.ts). Screenshots of each step land in docs/screenshots/.
  */
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildPayoutRecipientLine, buildUpdateNodeCommand, type NodeTarget } from "../../src/protocol/index.ts";
 import { buildSweep, DEFAULT_SWEEP_RESERVE } from "../../src/protocol/index.ts";
 import { buildAuthorizeOperator } from "../../src/protocol/index.ts";
@@ -16,6 +16,7 @@ import { assertClean, DESKTOP, openBrowser, PHONE, screenshot, type Browser } fr
 import { devnetAuthorizations, freshAddress, recordAuthorization, serverContext } from "./helpers/chain.ts";
 import { installFakeApp, type AppRecord, type FakeApp } from "./helpers/in-app.ts";
 import { connectedAddress, runWallet } from "./helpers/wallet.ts";
+import { startWranglerDev, type WranglerDev } from "./helpers/wrangler-dev.ts";
 
 const base = inject("baseUrl");
 const ctx = await serverContext();
@@ -24,14 +25,27 @@ const settings = (await (await fetch(`${base}/api/config`)).json()) as Record<st
 const defaults: NodeTarget = { keyName: settings.node_key_name!, home: settings.node_home!, keyringBackend: settings.node_keyring_backend!, container: settings.node_container! };
 let browser: Browser | undefined;
 
+/**
+ * Expiry is shown on a server of its own whose sessions (and so the page's sign requests) live
+ * 10 s, the shortest SESSION_TTL_MAX_SECONDS allows, instead of the suite's 25 s: the same page, a
+ * shorter wait. It starts now, while the tests before the expiry ones run.
+ */
+const SHORT_TTL_SECONDS = 10;
+const shortLivedServer = startWranglerDev({ UPSTREAM_URLS: inject("devnetUrl"), SESSION_TTL_MAX_SECONDS: String(SHORT_TTL_SECONDS), RATE_LIMITS: "off" });
+// A run filtered to other tests never awaits it; its failure is reported by the tests that do.
+shortLivedServer.catch(() => undefined);
+afterAll(async () => {
+  await (await shortLivedServer.catch(() => null))?.stop();
+});
+
 afterEach(async () => {
   await browser?.close();
   browser = undefined;
 });
 
-async function open(viewport = PHONE, path = "/", init?: Parameters<typeof openBrowser>[1]) {
-  browser = await openBrowser(viewport, init);
-  await browser.page.goto(`${base}${path}`);
+async function open(viewport = PHONE, path = "/", init?: Parameters<typeof openBrowser>[1], server = base) {
+  browser = await openBrowser(viewport, init, { base: server });
+  await browser.page.goto(`${server}${path}`);
   return browser;
 }
 
@@ -252,28 +266,35 @@ describe("onboarding page in Chromium", () => {
     assertClean(b.guard);
   });
 
-  it("says so when the connection request expires, and retries", async () => {
-    const b = await open(PHONE, onboardingPath(freshAddress(ctx)));
-    await b.page.getByRole("alert").filter({ hasText: "expired" }).waitFor({ timeout: (inject("sessionTtlSeconds") + 30) * 1000 });
-    expect(await b.page.getByRole("alert").textContent()).toBe("The connection request expired before the wallet answered.");
-    await screenshot(b.page, "phone-failure-expired");
-    await b.page.getByRole("button", { name: "Start again" }).click();
-    await b.page.getByTestId("connect-link").waitFor();
-    assertClean(b.guard);
-  });
+  describe("when a request expires", () => {
+    let shortLived: WranglerDev;
+    beforeAll(async () => {
+      shortLived = await shortLivedServer;
+    });
 
-  it("says so when the sign request expires unsigned, and makes a new one", async () => {
-    const b = await open(PHONE, onboardingPath(freshAddress(ctx)));
-    await runWallet(await connectLinkOf(b));
-    const first = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
-    await b.page.getByRole("alert").filter({ hasText: "expired" }).waitFor({ timeout: (inject("sessionTtlSeconds") + 30) * 1000 });
-    expect(await b.page.getByRole("alert").textContent()).toBe("The signing request expired before the authorization appeared on the network.");
-    await b.page.getByRole("button", { name: "Create a new request" }).click();
-    const second = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
-    expect(second.id).not.toBe(first.id);
-    await runWallet(await signLinkOf(b));
-    await b.page.getByTestId("authorize-done").waitFor();
-    assertClean(b.guard);
+    it("says so when the connection request expires, and retries", async () => {
+      const b = await open(PHONE, onboardingPath(freshAddress(ctx)), undefined, shortLived.url);
+      await b.page.getByRole("alert").filter({ hasText: "expired" }).waitFor({ timeout: (SHORT_TTL_SECONDS + 30) * 1000 });
+      expect(await b.page.getByRole("alert").textContent()).toBe("The connection request expired before the wallet answered.");
+      await screenshot(b.page, "phone-failure-expired");
+      await b.page.getByRole("button", { name: "Start again" }).click();
+      await b.page.getByTestId("connect-link").waitFor();
+      assertClean(b.guard);
+    });
+
+    it("says so when the sign request expires unsigned, and makes a new one", async () => {
+      const b = await open(PHONE, onboardingPath(freshAddress(ctx)), undefined, shortLived.url);
+      await runWallet(await connectLinkOf(b));
+      const first = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
+      await b.page.getByRole("alert").filter({ hasText: "expired" }).waitFor({ timeout: (SHORT_TTL_SECONDS + 30) * 1000 });
+      expect(await b.page.getByRole("alert").textContent()).toBe("The signing request expired before the authorization appeared on the network.");
+      await b.page.getByRole("button", { name: "Create a new request" }).click();
+      const second = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
+      expect(second.id).not.toBe(first.id);
+      await runWallet(await signLinkOf(b));
+      await b.page.getByTestId("authorize-done").waitFor();
+      assertClean(b.guard);
+    });
   });
 
   it("says so when the gateway is down, and retries", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { transition, WORK_LEASE_MS, type ChainReading, type MachineRules, type OnboardingEvent } from "../../src/onboardings/machine";
-import { eventsLog, nextWakeAt } from "../../src/onboardings/outbox";
+import { eventsLog, nextWakeAt, type DeliveryTurn } from "../../src/onboardings/outbox";
 import { checkDelayMs, HELD_RECHECK_MS, MIN_ATTEMPTS, MIN_RETRY_SPAN_MS, RETENTION_MS, SAFETY_NET_MS } from "../../src/onboardings/schedule";
 import type { OnboardingState } from "../../src/onboardings/state";
 import { accountAddress } from "./helpers";
@@ -91,7 +91,7 @@ describe("what each step does", () => {
     // A reading that finds nothing new moves the next check, which is stored, but not the version.
     const nothing = observe(paired.state!, { authorizations: { listed: false, height: 3 } }, T0 + 3000);
     expect(nothing.version).toBe(2);
-    const attempted = after(nothing, { type: "delivered", id: nothing.events[0]!.id, turn: { attempt: { at: new Date(T0 + 3000).toISOString(), status: 204, ms: 1 } } }, T0 + 3000);
+    const attempted = after(nothing, { type: "delivered", id: nothing.events[0]!.id, turn: { askedAt: T0 + 3000, attempt: { at: new Date(T0 + 3000).toISOString(), status: 204, ms: 1 } } }, T0 + 3000);
     expect(attempted.version).toBe(3);
     expect(cancel(attempted, T0 + 4000).state!.version).toBe(4);
   });
@@ -143,11 +143,11 @@ describe("what each step does", () => {
 });
 
 describe("delivery: held while the endpoint fails, given up only after 8 attempts over 24 hours", () => {
-  const failed = (at: number) => ({ attempt: { at: new Date(at).toISOString(), status: 500, ms: 1 } });
-  const ok = (at: number) => ({ attempt: { at: new Date(at).toISOString(), status: 204, ms: 1 } });
+  const failed = (at: number) => ({ askedAt: at, attempt: { at: new Date(at).toISOString(), status: 500, ms: 1 } });
+  const ok = (at: number) => ({ askedAt: at, attempt: { at: new Date(at).toISOString(), status: 204, ms: 1 } });
   /** An onboarding that owes the host two events (connected, authorized), both written at T0. */
   const owing = () => after(opened(), { type: "pair", payout: { address: operator, source: "in_app" } }, T0);
-  const turn = (state: OnboardingState, index: number, t: ReturnType<typeof failed> & { failingSince?: number }, now: number) =>
+  const turn = (state: OnboardingState, index: number, t: DeliveryTurn, now: number) =>
     after(state, { type: "delivered", id: state.events[index]!.id, turn: t }, now);
 
   it("holds a failed event, and the ones after it, until the lane releases it; the log says what each waits for", () => {
@@ -169,6 +169,16 @@ describe("delivery: held while the endpoint fails, given up only after 8 attempt
     expect(transition(state, { type: "wake" }, T0 + 60_002, rules).effects.at(-1)).toMatchObject({ type: "deliver", event: { id: second!.id } });
     // Without a webhook nothing is ever tried.
     expect(eventsLog(owing(), false).events.map((e) => e.next_attempt_at)).toEqual([null, null]);
+  });
+
+  it("does not hold an event on a lane's 'wait' answered before the lane released the onboarding", () => {
+    // The turn asked at T0 + 10 and was told to wait; the release (the outage over) reached the object first.
+    let state = after(owing(), { type: "released" }, T0 + 20);
+    state = turn(state, 0, { askedAt: T0 + 10, failingSince: T0 }, T0 + 30);
+    expect(state.events[0]).toMatchObject({ held: null, next_attempt_at: T0 + 30 });
+    // Asked after the release: the outage is a new one, and the event waits.
+    state = turn(state, 0, { askedAt: T0 + 40, failingSince: T0 + 35 }, T0 + 50);
+    expect(state.events[0]).toMatchObject({ held: { failing_since: T0 + 35 } });
   });
 
   it("counts the 24 hours from the event's first failed attempt, never from when it was written", () => {

@@ -2,19 +2,19 @@
  * Real headless Chromium (the one helpers/chromium.ts chose) through playwright-core, with a
  * guard on every page: each request is routed and recorded, anything leaving the server's origin
  * is blocked and reported, and console errors, page errors and CSP violations are collected for
- * the test to assert on.
+ * the test to assert on. One browser process serves a whole test file; each page gets a browser
+ * context of its own, a fresh profile that shares nothing (cookies, storage, cache) with another.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { inject } from "vitest";
+import { chromium, type Browser as Chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, inject } from "vitest";
 
 export const PHONE = { width: 360, height: 740 };
 export const DESKTOP = { width: 1280, height: 900 };
 
 /** What happened on a page that the tests forbid. */
 export interface Guard {
+  /** The server's origin: the only one the page may reach. */
+  origin: string;
   requests: string[];
   offOrigin: string[];
   problems: string[];
@@ -28,22 +28,39 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** A fresh Chromium profile with one guarded page; `javaScriptEnabled: false` runs none of the page's scripts. */
-export async function openBrowser(viewport: { width: number; height: number }, init?: (page: Page) => Promise<void>, options: { javaScriptEnabled?: boolean } = {}): Promise<Browser> {
+let launched: Promise<Chromium> | undefined;
+
+/** The test file's browser process, started on first use (about a second) and closed after the file. */
+function fileBrowser(): Promise<Chromium> {
   const { executablePath, args } = inject("chromium");
-  const origin = new URL(inject("baseUrl")).origin;
-  const profile = mkdtempSync(join(tmpdir(), "e2e-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    args,
-    headless: true,
+  launched ??= chromium.launch({ executablePath, args, headless: true });
+  return launched;
+}
+
+afterAll(async () => {
+  const browser = launched;
+  launched = undefined;
+  await (await browser)?.close();
+});
+
+/**
+ * A fresh browser context (its own profile) with one guarded page, for the server at `base` (the
+ * suite's by default); `javaScriptEnabled: false` runs none of the page's scripts.
+ */
+export async function openBrowser(
+  viewport: { width: number; height: number },
+  init?: (page: Page) => Promise<void>,
+  options: { javaScriptEnabled?: boolean; base?: string } = {},
+): Promise<Browser> {
+  const origin = new URL(options.base ?? inject("baseUrl")).origin;
+  const context = await (await fileBrowser()).newContext({
     viewport,
     permissions: ["clipboard-read", "clipboard-write"],
     locale: "en-US",
     timezoneId: "UTC",
     javaScriptEnabled: options.javaScriptEnabled ?? true,
   });
-  const guard: Guard = { requests: [], offOrigin: [], problems: [], webSockets: [] };
+  const guard: Guard = { origin, requests: [], offOrigin: [], problems: [], webSockets: [] };
   await context.route("**/*", (route) => {
     const url = route.request().url();
     guard.requests.push(`${route.request().method()} ${url}`);
@@ -53,7 +70,7 @@ export async function openBrowser(viewport: { width: number; height: number }, i
     }
     return route.continue();
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   page.on("console", (message) => {
     if (message.type() !== "error" && message.type() !== "warning") return;
     // A node not registered yet is the node's own 404, which the page's step-3 watch reads as "not yet".
@@ -74,14 +91,13 @@ export async function openBrowser(viewport: { width: number; height: number }, i
     guard,
     async close() {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
     },
   };
 }
 
 /** Fails unless the page stayed on its origin (requests and WebSockets) and logged no error. */
 export function assertClean(guard: Guard): void {
-  const origin = new URL(inject("baseUrl"));
+  const origin = new URL(guard.origin);
   const foreignSockets = guard.webSockets.filter((url) => new URL(url).host !== origin.host);
   const faults = [
     ...guard.offOrigin.map((url) => `request left the origin: ${url}`),

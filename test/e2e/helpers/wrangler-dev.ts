@@ -49,8 +49,14 @@ export async function startWranglerDev(vars: Record<string, string>): Promise<Wr
       await stop();
       throw new Error(`wrangler dev did not come up on ${url}:\n${log}`);
     }
-    const ok = await fetch(`${url}/api/config`).then((r) => r.ok, () => false);
-    if (ok) return { url, stop };
+    const answer = await fetch(`${url}/api/config`).then((r) => ({ status: r.status, text: r.text() }), () => null);
+    if (answer?.status === 200) return { url, stop };
+    if (answer?.status === 500) {
+      // Up, but refusing its configuration: waiting longer changes nothing.
+      const reason = await answer.text;
+      await stop();
+      throw new Error(`wrangler dev on ${url} refuses its configuration: ${reason}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

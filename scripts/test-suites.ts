@@ -1,0 +1,38 @@
+/**
+ * `npm test`'s two suites side by side: the workerd suite (`vitest run`) keeps the cores busy,
+ * while the browser suite (`vitest run --config vitest.e2e.config.ts`) mostly waits for pages,
+ * polls and expiries, so on two cores both together take about as long as the browser suite alone.
+ * They share nothing but the machine (each starts its own devnet, webhook receiver and servers on
+ * free ports). The browser suite's output streams; the workerd suite's is printed whole when it
+ * ends, so the two never interleave. Exits 1 when either fails.
+ */
+import { spawn } from "node:child_process";
+
+const VITEST = "node_modules/vitest/vitest.mjs";
+
+interface Outcome {
+  name: string;
+  ok: boolean;
+}
+
+function suite(name: string, args: string[], streamed: boolean): Promise<Outcome> {
+  // Colours as the terminal would get them, also for the suite whose output is held back.
+  const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: "1" } : process.env;
+  const child = spawn(process.execPath, [VITEST, "run", ...args], { stdio: streamed ? "inherit" : ["ignore", "pipe", "pipe"], env });
+  const held: Buffer[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => held.push(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => held.push(chunk));
+  return new Promise((done) => {
+    child.once("exit", (code) => {
+      if (!streamed) process.stdout.write(`\n── ${name} ──\n${Buffer.concat(held).toString()}\n── end of ${name} ──\n\n`);
+      done({ name, ok: code === 0 });
+    });
+  });
+}
+
+const outcomes = await Promise.all([suite("workerd suite", [], false), suite("browser suite", ["--config", "vitest.e2e.config.ts"], true)]);
+const failed = outcomes.filter((o) => !o.ok).map((o) => o.name);
+if (failed.length > 0) {
+  console.error(`npm test: the ${failed.join(" and the ")} failed`);
+  process.exitCode = 1;
+}

@@ -7,12 +7,15 @@
  * goes into memory, its writes are issued without being awaited, the page is pushed the change,
  * and the answer is returned; the platform's output gate holds every answer and message until the
  * writes are durable. The one alarm wakes the object for whatever is due first (a read of the
- * chain, a delivery attempt, the expiry, the end of retention); one wake-up runs at a time, and
- * what its reads and deliveries find comes back in as events.
+ * chain, a delivery attempt, the expiry, the end of retention, a write to the index still owed);
+ * one wake-up runs at a time, and what its reads and deliveries find comes back in as events.
+ * After every change the object writes its row of the index (src/onboardings/index-sync.ts), which
+ * the host API's list and feed read.
  */
 import { readConfig, type Config } from "../src/config";
 import { isRefusal, type Answer } from "../src/http/answer";
 import { lookUpClaim, readChain } from "../src/onboardings/chain-watch";
+import { IndexSync } from "../src/onboardings/index-sync";
 import { transition, type MachineRules, type NewOnboarding, type OnboardingEffect, type OnboardingEvent, type PairedPayout } from "../src/onboardings/machine";
 import { eventsLog, pendingHead } from "../src/onboardings/outbox";
 import { ONBOARDING_NOT_FOUND } from "../src/onboardings/refusals";
@@ -34,14 +37,22 @@ export class Onboarding extends PushObject {
   private readonly rules: MachineRules;
   /** The wake-up running, if one is: an alarm meanwhile joins it (it decides again after every step). */
   private waking: Promise<void> | null = null;
+  private readonly index: IndexSync;
+  /** When the machine wants the alarm, and when it is set (undefined: not known); the index may want it sooner. */
+  private wakeAt: number | null = null;
+  private alarmAt: number | null | undefined = undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.config = readConfig(env);
     this.rules = machineRules(this.config);
+    this.index = new IndexSync(ctx.storage, env.ONBOARDING_INDEX, this.rules.present, () => this.setAlarm());
     ctx.blockConcurrencyWhile(async () => {
       const stored = await ctx.storage.get<OnboardingState>(STATE_KEY);
       this.state = stored ? upgradeState(stored) : null;
+      // The alarm set is never later than the machine's own (the index's only ever sooner).
+      this.wakeAt = await ctx.storage.getAlarm();
+      await this.index.load(this.state);
     });
   }
 
@@ -121,9 +132,12 @@ export class Onboarding extends PushObject {
     return this.waking;
   }
 
-  /** Does what is due, then decides again, until nothing is. */
+  /** Does what is due, then decides again, until nothing is; then writes what the index is owed. */
   private async wake(): Promise<void> {
+    // The alarm that woke the object is spent.
+    this.alarmAt = undefined;
     for (let work = this.apply({ type: "wake" }).work; work.length > 0; work = this.apply({ type: "wake" }).work) await Promise.all(work);
+    await this.index.flush();
   }
 
   override fetch(): Response {
@@ -156,9 +170,12 @@ export class Onboarding extends PushObject {
     switch (effect.type) {
       case "store":
         void this.ctx.storage.put(STATE_KEY, effect.state);
+        // Not awaited either: the output gate holds the index's request until the state is durable.
+        this.index.changed(effect.state);
         return;
       case "schedule":
-        void (effect.at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(effect.at));
+        this.wakeAt = effect.at;
+        this.setAlarm();
         return;
       case "notify":
         this.push(pageView(effect.record));
@@ -174,10 +191,22 @@ export class Onboarding extends PushObject {
       }
       case "erase":
         this.push(null);
+        this.wakeAt = null;
+        this.alarmAt = undefined;
         void this.ctx.storage.deleteAlarm();
         void this.ctx.storage.deleteAll();
+        this.index.erased();
         return;
     }
+  }
+
+  /** Sets the one alarm for whatever is due first: the machine's wake-up or the index's write. */
+  private setAlarm(): void {
+    const times = [this.wakeAt, this.index.retryAt].filter((t) => t !== null);
+    const at = times.length === 0 ? null : Math.min(...times);
+    if (at === this.alarmAt) return;
+    this.alarmAt = at;
+    void (at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(at));
   }
 
   private lane() {

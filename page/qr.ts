@@ -1,27 +1,20 @@
 /**
- * QR codes drawn in the page itself (qrcode-generator): no payload ever leaves for a QR service.
- * The image is a `data:` GIF, which the page's CSP (`img-src 'self' data:`) allows.
+ * QR codes drawn in the page itself, as the Worker draws the first one (src/protocol/qr-code.ts):
+ * an inline SVG, so no payload ever leaves for a QR service and no image is encoded.
  */
-import qrcode from "qrcode-generator";
+import { qrDrawing } from "../src/protocol/qr-code.ts";
 
-/** The `data:` GIF of `text` as a QR code, and its side in pixels. DOM-free, so tests can draw the expected image. */
-export function qrDataUrl(text: string): { src: string; size: number } {
-  const code = qrcode(0, "L");
-  code.addData(text, "Byte");
-  code.make();
-  const modules = code.getModuleCount() + 8;
-  // Cells of at least 3 px keep dense codes scannable; CSS scales the image down to the screen.
-  const cell = Math.max(3, Math.ceil(296 / modules));
-  return { src: code.createDataURL(cell, cell * 4), size: modules * cell };
-}
+const SVG = "http://www.w3.org/2000/svg";
 
-/** An `<img>` of `text` as a QR code, with `alt` for screen readers. */
-export function qrImage(text: string, alt: string): HTMLImageElement {
-  const { src, size } = qrDataUrl(text);
-  const img = document.createElement("img");
-  img.src = src;
-  img.alt = alt;
-  img.className = "qr";
-  img.width = img.height = size;
-  return img;
+/** An `<svg>` of `text` as a QR code, with `label` for screen readers. */
+export function qrElement(text: string, label: string): SVGSVGElement {
+  const { side, d } = qrDrawing(text);
+  const make = <K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string>) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+    return node;
+  };
+  const svg = make("svg", { viewBox: `0 0 ${side} ${side}`, "shape-rendering": "crispEdges", class: "qr", role: "img", "aria-label": label });
+  svg.append(make("rect", { width: String(side), height: String(side), fill: "#fff" }), make("path", { stroke: "#000", d }));
+  return svg;
 }

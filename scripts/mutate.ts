@@ -1,5 +1,5 @@
 /**
- * `npm run mutate [-- <filter>]`: breaks the code on purpose, one mutation at a time, and checks
+ * `npm run mutate [-- <filter>…]`: breaks the code on purpose, one mutation at a time, and checks
  * that the test named for it goes red. Each mutation of test/mutations.json names the claim it
  * guards (a SECURITY.md claim or a README rule), a unique piece of source text and what to put
  * in its place, and the test file(s) that must fail.
@@ -7,7 +7,8 @@
  * Mutations are made in a copy of the working tree (its tracked and untracked, not ignored,
  * files, as they are now; scripts/tree-copy.ts) in a temporary folder; the tests run there, and
  * the copy is removed at the end, also on Ctrl-C or SIGTERM. The working
- * tree itself is never written to, except docs/MUTATIONS.md, the outcome of a full run.
+ * tree itself is never written to, except docs/MUTATIONS.md, the outcome of each row's last run
+ * (a filtered run updates its own rows) and the counts of test/mutations.json's `rounds`.
  * Exits 1 if any mutation survived.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -24,8 +25,9 @@ interface Mutation {
 }
 
 const mutations = (JSON.parse(readFileSync("test/mutations.json", "utf8")) as { mutations: Mutation[] }).mutations;
-const filter = process.argv[2];
-const chosen = filter ? mutations.filter((m) => m.claim.includes(filter) || m.file.includes(filter)) : mutations;
+/** Rows whose claim or file contains any of the filters given; every row without one. */
+const filters = process.argv.slice(2);
+const chosen = filters.length > 0 ? mutations.filter((m) => filters.some((f) => m.claim.includes(f) || m.file.includes(f))) : mutations;
 const results: { mutation: Mutation; outcome: "killed" | "SURVIVED" | "NOT APPLIED" }[] = [];
 
 const copy = copyWorkingTree();
@@ -104,20 +106,50 @@ try {
   removeCopy(copy);
 }
 
+/** One round of reading the docs for rules (test/mutations.json `rounds`): what was read, how many rules, how many tests it added. */
+interface Round {
+  date: string;
+  read: string;
+  rules_checked: number;
+  already_held: number;
+  tests_added: number;
+}
+
+const rounds = (JSON.parse(readFileSync("test/mutations.json", "utf8")) as { rounds?: Round[] }).rounds ?? [];
+const row = (m: Mutation, outcome: string) =>
+  `| ${m.claim} | \`${m.file}\`: ${JSON.stringify(m.find).slice(1, -1).replaceAll("|", "\\|").slice(0, 80)} → ${JSON.stringify(m.replace).slice(1, -1).replaceAll("|", "\\|").slice(0, 60)} | ${m.tests.map((t) => `\`${t}\``).join(", ")} | ${outcome} |`;
+/** Outcomes of the last run of each claim, as docs/MUTATIONS.md shows them: a filtered run updates only its own rows. */
+const earlier = new Map<string, string>();
+for (const line of readFileSync("docs/MUTATIONS.md", "utf8").split("\n")) {
+  const cells = /^\| (.+?) \| `[^`]+`: .* \| ([A-Za-z ]+) \|$/.exec(line);
+  if (cells) earlier.set(cells[1]!, cells[2]!);
+}
+const now = new Map(results.map(({ mutation, outcome }) => [mutation.claim, outcome]));
 const table = [
   "# Mutations",
   "",
   "<!-- Written by `npm run mutate` from test/mutations.json; do not edit. -->",
   "",
   "Each row breaks the code on purpose and names the test that must go red. A row that survives is a claim no test guards.",
+  "A run with a filter updates the rows it ran; the others keep the outcome of their last run.",
   "",
   "| claim | mutation | tests | outcome |",
   "|---|---|---|---|",
-  ...results.map(({ mutation: m, outcome }) =>
-    `| ${m.claim} | \`${m.file}\`: ${JSON.stringify(m.find).slice(1, -1).replaceAll("|", "\\|").slice(0, 80)} → ${JSON.stringify(m.replace).slice(1, -1).replaceAll("|", "\\|").slice(0, 60)} | ${m.tests.map((t) => `\`${t}\``).join(", ")} | ${outcome} |`,
-  ),
+  ...mutations.map((m) => row(m, now.get(m.claim) ?? earlier.get(m.claim) ?? "not run yet")),
+  ...(rounds.length === 0
+    ? []
+    : [
+        "",
+        "## Rounds",
+        "",
+        "Each round looked for rules (a limit, an order, a time or a refusal), broke each one in a copy and named the test that goes red; a rule no test held got one.",
+        "",
+        "| date | read | rules checked | already held by a test | tests added |",
+        "|---|---|---|---|---|",
+        ...rounds.map((r) => `| ${r.date} | ${r.read} | ${r.rules_checked} | ${r.already_held} | ${r.tests_added} |`),
+      ]),
 ];
-if (!filter) writeFileSync("docs/MUTATIONS.md", `${table.join("\n")}\n`);
+writeFileSync("docs/MUTATIONS.md", `${table.join("\n")}\n`);
 const bad = results.filter((r) => r.outcome !== "killed");
 console.log(`${results.length - bad.length} killed, ${bad.length} survived or not applied`);
 if (bad.length > 0) process.exitCode = 1;

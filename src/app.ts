@@ -15,7 +15,7 @@ import { servedOpenApi } from "./openapi-template";
 import { pathOf, requestContext } from "./middleware/request-context";
 import { onboardingPage } from "./page";
 import { pageSettings } from "./page/settings";
-import { customerRoutes, eventRoutes, hostRoutes } from "./onboardings/routes";
+import { customerRoutes, eventRoutes, hostRoutes, webhookRoutes } from "./onboardings/routes";
 import { sessionRoutes } from "./sessions/routes";
 
 /** Builds the app for one configuration; the wallet path is part of the routes. */
@@ -26,6 +26,7 @@ export function buildApp(config: Config): Hono<AppEnv> {
   app.route(`/api/${config.walletPath}/sessions`, sessionRoutes());
   app.route("/api/onboardings", hostRoutes());
   app.route("/api/events", eventRoutes());
+  app.route("/api/webhook", webhookRoutes());
   app.route("/api/onboarding-pages", customerRoutes());
   app.get("/", onboardingPage(config));
   app.get("/api/config", (c) => c.json(pageSettings(config), 200, { "cache-control": "public, max-age=60" }));

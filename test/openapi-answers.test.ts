@@ -3,13 +3,10 @@
  * An answer that grows a key, or changes one's type, without its zod schema (src/protocol/) fails
  * here. New endpoints add their answers with `expectDocumented(response, method, path)`.
  */
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { writeOnboardingRow } from "../src/onboardings/index-store";
-import type { OnboardingView } from "../src/protocol/index";
 import { WALLET, api, confirm, createPayload, createSession, mintSessionId, postJson, proofFor } from "./helpers/sessions";
 import { expectDocumented, schemaProblems, servedDocument } from "./helpers/openapi";
-import { accountAddress, authorizeOnChain, bearer, createOnboarding, host, hostPost, page, pairByRelay, planAnswers, wakeUntil } from "./onboardings/helpers";
+import { accountAddress, authorizeOnChain, bearer, host, hostPost, page, pairByRelay, planAnswers, settle, wakeUntil } from "./onboardings/helpers";
 
 // wake-ups move the clock on.
 afterEach(() => vi.useRealTimers());
@@ -48,19 +45,18 @@ describe("the onboarding answers are what the served document says", () => {
     await expectDocumented(await host(`/${id}/events`), "get", `${ONBOARDING}/events`);
   });
 
-  it("the list and the feed", async () => {
+  it("the list and the feed, as the onboarding's own writes of the index make them, and their refusals", async () => {
     const operator = accountAddress();
-    const { id } = await createOnboarding({ operator });
-    await page.payout(id, { source: "in_app", address: operator });
-    // The index row as the onboarding writes it: the host's view and its events, each with its webhook body.
-    const onboarding = await (await host(`/${id}`)).json<OnboardingView>();
-    const type = "onboarding.authorized" as const;
-    const event = { id: `msg_${crypto.randomUUID().replaceAll("-", "")}`, type, created_at: onboarding.updated_at, body: JSON.stringify({ type, timestamp: onboarding.updated_at, data: onboarding }) };
-    await writeOnboardingRow(env.ONBOARDING_INDEX, { onboarding, version: 3, events: [event] });
+    const { id } = await hostPost("", { operator, reference: "listed-42" }).then((r) => r.json<{ id: string }>());
+    await pairByRelay(id, operator);
+    await settle(id);
     const list = await expectDocumented<{ data: { id: string }[] }>(await host(`?operator=${operator}`), "get", "/api/onboardings");
     expect(list.data.map((o) => o.id)).toEqual([id]);
-    const feed = await expectDocumented<{ data: unknown[] }>(await api("/api/events?limit=100", { headers: bearer() }), "get", "/api/events");
-    expect(feed.data.length).toBeGreaterThan(0);
+    const feed = await expectDocumented<{ data: { type: string }[] }>(await api(`/api/events?onboarding=${id}`, { headers: bearer() }), "get", "/api/events");
+    expect(feed.data.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized"]);
+    await expectDocumented(await host("?limit=101"), "get", "/api/onboardings");
+    await expectDocumented(await api(`/api/events?after=msg_0`, { headers: bearer() }), "get", "/api/events");
+    await expectDocumented(await api("/api/webhook/retry", { method: "POST", headers: bearer() }), "post", "/api/webhook/retry");
   });
 
   it("the error answers too", async () => {

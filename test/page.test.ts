@@ -9,7 +9,9 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import headers from "../public/_headers?raw";
 import indexHtml from "../public/index.html?raw";
+import { readConfig } from "../src/config";
 import { scriptJson } from "../src/page";
+import { firstSession } from "../src/page/first-session";
 import { PAGE_ORIGIN_NAME } from "../src/page/settings";
 import { parseDeepLink, SESSION_ID_PATTERN, type ConnectPayload } from "../src/protocol/index";
 import { decodeSvg } from "./helpers/qr";
@@ -127,6 +129,12 @@ describe("GET / (the page's document)", () => {
     const ids = loads.map((l) => l.first!.session_id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(await storedKeys(id)).toEqual([]);
+  });
+
+  it("carries no session where no signing key is configured (a deployment without SESSION_SIGNING_KEY): the script creates it", async () => {
+    const config = readConfig(env);
+    expect(await firstSession({ ...config, sessionSigningKey: null }, ORIGIN, Date.now())).toBeNull();
+    expect(await firstSession(config, ORIGIN, Date.now())).not.toBeNull();
   });
 
   it("inlines JSON that no value can end early: every < is escaped", () => {

@@ -10,7 +10,7 @@ import type { AuthorizationStep, ChainContext } from "../../src/protocol/index.t
 import { planOperatorAuthorization, readSignAnswer } from "../../src/protocol/index.ts";
 import { addressItem, el, failure, show, type Step } from "../dom.ts";
 import { GatewayError, isOperatorAuthorized, waitForAuthorization, type AuthorizationEvidence } from "../gateway.ts";
-import { qrImage } from "../qr.ts";
+import { qrElement } from "../qr.ts";
 import { bridgeReason, openWalletLink, type WalletApp } from "../wallet-bridge.ts";
 
 interface AuthorizeInput {
@@ -120,7 +120,7 @@ function renderSignRequest(
       what,
       plan.qrContent === null
         ? el("p", { class: "notice", "data-testid": "sign-qr-too-large" }, "This request is too large for a QR code. On the phone that holds your wallet, use the “Open wallet to sign” button.")
-        : qrImage(plan.qrContent, "QR code of the authorization to sign"),
+        : qrElement(plan.qrContent, "QR code of the authorization to sign"),
       el("div", { class: "actions" }, open(true)),
       waiting,
     );

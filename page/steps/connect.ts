@@ -8,7 +8,7 @@
  */
 import { encodeWalletPayload, isAccountAddress, readConnectAnswer, type ChainContext } from "../../src/protocol/index.ts";
 import { el, failure, show, type Step } from "../dom.ts";
-import { qrImage } from "../qr.ts";
+import { qrElement } from "../qr.ts";
 import { PairingError, type SessionClient } from "../session-client.ts";
 import { bridgeReason, openWalletLink, type WalletApp } from "../wallet-bridge.ts";
 
@@ -49,7 +49,7 @@ async function attempt(step: Step, ctx: ChainContext, client: SessionClient, app
   const served = servedCode(step.body);
   if (!served) show(step.body, el("p", { class: "muted" }, "Preparing a connection request…"));
   const [pending, app] = await Promise.all([client.start(), appFound]);
-  const code = served?.link === pending.link ? served.qr : qrImage(pending.link, "QR code of the wallet connection request");
+  const code = served?.link === pending.link ? served.qr : qrElement(pending.link, "QR code of the wallet connection request");
   let cancelledHere = false;
   let settled = false;
   const cancel = el("button", { type: "button", class: "secondary" }, "Cancel");

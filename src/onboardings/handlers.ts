@@ -4,7 +4,7 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
-import { invalidArgument } from "../errors";
+import { GrpcCode, invalidArgument, type ErrorSpec } from "../errors";
 import { isRefusal, respond } from "../http/answer";
 import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
@@ -76,6 +76,22 @@ export async function listEvents(c: Context<AppEnv, string, { out: { query: Even
   if (page === null) throw cursorNotFound("after", `no event ${query.after} is listed (events go 30 days after their onboarding ends)`);
   return respond({ status: 200, body: page });
 }
+
+/** `POST /api/webhook/retry`: the lane of the configured webhook URL tries its receiver now, if it is failing. */
+export async function retryWebhook(c: Context<AppEnv>): Promise<Response> {
+  const webhook = c.get("config").hostWebhook;
+  if (webhook === null) return respond(WEBHOOK_NOT_CONFIGURED);
+  const lanes = c.env.WEBHOOK_LANES;
+  return respond({ status: 202, body: await lanes.get(lanes.idFromName(webhook.url)).retryNow() });
+}
+
+const WEBHOOK_NOT_CONFIGURED: ErrorSpec = {
+  status: 409,
+  code: GrpcCode.FAILED_PRECONDITION,
+  reason: "WEBHOOK_NOT_CONFIGURED",
+  message: "No webhook is configured on this deployment, so there is nothing to retry: set HOST_WEBHOOK_URL and HOST_WEBHOOK_SECRET (events are kept in each onboarding's log meanwhile)",
+  metadata: { variable: "HOST_WEBHOOK_URL" },
+};
 
 const cursorNotFound = (parameter: string, what: string) => invalidArgument("CURSOR_NOT_FOUND", `${parameter} must be the id of an item of an earlier page: ${what}`, { parameter });
 

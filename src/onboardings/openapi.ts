@@ -1,7 +1,7 @@
 /** The onboarding endpoints in the OpenAPI document (src/openapi.ts), from the schemas their handlers use. */
 import * as z from "zod/mini";
 import type { Config } from "../config";
-import { onboardingCustomerViewSchema, onboardingEventsLogSchema, onboardingFeedEventSchema, onboardingViewSchema, pageSchema } from "../protocol/index";
+import { onboardingCustomerViewSchema, onboardingEventsLogSchema, onboardingFeedEventSchema, onboardingViewSchema, pageSchema, webhookRetrySchema } from "../protocol/index";
 import {
   authorizationClaimSchema,
   createOnboardingSchema,
@@ -134,6 +134,22 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         },
       },
     },
+    "/api/webhook/retry": {
+      post: {
+        tags: ["onboardings"],
+        operationId: "retryWebhook",
+        summary: "Have a failing webhook endpoint tried now",
+        description:
+          "For a host that fixed its receiver: the lane of HOST_WEBHOOK_URL tries it at once instead of at its next probe (up to 5 minutes away in a long outage); the first 2xx releases every held event. failing false: the endpoint is not failing, nothing to try.",
+        security,
+        responses: {
+          "202": { description: "Whether the endpoint is failing, and when it is tried (now, when it is)", headers: noStore, content: json({ $ref: "#/components/schemas/WebhookRetry" }) },
+          "400": errorAnswer("A query parameter (UNKNOWN_QUERY_PARAMETER)"),
+          "409": errorAnswer("No webhook is configured on this deployment (WEBHOOK_NOT_CONFIGURED, metadata.variable HOST_WEBHOOK_URL)"),
+          ...hostRefusals,
+        },
+      },
+    },
     "/api/onboarding-pages/{id}": {
       get: {
         tags: ["onboardings"],
@@ -196,6 +212,7 @@ export function onboardingComponents({ schema }: Pick<OpenApiParts, "schema">) {
       OnboardingEventsLog: schema(onboardingEventsLogSchema),
       OnboardingList: schema(pageSchema(onboardingViewSchema)),
       EventFeed: schema(pageSchema(onboardingFeedEventSchema)),
+      WebhookRetry: schema(webhookRetrySchema),
     },
     securitySchemes: { hostKey: { type: "http", scheme: "bearer", description: "One of HOST_API_KEYS" } },
   };

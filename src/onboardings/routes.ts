@@ -17,6 +17,7 @@ import {
   pairPayout,
   readCustomerView,
   readOnboarding,
+  retryWebhook,
 } from "./handlers";
 import { hostAuth } from "./host-auth";
 import { authorizationClaimBody, eventListQuery, idempotencyKeyHeader, newOnboardingBody, noQuery, onboardingIdParam, onboardingListQuery, payoutBody } from "./requests";
@@ -39,6 +40,11 @@ export function hostRoutes(): Hono<AppEnv> {
 /** `/api/events`: every onboarding's events in one order, the feed a host catches up from. */
 export function eventRoutes(): Hono<AppEnv> {
   return new Hono<AppEnv>().use(hostAuth()).get("/", eventListQuery, listEvents).all("/", methodNotAllowed("GET, HEAD"));
+}
+
+/** `/api/webhook/retry`: a host that fixed its receiver has the failing endpoint tried now. */
+export function webhookRoutes(): Hono<AppEnv> {
+  return new Hono<AppEnv>().use(hostAuth()).post("/retry", noQuery, retryWebhook).all("/retry", methodNotAllowed("POST"));
 }
 
 /** `/api/onboarding-pages/:id…`: what the customer's page reads and reports (over HTTPS, from this origin's pages). */

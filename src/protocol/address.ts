@@ -2,7 +2,9 @@
  * Account addresses of the network: bech32 (BIP-173) with the configured prefix and a 20-byte
  * payload, lowercase as the chain prints them.
  */
-import { fromBech32 } from "@cosmjs/encoding";
+// @scure/base directly (the codec @cosmjs/encoding wraps): as ESM it tree-shakes to bech32 alone, where the
+// CommonJS wrapper pulls every codec of the package into the Worker (about 12 KiB minified).
+import { bech32 } from "@scure/base";
 import * as z from "zod/mini";
 
 /** BIP-173's upper bound on the length of a bech32 string. */
@@ -12,15 +14,14 @@ export const BECH32_MAX_LENGTH = 90;
 export function accountAddressProblem(value: string, prefix: string): string | null {
   if (value.length > BECH32_MAX_LENGTH) return `is longer than ${BECH32_MAX_LENGTH} characters`;
   if (value !== value.toLowerCase()) return "must be lowercase bech32";
-  let decoded: { prefix: string; data: Uint8Array };
+  let decoded: { prefix: string; bytes: Uint8Array };
   try {
-    // The explicit limit matters: without it @scure/base refuses every input.
-    decoded = fromBech32(value, BECH32_MAX_LENGTH);
+    decoded = bech32.decodeToBytes(value, BECH32_MAX_LENGTH);
   } catch {
     return "is not valid bech32 (bad characters or checksum)";
   }
   if (decoded.prefix !== prefix) return `must start with "${prefix}1"`;
-  if (decoded.data.length !== 20) return `must carry a 20-byte account payload, not ${decoded.data.length} bytes`;
+  if (decoded.bytes.length !== 20) return `must carry a 20-byte account payload, not ${decoded.bytes.length} bytes`;
   return null;
 }
 

@@ -99,5 +99,9 @@ export const onboardingFeedEventSchema = z.object({
 });
 export type OnboardingFeedEvent = z.output<typeof onboardingFeedEventSchema>;
 
+/** `POST /api/webhook/retry`: whether the lane of the webhook URL is failing, and when it tries the receiver next (now, when it is). */
+export const webhookRetrySchema = z.object({ failing: z.boolean(), next_attempt_at: z.nullable(isoTime) });
+export type WebhookRetry = z.output<typeof webhookRetrySchema>;
+
 /** A page of the host API's list or feed: `has_more` is true while a next page holds more. */
 export const pageSchema = <T extends z.ZodMiniType>(item: T) => z.object({ data: z.array(item), has_more: z.boolean() });

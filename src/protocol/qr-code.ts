@@ -295,14 +295,13 @@ function alignmentPositions(version: number, size: number): number[] {
 }
 
 /**
- * The code as an SVG element with a four-module quiet zone: one path of horizontal strokes, one
- * per run of dark modules, on a white square (a dark page keeps the quiet zone light). Needs no
- * script and no style: `fill`, `stroke` and `shape-rendering` are presentation attributes.
+ * What an SVG of the code draws, with a four-module quiet zone: the side of its square viewBox,
+ * and one path of horizontal strokes, one per run of dark modules (stroked, 1 module wide, along
+ * each row's centre line), to lay on a white square so that a dark page keeps the zone light.
  */
-export function qrSvg(text: string, attributes: Record<string, string> = {}): string {
+export function qrDrawing(text: string): { side: number; d: string } {
   const code = encodeQr(text);
-  const side = code.size + 8;
-  let path = "";
+  let d = "";
   for (let y = 0; y < code.size; y++) {
     let x = 0;
     let penX = -1;
@@ -313,15 +312,24 @@ export function qrSvg(text: string, attributes: Record<string, string> = {}): st
       }
       const start = x;
       while (x < code.size && code.dark(x, y)) x++;
-      path += penX < 0 ? `M${start + 4} ${y + 4.5}` : `m${start - penX} 0`;
-      path += `h${x - start}`;
+      d += penX < 0 ? `M${start + 4} ${y + 4.5}` : `m${start - penX} 0`;
+      d += `h${x - start}`;
       penX = x;
     }
   }
+  return { side: code.size + 8, d };
+}
+
+/**
+ * The code as SVG markup (`qrDrawing`). Needs no script and no style: `fill`, `stroke` and
+ * `shape-rendering` are presentation attributes.
+ */
+export function qrSvg(text: string, attributes: Record<string, string> = {}): string {
+  const { side, d } = qrDrawing(text);
   const extra = Object.entries(attributes)
     .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
     .join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${side} ${side}" shape-rendering="crispEdges"${extra}><rect width="${side}" height="${side}" fill="#fff"/><path stroke="#000" d="${path}"/></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${side} ${side}" shape-rendering="crispEdges"${extra}><rect width="${side}" height="${side}" fill="#fff"/><path stroke="#000" d="${d}"/></svg>`;
 }
 
 function escapeAttribute(value: string): string {

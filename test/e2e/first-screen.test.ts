@@ -86,7 +86,9 @@ describe("the page's first screen, in its first response", () => {
       // Taken over: the script's Cancel button beside the document's own QR and link.
       await page.getByRole("button", { name: "Cancel" }).waitFor();
       expect(await page.getByTestId("connect-link").getAttribute("href")).toBe(link);
-      expect(await page.locator("#step-connect img.qr").count()).toBe(0);
+      // The document's own QR element, not one the script drew again.
+      expect(await page.locator("#step-connect svg.qr").count()).toBe(1);
+      expect(await page.locator("#step-connect [data-testid='connect-qr']").count()).toBe(1);
       expect(await qrOnScreen(page)).toBe(link);
       await expect.poll(() => b.guard.webSockets.some((url) => url.endsWith(`/sessions/${sessionId}`))).toBe(true);
 

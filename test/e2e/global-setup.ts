@@ -10,6 +10,8 @@ import type { TestProject } from "vitest/node";
 import { startDevnet } from "../../devnet/server.ts";
 import { chooseChromium, type ChromiumChoice } from "./helpers/chromium.ts";
 import { startWebhookReceiver } from "../node/webhook-receiver.ts";
+import { freshSecret } from "./helpers/host-example.ts";
+import { freeLoopbackPort } from "./helpers/ports.ts";
 import { startWranglerDev } from "./helpers/wrangler-dev.ts";
 
 /** Sessions (and so sign requests) live this long in the e2e server, so expiry tests end soon. */
@@ -27,6 +29,8 @@ declare module "vitest" {
     webhookSecret: string;
     /** `GET …?onboarding=ob_…` lists the events the receiver got for one onboarding, in order. */
     webhooksReceivedUrl: string;
+    /** host-loop.test.ts's own server (started in the background), its key and secret, and the port its webhook goes to. */
+    hostLoop: { url: string; key: string; secret: string; webhookPort: number };
   }
 }
 
@@ -57,7 +61,25 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   }
   const baseUrl = server.url;
+
+  // The host loop needs a server whose webhook goes to the host example that its test starts. It
+  // starts now, in the background, once the suite's server is up, and is ready long before that
+  // file runs (host-loop.test.ts waits for it), instead of making the file wait for a start.
+  const hostLoop = { url: `http://127.0.0.1:${await freeLoopbackPort()}`, key: randomBytes(32).toString("hex"), secret: freshSecret(), webhookPort: await freeLoopbackPort() };
+  const hostLoopServer = startWranglerDev(
+    {
+      UPSTREAM_URLS: devnet.url,
+      HOST_API_KEYS: hostLoop.key,
+      HOST_WEBHOOK_SECRET: hostLoop.secret,
+      HOST_WEBHOOK_URL: `http://127.0.0.1:${hostLoop.webhookPort}/webhooks`,
+      ONBOARDING_CHECK_SECONDS: "1",
+    },
+    Number(new URL(hostLoop.url).port),
+  );
+  hostLoopServer.catch((error: Error) => console.error(`the host loop's server did not start: ${error.message}`));
+
   const stop = async () => {
+    await (await hostLoopServer.catch(() => null))?.stop();
     await server.stop();
     await devnet.close();
     await receiver.close();
@@ -69,5 +91,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("hostApiKey", hostApiKey);
   project.provide("webhookSecret", webhookSecret);
   project.provide("webhooksReceivedUrl", receiver.deliveriesUrl);
+  project.provide("hostLoop", hostLoop);
   return stop;
 }

@@ -5,36 +5,27 @@
  * reach the host example, whose MsgUpdateNode moves the node record, and the onboarding ends
  * `applied` with every event delivered once.
  */
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { freshAddress, serverContext } from "./helpers/chain.ts";
-import { freshSecret, startHostExample, type HostExample } from "./helpers/host-example.ts";
-import { freeLoopbackPort } from "./helpers/ports.ts";
-import { startWranglerDev, type WranglerDev } from "./helpers/wrangler-dev.ts";
+import { startHostExample, type HostExample } from "./helpers/host-example.ts";
+import { untilServing } from "./helpers/wrangler-dev.ts";
 
 interface EventsLog {
   events: { type: string; delivered_at: string | null }[];
 }
 
 const devnet = inject("devnetUrl");
-const key = randomBytes(32).toString("hex");
-const secret = freshSecret();
-let server: WranglerDev;
+// The server with host settings pointing at the host example: started by the global setup.
+const { key, secret, webhookPort } = inject("hostLoop");
+const server = { url: inject("hostLoop").url };
 let host: HostExample;
 
 beforeAll(async () => {
-  const port = await freeLoopbackPort();
-  host = await startHostExample(secret, "--port", String(port), "--devnet", devnet);
-  server = await startWranglerDev({
-    UPSTREAM_URLS: devnet,
-    HOST_API_KEYS: key,
-    HOST_WEBHOOK_SECRET: secret,
-    HOST_WEBHOOK_URL: `http://127.0.0.1:${port}/webhooks`,
-    ONBOARDING_CHECK_SECONDS: "1",
-  });
+  host = await startHostExample(secret, "--port", String(webhookPort), "--devnet", devnet);
+  await untilServing(server.url);
 });
 afterAll(async () => {
-  await Promise.all([server?.stop(), host?.stop()]);
+  await host?.stop();
 });
 
 it("goes from create to applied with the host example applying the payout on the devnet", async () => {

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { buildAuthorizeOperator, parseDeepLink, type SignRequest } from "../../src/protocol/index.ts";
 import { assertClean, openBrowser, PHONE, screenshot, type Browser } from "./helpers/browser.ts";
 import { freshAddress, serverContext } from "./helpers/chain.ts";
-import { applyOnNode, cancelOnboarding, createOnboarding, hostOnboarding, nodeOperators, verifiedEvents, type HostOnboarding } from "./helpers/host.ts";
+import { applyOnNode, cancelOnboarding, createOnboarding, hostOnboarding, hostPage, nodeOperators, verifiedEvents, type HostOnboarding } from "./helpers/host.ts";
 import { installFakeApp, type AppRecord, type FakeApp } from "./helpers/in-app.ts";
 import { connectedAddress, runWallet } from "./helpers/wallet.ts";
 
@@ -129,6 +129,12 @@ describe("a host's onboarding page in Chromium", () => {
     expect(events[1]!.data).toMatchObject({ status: "authorized", payout, reference: "customer-42" });
     expect(events[1]!.data.commands?.update_node).toContain(`--payout-recipient ${payout} `);
     expect(events[2]!.data).toMatchObject({ status: "applied", node: { payout_recipient: payout } });
+
+    // The index the server's own migrations made: the list finds it by the host's reference, the feed has the same events in order.
+    await expect.poll(async () => (await hostPage("/api/onboardings?reference=customer-42")).data.map((o) => o.status), { timeout: 10_000 }).toEqual(["applied"]);
+    expect((await hostPage("/api/onboardings?reference=customer-42")).data).toEqual([await hostOnboarding(created.id)]);
+    const feed = await hostPage<{ id: string; type: string }>(`/api/events?onboarding=${created.id}`);
+    expect(feed.data.map((e) => [e.id, e.type])).toEqual(events.map((e) => [e.webhookId, e.type]));
   });
 
   it("inside the wallet app: the payout from requestConnect (in_app), the requestSign hash reported, through applied", async () => {

@@ -11,7 +11,7 @@ import { decodeWalletPayload, deepLinkMessage, parseDeepLink } from "../../src/p
 import type { ConnectPayload } from "../../src/protocol/index.ts";
 import type { SignRequest } from "../../src/protocol/index.ts";
 import type { Locator } from "playwright-core";
-import { qrDataUrl } from "../../page/qr.ts";
+import { qrDrawing } from "../../src/protocol/qr-code.ts";
 import { assertClean, DESKTOP, openBrowser, PHONE, screenshot, type Browser } from "./helpers/browser.ts";
 import { devnetAuthorizations, freshAddress, recordAuthorization, serverContext } from "./helpers/chain.ts";
 import { installFakeApp, type AppRecord, type FakeApp } from "./helpers/in-app.ts";
@@ -136,7 +136,7 @@ describe("onboarding page in Chromium", () => {
     // The small authorization's QR is the raw base64, not the link.
     const qrContent = payloadOf(signLink);
     expect(decodeWalletPayload(qrContent)).toEqual(request);
-    expect(await page.locator("#step-authorize img.qr").getAttribute("src")).toBe(qrDataUrl(qrContent).src);
+    expect(await page.locator("#step-authorize svg.qr path").getAttribute("d")).toBe(qrDrawing(qrContent).d);
     await screenshot(page, "phone-2-authorize");
 
     // Another phone scans it: no hash reaches this page, so the authorization list tells.
@@ -456,7 +456,7 @@ describe("onboarding page in Chromium", () => {
       await b.page.getByRole("button", { name: "Sign in your wallet app" }).click();
       await expect.poll(() => b.page.getByTestId("bridge-fallback").textContent()).toMatch(/^Your wallet app declined or could not sign \(Signing cancelled\)\./);
       const signLink = await signLinkOf(b);
-      expect(await b.page.locator("#step-authorize img.qr").getAttribute("src")).toBe(qrDataUrl(payloadOf(signLink)).src);
+      expect(await b.page.locator("#step-authorize svg.qr path").getAttribute("d")).toBe(qrDrawing(payloadOf(signLink)).d);
       await runWallet("--address", payout, payloadOf(signLink));
       expect(await shown(b.page.getByTestId("authorize-done"))).toMatch(/^Authorized: your node's operator/);
       assertClean(b.guard);
@@ -466,7 +466,7 @@ describe("onboarding page in Chromium", () => {
   it("serves the page with a strict CSP: no inline script, its one inline stylesheet allowed by its hash", async () => {
     const response = await fetch(`${base}/`);
     expect(response.headers.get("content-security-policy")).toMatch(
-      /^default-src 'self'; script-src 'self'; style-src 'self' 'sha256-[A-Za-z0-9+/]{43}='; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'$/,
+      /^default-src 'self'; script-src 'self'; style-src 'self' 'sha256-[A-Za-z0-9+/]{43}='; img-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'$/,
     );
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");

@@ -136,10 +136,13 @@ describe("upstream answers that are not plain successes", () => {
     expect((await gw.fetch(`/api${path}`)).headers.get("x-cache")).toBe("STALE");
   });
 
-  it("turns a 2xx that is not JSON into a 502 and never caches it", async () => {
+  it.each([
+    ["an HTML page", { body: "<html>maintenance</html>" }],
+    ["a JSON-looking body not served as JSON", { body: '{"balances":[]}', content_type: "text/plain" }],
+  ])("turns a 2xx that is not JSON (%s) into a 502 and never caches it", async (_name, answer) => {
     const gw = gateway();
     const path = balances(freshAddress());
-    await fault({ tag: gw.tags[0], prefix: path, status: 200, body: "<html>maintenance</html>" });
+    await fault({ tag: gw.tags[0], prefix: path, status: 200, ...answer });
     const first = await gw.fetch(`/api${path}`);
     expect(first.status).toBe(502);
     expect(await errorReason(first)).toBe("UPSTREAM_UNAVAILABLE");

@@ -160,7 +160,10 @@ describe("devnet historical reads (request header x-cosmos-block-height)", () =>
     expect((await json<{ supply: { amount: string }[] }>(supply)).supply[0]!.amount).toBe(String(10n ** 15n + BigInt(n) * 1_000_000n));
     expect(await getJson("/{ns}/trustscore/v1/epoch", at(n))).toMatchObject({ epoch: { number: String(Math.floor(n / 600)) } });
     expect(await getJson("/{ns}/incentives/v1/estimated_daily_payout", at(n))).toMatchObject({ epoch: String(Math.floor(n / 1200)) });
-    const node = await getJson<{ nodes: { last_seen_height: string }[] }>("/{ns}/incentives/v1/nodes", at(n));
+    // The node list is read at n too, and says so: its last proof is one block before n whatever the latest height is by now.
+    const nodes = await get("/{ns}/incentives/v1/nodes", at(n));
+    expect(heightOf(nodes)).toBe(n);
+    const node = await json<{ nodes: { last_seen_height: string }[] }>(nodes);
     expect(node.nodes[0]!.last_seen_height).toBe(String(n - 1));
     const pool = async (h: number) => (await getJson<{ pool: { amount: string }[] }>("/cosmos/distribution/v1beta1/community_pool", at(h))).pool[0]!.amount;
     expect(await pool(n)).not.toBe(await pool(n + 1));

@@ -14,7 +14,15 @@ import {
   settle,
   wake,
   host,
+  config,
+  DEVNET,
 } from "./helpers";
+
+/** Makes the devnet answer requests under `prefix` as `spec` says (devnet/faults.ts), for the rest of the run. */
+async function devnetFault(spec: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${DEVNET}/__devnet/faults`, { method: "POST", body: JSON.stringify(spec) });
+  expect(response.status).toBe(201);
+}
 
 afterEach(() => vi.useRealTimers());
 
@@ -75,6 +83,18 @@ describe("an onboarding verified on chain and handed to the host", () => {
     // The node still pays someone else: the host has not applied it yet.
     expect(authorized.node.payout_recipient).toBe(node.payout_recipient);
     expect((await verifiedEvents(created.id)).map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized"]);
+  });
+
+  it("reads the node record's payout_recipient as the network's client does: trimmed, in any case", async () => {
+    const operator = accountAddress();
+    const payout = accountAddress();
+    // A node whose record spells the payout in upper case with spaces around it; the chain lists the authorization.
+    await devnetFault({ prefix: `/${config.namespace}/incentives/v1/node/${operator}`, content_type: "application/json", body: JSON.stringify({ node: { operator, payout_recipient: `  ${payout.toUpperCase()} ` } }) });
+    await devnetFault({ prefix: `/${config.namespace}/incentives/v1/operator_authorizations/${payout}`, content_type: "application/json", body: JSON.stringify({ authorizations: [{ payout_recipient: payout, operator: ` ${operator.toUpperCase()}`, label: "" }], pagination: { next_key: null, total: "1" } }) });
+    const created = await createOnboarding({ operator });
+    await page.payout(created.id, { source: "in_app", address: payout });
+    await settle(created.id);
+    expect(await readOnboarding(created.id)).toMatchObject({ status: "applied", payout, node: { payout_recipient: payout } });
   });
 
   it("needs no authorization when the payout is the operator itself", async () => {

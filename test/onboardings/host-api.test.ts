@@ -1,4 +1,4 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app";
 import { readConfig } from "../../src/config";
@@ -40,6 +40,16 @@ describe("the host API's door", () => {
     for (const key of HOST_KEYS) {
       expect(text).not.toContain(key);
       expect(logged.join("\n")).not.toContain(key);
+    }
+  });
+
+  it("compares the presented key with every configured key, as SHA-256 digests in constant time, whichever matched", async () => {
+    const compare = vi.spyOn(crypto.subtle, "timingSafeEqual");
+    for (const authorization of [...HOST_KEYS.map((key) => bearer(key).authorization), "Bearer not-a-key-not-a-key-not-a-key-0000"]) {
+      compare.mockClear();
+      await api(`/api/onboardings/${mintOnboardingId()}`, { headers: { authorization } });
+      expect(compare, authorization.slice(0, 20)).toHaveBeenCalledTimes(HOST_KEYS.length);
+      for (const [a, b] of compare.mock.calls) expect([(a as ArrayBuffer).byteLength, (b as ArrayBuffer).byteLength]).toEqual([32, 32]);
     }
   });
 
@@ -133,6 +143,19 @@ describe("Idempotency-Key", () => {
     expect(await errorReason(other)).toBe("IDEMPOTENCY_KEY_REUSED");
   });
 
+  it.each([
+    ["another label", { label: "rack-2" }],
+    ["another return_url", { return_url: "https://host.example/orders/2" }],
+    ["no return_url", { return_url: undefined }],
+  ])("counts the whole body: the same key with %s is 409", async (_name, change) => {
+    const key = crypto.randomUUID();
+    const body = { operator: accountAddress(), reference: "order-1", label: "rack-1", return_url: "https://host.example/orders/1" };
+    expect((await hostPost("", body, { "idempotency-key": key })).status).toBe(201);
+    const other = await hostPost("", { ...body, ...change }, { "idempotency-key": key });
+    expect(other.status).toBe(409);
+    expect(await errorReason(other)).toBe("IDEMPOTENCY_KEY_REUSED");
+  });
+
   it("creates exactly one onboarding for ten concurrent creates with one key", async () => {
     const key = crypto.randomUUID();
     const body = { operator: accountAddress() };
@@ -141,6 +164,15 @@ describe("Idempotency-Key", () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     const ids = new Set(await Promise.all(responses.map(async (r) => (await r.json<{ id: string }>()).id)));
     expect(ids.size).toBe(1);
+  });
+
+  it("remembers a key 24 hours from the create it answered", async () => {
+    const key = crypto.randomUUID();
+    const response = await hostPost("", { operator: accountAddress() }, { "idempotency-key": key });
+    const created = await response.json<{ created_at: string }>();
+    const alarm = await runInDurableObject(env.IDEMPOTENCY_KEYS.get(env.IDEMPOTENCY_KEYS.idFromName(key)), (_instance, state) => state.storage.getAlarm());
+    // The key's object and the onboarding's each read the clock once: within a minute of each other.
+    expect(Math.abs(alarm! - (Date.parse(created.created_at) + 24 * 3_600_000))).toBeLessThan(60_000);
   });
 
   it("refuses a key with spaces or over 255 characters", async () => {

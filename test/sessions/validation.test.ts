@@ -47,6 +47,7 @@ describe("create refuses bad input with the one error shape", () => {
     ["an expires_at that is not ISO-8601", (id) => ({ body: JSON.stringify(createPayload(id, { expires_at: "tomorrow" })) }), 400, "INVALID_FIELD"],
     ["a browser create from another origin", (id) => ({ body: JSON.stringify(createPayload(id)), headers: { origin: "https://evil.test" } }), 403, "CROSS_ORIGIN"],
     ["a cross-site fetch", (id) => ({ body: JSON.stringify(createPayload(id)), headers: { "sec-fetch-site": "cross-site" } }), 403, "CROSS_ORIGIN"],
+    ["a fetch from a sibling subdomain (same-site)", (id) => ({ body: JSON.stringify(createPayload(id)), headers: { "sec-fetch-site": "same-site" } }), 403, "CROSS_ORIGIN"],
   ];
   for (const [name, makeInit, status, reason] of cases) {
     it(`refuses ${name}`, async () => {

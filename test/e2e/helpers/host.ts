@@ -37,6 +37,13 @@ export async function cancelOnboarding(id: string): Promise<HostOnboarding> {
   return body;
 }
 
+/** `GET /api/onboardings?…` or `GET /api/events?…` (the list and the feed the index answers), as a host reads them. */
+export async function hostPage<T = HostOnboarding>(path: string): Promise<{ data: T[]; has_more: boolean }> {
+  const response = await fetch(`${inject("baseUrl")}${path}`, { headers: { authorization: `Bearer ${inject("hostApiKey")}` } });
+  if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as { data: T[]; has_more: boolean };
+}
+
 /** A webhook event whose signature the `standardwebhooks` package verified. */
 export interface VerifiedEvent {
   webhookId: string;

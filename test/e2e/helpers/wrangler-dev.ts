@@ -3,7 +3,7 @@
  * applied to it) and a free loopback port: the suite's server, and a test's own when it needs
  * other settings.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,14 +15,22 @@ export interface WranglerDev {
   stop(): Promise<void>;
 }
 
-/** Starts `wrangler dev` with `vars` (`NAME: value`) and resolves once `/api/config` answers. */
-export async function startWranglerDev(vars: Record<string, string>): Promise<WranglerDev> {
-  const url = `http://127.0.0.1:${await freeLoopbackPort()}`;
+/**
+ * Starts `wrangler dev` with `vars` (`NAME: value`) on `port` (a free one by default) and resolves
+ * once `/api/config` answers.
+ */
+export async function startWranglerDev(vars: Record<string, string>, port?: number): Promise<WranglerDev> {
+  const url = `http://127.0.0.1:${port ?? (await freeLoopbackPort())}`;
   const persist = mkdtempSync(join(tmpdir(), "e2e-wrangler-"));
-  const migrated = spawnSync("wrangler", ["d1", "migrations", "apply", "ONBOARDING_INDEX", "--local", "--persist-to", persist], { env: { ...process.env, ...WRANGLER_OFFLINE_ENV }, encoding: "utf8" });
-  if (migrated.status !== 0) {
+  // Not spawnSync: the caller's process (the global setup holds the devnet) keeps answering meanwhile.
+  const migrated = await new Promise<string | null>((done) =>
+    execFile("wrangler", ["d1", "migrations", "apply", "ONBOARDING_INDEX", "--local", "--persist-to", persist], { env: { ...process.env, ...WRANGLER_OFFLINE_ENV } }, (error, stdout, stderr) =>
+      done(error ? `${stdout}${stderr}` : null),
+    ),
+  );
+  if (migrated !== null) {
     rmSync(persist, { recursive: true, force: true });
-    throw new Error(`the index's migrations did not apply:\n${migrated.stdout}${migrated.stderr}`);
+    throw new Error(`the index's migrations did not apply:\n${migrated}`);
   }
   const args = ["dev", "--ip", "127.0.0.1", "--port", new URL(url).port, "--show-interactive-dev-session=false", "--persist-to", persist];
   for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
@@ -57,6 +65,15 @@ export async function startWranglerDev(vars: Record<string, string>): Promise<Wr
       await stop();
       throw new Error(`wrangler dev on ${url} refuses its configuration: ${reason}`);
     }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Resolves once the server at `url` answers `/api/config` (one started elsewhere, in the background); throws after `waitMs`. */
+export async function untilServing(url: string, waitMs = 90_000): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  while (!(await fetch(`${url}/api/config`).then((r) => r.ok, () => false))) {
+    if (Date.now() > deadline) throw new Error(`nothing answered on ${url} within ${waitMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

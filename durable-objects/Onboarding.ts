@@ -109,7 +109,7 @@ export class Onboarding extends PushObject {
    * follower's health changed (while `following`, the onboarding's own checks are a slow safety net).
    */
   chainHint(hint: { height: number; following: boolean }): void {
-    this.apply({ type: "hint", following: hint.following });
+    this.apply({ type: "hint", height: hint.height, following: hint.following });
   }
 
   /** The webhook's lane released this onboarding (its endpoint answers again): its held event goes now. */
@@ -189,6 +189,22 @@ export class Onboarding extends PushObject {
         const { id } = effect.event;
         return deliveryTurn(this.lane(), this.config.hostWebhook!, this.state!.record.id, effect.event).then((turn) => void this.apply({ type: "delivered", id, turn }));
       }
+      case "follow":
+        return this.follower()
+          .watch(effect.id, effect.addresses)
+          .then(
+            (answer) => answer.following,
+            (err: unknown) => {
+              // A follower that cannot be reached is one this onboarding cannot rely on: it checks for itself.
+              log("warn", "chain_follower_unreachable", { onboarding: effect.id, error: String(err) });
+              return false;
+            },
+          )
+          .then((following) => void this.apply({ type: "followed", following }));
+      case "unfollow":
+        return this.follower()
+          .unwatch(effect.id)
+          .catch((err: unknown) => log("warn", "chain_follower_unreachable", { onboarding: effect.id, error: String(err) }));
       case "erase":
         this.push(null);
         this.wakeAt = null;
@@ -198,6 +214,11 @@ export class Onboarding extends PushObject {
         this.index.erased();
         return;
     }
+  }
+
+  /** The network's chain follower (one per chain id). */
+  private follower() {
+    return this.env.CHAIN_FOLLOWERS.get(this.env.CHAIN_FOLLOWERS.idFromName(this.config.chainId));
   }
 
   /** Sets the one alarm for whatever is due first: the machine's wake-up or the index's write. */

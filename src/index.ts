@@ -7,6 +7,7 @@ import { GrpcCode, errorResponse } from "./errors";
 import { log } from "./log";
 import { requestIdOf } from "./middleware/request-context";
 
+export { ChainFollower } from "../durable-objects/ChainFollower";
 export { IdempotencyKey } from "../durable-objects/IdempotencyKey";
 export { Onboarding } from "../durable-objects/Onboarding";
 export { PairingSession } from "../durable-objects/PairingSession";

@@ -68,8 +68,10 @@ export type OnboardingEvent =
   | { type: "claim"; txhash: string }
   /** What the lookup of a claimed transaction found (`tx` absent: no block holds it yet). */
   | { type: "verified"; tx?: TxReading }
-  /** The chain follower: a block named this onboarding, or the follower's health changed. */
-  | { type: "hint"; following: boolean }
+  /** The chain follower: a block at `height` named this onboarding, or the follower's health changed. */
+  | { type: "hint"; height: number; following: boolean }
+  /** The chain follower's answer to this onboarding's registration: whether it may rely on it. */
+  | { type: "followed"; following: boolean }
   /** The alarm: whatever is due now. */
   | { type: "wake" }
   /** A read of the chain begun at `since` found `reading`. */
@@ -88,6 +90,10 @@ export type OnboardingEffect =
   | { type: "notify"; record: OnboardingRecord }
   /** Read the chain for what the record awaits (and look up `claimed`, a transaction hash), then answer `observed`. */
   | { type: "read"; record: OnboardingRecord; claimed: string | null }
+  /** Register with the network's chain follower as waiting on `addresses` (or refresh), then answer `followed`. */
+  | { type: "follow"; id: string; addresses: string[] }
+  /** Tell the chain follower this onboarding no longer waits for the chain. */
+  | { type: "unfollow"; id: string }
   /** Ask the lane, attempt to deliver `event` to the host's webhook if it admits it, then answer `delivered`. */
   | { type: "deliver"; event: OutboxEvent }
   /** Close every subscriber and delete the storage and the alarm. */
@@ -118,6 +124,11 @@ export interface MachineRules {
  * the alarm is the only thing that survives an eviction in the middle of it.
  */
 export const WORK_LEASE_MS = 30_000;
+
+/** A reading older than the block that named the onboarding is read again this soon… */
+export const LAGGING_RETRY_MS = 1000;
+/** …for this long after the hint at most. */
+export const HINT_PATIENCE_MS = 30_000;
 
 /** The next state of the onboarding for `event` at `now`. */
 export function transition(stored: OnboardingState | null, event: OnboardingEvent, now: number, rules: MachineRules): Transition {
@@ -155,8 +166,15 @@ export function transition(stored: OnboardingState | null, event: OnboardingEven
       return settle(event.tx ? applyTx(current, event.tx, now, rules) : current, txRefusal(current, event.tx));
     case "hint": {
       // A block named this onboarding, or the follower's health changed: either way, read the state queries now.
-      const watch = { ...current.watch, following: event.following };
-      return settle({ ...current, watch: watch.next_check_at === null ? watch : { ...watch, next_check_at: now } });
+      if (current.watch.next_check_at === null) return settle({ ...current, watch: { ...current.watch, following: event.following } });
+      const hinted = event.following ? { height: Math.max(event.height, current.watch.hinted?.height ?? 0), at: now } : current.watch.hinted;
+      return settle({ ...current, watch: { ...current.watch, following: event.following, hinted, next_check_at: now } });
+    }
+    case "followed": {
+      if (event.following === current.watch.following) return settle(current);
+      const next = { ...current, watch: { ...current.watch, following: event.following } };
+      // The own check's cadence changes with the follower's health: the safety net, or every ONBOARDING_CHECK_SECONDS.
+      return settle(next.watch.next_check_at === null || next.watch.next_check_at <= now ? next : scheduleCheck(next, now, rules));
     }
     case "wake": {
       if (retentionOver(current, now)) return { state: null, effects: [{ type: "erase" }], answer: { status: 200, body: current } };
@@ -187,6 +205,7 @@ function settled(before: OnboardingState, next: OnboardingState, refusal: ErrorS
   if (state !== before) {
     effects.push({ type: "store", state }, { type: "schedule", at: nextWakeAt(state, rules.delivering) });
     if (state.record !== before.record) effects.push({ type: "notify", record: state.record });
+    if (waitsForChain(before) && !waitsForChain(state)) effects.push({ type: "unfollow", id: state.record.id });
   }
   return { state, effects, answer: refusal ?? { status: 200, body: state } };
 }
@@ -195,7 +214,11 @@ function settled(before: OnboardingState, next: OnboardingState, refusal: ErrorS
 function dueWork(state: OnboardingState, now: number, rules: MachineRules): OnboardingEffect[] {
   const work: OnboardingEffect[] = [];
   const check = state.watch.next_check_at;
-  if (check !== null && check <= now) work.push({ type: "read", record: state.record, claimed: state.watch.claimed_txhash });
+  if (check !== null && check <= now) {
+    work.push({ type: "read", record: state.record, claimed: state.watch.claimed_txhash });
+    // Its own check (not a block's hint) also registers with the follower, or refreshes the registration and learns its health.
+    if (state.watch.hinted === null && waitsForChain(state)) work.push({ type: "follow", id: state.record.id, addresses: [state.record.operator, state.record.payout!] });
+  }
   const head = rules.delivering ? pendingHead(state) : null;
   if (head?.next_attempt_at != null && head.next_attempt_at <= now) work.push({ type: "deliver", event: head });
   return work;
@@ -215,7 +238,7 @@ function created(input: NewOnboarding, now: number, rules: MachineRules): Onboar
     updated_at: at,
     expires_at: new Date(now + rules.ttlMs).toISOString(),
   };
-  return { version: 1, released_at: null, record, events: [], watch: { next_check_at: null, changed_at: now, claimed_txhash: null, heights: { authorizations: 0, node: 0 }, following: false } };
+  return { version: 1, released_at: null, record, events: [], watch: { next_check_at: null, changed_at: now, claimed_txhash: null, heights: { authorizations: 0, node: 0 }, following: false, hinted: null } };
 }
 
 /** The refusal for an onboarding that can no longer change, if it is one. */
@@ -268,7 +291,7 @@ function observe(state: OnboardingState, reading: ChainReading, now: number, rul
     }
   }
   if (next.record !== state.record && next.record.status === state.record.status) next = { ...next, record: { ...next.record, updated_at: new Date(now).toISOString() } };
-  return scheduleCheck(next, now, rules);
+  return afterHint(scheduleCheck(next, now, rules), reading, now);
 }
 
 /** A claimed transaction found in a block: signed by the payout, it is recorded; by another address, it stops the onboarding; unrelated, it is forgotten. */
@@ -288,6 +311,25 @@ function txRefusal(state: OnboardingState, tx: TxReading | undefined): ErrorSpec
   if (!tx || tx.txhash !== state.watch.claimed_txhash) return null;
   if ("unrelated" in tx) return NOT_AN_AUTHORIZATION(state.record.operator);
   return tx.signer === state.record.payout ? null : SIGNER_MISMATCH(tx.signer, state.record.payout ?? "");
+}
+
+/** Whether the onboarding waits for the chain: paired and not ended. */
+function waitsForChain(state: OnboardingState): boolean {
+  return state.record.payout !== null && !isOnboardingEnded(state.record.status);
+}
+
+/**
+ * After a block named the onboarding at height H, a reading that answered below H (a lagging node)
+ * or not at all is older than the block: read again in a second, for at most HINT_PATIENCE_MS
+ * (then the usual schedule takes over). A reading at H or above ends the hint.
+ */
+function afterHint(state: OnboardingState, reading: ChainReading, now: number): OnboardingState {
+  const hinted = state.watch.hinted;
+  if (hinted === null || state.watch.next_check_at === null) return state;
+  const heights = [reading.authorizations?.height, reading.node?.height].filter((h) => h !== undefined);
+  const older = heights.length === 0 || heights.some((h) => h !== null && h < hinted.height);
+  if (!older || now - hinted.at >= HINT_PATIENCE_MS) return { ...state, watch: { ...state.watch, hinted: null } };
+  return { ...state, watch: { ...state.watch, next_check_at: now + LAGGING_RETRY_MS } };
 }
 
 /** Sets when the chain is read next: never once ended or before a payout, else by the back-off rule. */

@@ -46,6 +46,11 @@ export interface ChainWatch {
    * names it: its own checks are then a slow safety net.
    */
   following: boolean;
+  /**
+   * A block at `height` named this onboarding (the hint came at `at`, ms): until a reading answers
+   * at that height or above, the state read is older than the block and is read again shortly.
+   */
+  hinted: { height: number; at: number } | null;
 }
 
 export interface OnboardingState {
@@ -58,8 +63,8 @@ export interface OnboardingState {
   watch: ChainWatch;
 }
 
-/** A state stored before `version`, `following` and `held` existed, as it reads now. */
+/** A state stored before `version`, `following`, `hinted` and `held` existed, as it reads now. */
 export function upgradeState(stored: OnboardingState): OnboardingState {
   const events = stored.events.map((event) => ({ ...event, held: event.held ?? null }));
-  return { ...stored, version: stored.version ?? 1, released_at: stored.released_at ?? null, events, watch: { ...stored.watch, following: stored.watch.following ?? false } };
+  return { ...stored, version: stored.version ?? 1, released_at: stored.released_at ?? null, events, watch: { ...stored.watch, following: stored.watch.following ?? false, hinted: stored.watch.hinted ?? null } };
 }

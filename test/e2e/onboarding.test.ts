@@ -43,9 +43,9 @@ afterEach(async () => {
   browser = undefined;
 });
 
-async function open(viewport = PHONE, path = "/", init?: Parameters<typeof openBrowser>[1], server = base) {
-  browser = await openBrowser(viewport, init, { base: server });
-  await browser.page.goto(`${server}${path}`);
+async function open(viewport = PHONE, path = "/", init?: Parameters<typeof openBrowser>[1]) {
+  browser = await openBrowser(viewport, init);
+  await browser.page.goto(`${base}${path}`);
   return browser;
 }
 
@@ -266,35 +266,47 @@ describe("onboarding page in Chromium", () => {
     assertClean(b.guard);
   });
 
-  describe("when a request expires", () => {
+  // Both wait for a clock on the server, not for each other: they run at once, each with a page of its own.
+  describe.concurrent("when a request expires", () => {
     let shortLived: WranglerDev;
     beforeAll(async () => {
       shortLived = await shortLivedServer;
     });
 
-    it("says so when the connection request expires, and retries", async () => {
-      const b = await open(PHONE, onboardingPath(freshAddress(ctx)), undefined, shortLived.url);
-      await b.page.getByRole("alert").filter({ hasText: "expired" }).waitFor({ timeout: (SHORT_TTL_SECONDS + 30) * 1000 });
-      expect(await b.page.getByRole("alert").textContent()).toBe("The connection request expired before the wallet answered.");
-      await screenshot(b.page, "phone-failure-expired");
-      await b.page.getByRole("button", { name: "Start again" }).click();
-      await b.page.getByTestId("connect-link").waitFor();
-      assertClean(b.guard);
-    });
+    /** A page on the short-lived server, closed after `use` (not through the file's one `browser`). */
+    async function onShortLived(use: (b: Browser) => Promise<void>): Promise<void> {
+      const b = await openBrowser(PHONE, undefined, { base: shortLived.url });
+      try {
+        await b.page.goto(`${shortLived.url}${onboardingPath(freshAddress(ctx))}`);
+        await use(b);
+      } finally {
+        await b.close();
+      }
+    }
 
-    it("says so when the sign request expires unsigned, and makes a new one", async () => {
-      const b = await open(PHONE, onboardingPath(freshAddress(ctx)), undefined, shortLived.url);
-      await runWallet(await connectLinkOf(b));
-      const first = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
-      await b.page.getByRole("alert").filter({ hasText: "expired" }).waitFor({ timeout: (SHORT_TTL_SECONDS + 30) * 1000 });
-      expect(await b.page.getByRole("alert").textContent()).toBe("The signing request expired before the authorization appeared on the network.");
-      await b.page.getByRole("button", { name: "Create a new request" }).click();
-      const second = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
-      expect(second.id).not.toBe(first.id);
-      await runWallet(await signLinkOf(b));
-      await b.page.getByTestId("authorize-done").waitFor();
-      assertClean(b.guard);
-    });
+    it("says so when the connection request expires, and retries", ({ expect }) =>
+      onShortLived(async (b) => {
+        await b.page.getByRole("alert").filter({ hasText: "expired" }).waitFor({ timeout: (SHORT_TTL_SECONDS + 30) * 1000 });
+        expect(await b.page.getByRole("alert").textContent()).toBe("The connection request expired before the wallet answered.");
+        await screenshot(b.page, "phone-failure-expired");
+        await b.page.getByRole("button", { name: "Start again" }).click();
+        await b.page.getByTestId("connect-link").waitFor();
+        assertClean(b.guard);
+      }));
+
+    it("says so when the sign request expires unsigned, and makes a new one", ({ expect }) =>
+      onShortLived(async (b) => {
+        await runWallet(await connectLinkOf(b));
+        const first = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
+        await b.page.getByRole("alert").filter({ hasText: "expired" }).waitFor({ timeout: (SHORT_TTL_SECONDS + 30) * 1000 });
+        expect(await b.page.getByRole("alert").textContent()).toBe("The signing request expired before the authorization appeared on the network.");
+        await b.page.getByRole("button", { name: "Create a new request" }).click();
+        const second = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
+        expect(second.id).not.toBe(first.id);
+        await runWallet(await signLinkOf(b));
+        await b.page.getByTestId("authorize-done").waitFor();
+        assertClean(b.guard);
+      }));
   });
 
   it("says so when the gateway is down, and retries", async () => {

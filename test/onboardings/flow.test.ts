@@ -8,6 +8,7 @@ import {
   createOnboarding,
   deliveriesOf,
   devnetNode,
+  hintBlock,
   page,
   pairByRelay,
   readOnboarding,
@@ -77,7 +78,8 @@ describe("an onboarding verified on chain and handed to the host", () => {
 
     const tx = await authorizeOnChain(payout, node.operator);
     expect(tx.code).toBe(0);
-    await wake(created.id);
+    // The block that holds it names the payout: the chain follower wakes the onboarding, which reads its state.
+    await hintBlock(created.id, Number(tx.height));
     const authorized = await readOnboarding(created.id);
     expect(authorized).toMatchObject({ status: "authorized", authorization: { required: true, height: Number(tx.height) } });
     // The node still pays someone else: the host has not applied it yet.

@@ -109,6 +109,12 @@ export async function recover(ids: string[]): Promise<void> {
   await Promise.all(ids.map((id) => planAnswers(id, [])));
 }
 
+/** What the network's chain follower tells `id` when a block at `height` names it; then `id` has done what that woke. */
+export async function hintBlock(id: string, height: number): Promise<void> {
+  await onboardingStub(id).chainHint({ height, following: true });
+  await settle(id);
+}
+
 /** Restarts the onboarding's object as a crash would: memory gone, only what storage holds survives. */
 export async function restart(id: string): Promise<void> {
   await runInDurableObject(onboardingStub(id), (_instance, state) => state.abort("restart")).catch(() => undefined);

@@ -99,13 +99,13 @@ describe("what each step does", () => {
   it("wakes to read the chain and deliver the oldest event owed, with the alarm set past the work's lease", () => {
     const paired = connected();
     const woken = transition(paired, { type: "wake" }, T0 + 1000, rules);
-    expect(woken.effects.map((e) => e.type)).toEqual(["schedule", "read", "deliver"]);
+    expect(woken.effects.map((e) => e.type)).toEqual(["schedule", "read", "follow", "deliver"]);
     expect(woken.effects[0]).toEqual({ type: "schedule", at: T0 + 1000 + WORK_LEASE_MS });
-    expect(woken.effects[2]).toMatchObject({ event: { type: "onboarding.connected" } });
+    expect(woken.effects[3]).toMatchObject({ event: { type: "onboarding.connected" } });
     // Nothing due: the spent alarm is set again for what comes first.
     const idle = transition(opened(), { type: "wake" }, T0 + 1, rules);
     expect(idle.effects).toEqual([{ type: "schedule", at: T0 + TTL }]);
-    expect(transition(paired, { type: "wake" }, T0 + 1000, { ...rules, delivering: false }).effects.map((e) => e.type)).toEqual(["schedule", "read"]);
+    expect(transition(paired, { type: "wake" }, T0 + 1000, { ...rules, delivering: false }).effects.map((e) => e.type)).toEqual(["schedule", "read", "follow"]);
   });
 
   it("deletes an ended onboarding once its retention is over, and not before", () => {
@@ -117,13 +117,14 @@ describe("what each step does", () => {
   it("reads the chain at once on the follower's hint, and only every 10 minutes while the follower is following", () => {
     const read = observe(connected(), {}, T0 + 2000);
     expect(read.watch.next_check_at).toBe(T0 + 2000 + 6000);
-    const hinted = after(read, { type: "hint", following: true }, T0 + 3000);
+    const hinted = after(read, { type: "hint", height: 5, following: true }, T0 + 3000);
     expect(hinted.watch.next_check_at).toBe(T0 + 3000);
-    expect(observe(hinted, {}, T0 + 3000).watch.next_check_at).toBe(T0 + 3000 + SAFETY_NET_MS);
-    const failing = after(observe(hinted, {}, T0 + 3000), { type: "hint", following: false }, T0 + 4000);
-    expect(observe(failing, {}, T0 + 4000).watch.next_check_at).toBe(T0 + 4000 + 6000);
+    const atBlock = { authorizations: { listed: false, height: 5 } };
+    expect(observe(hinted, atBlock, T0 + 3000).watch.next_check_at).toBe(T0 + 3000 + SAFETY_NET_MS);
+    const failing = after(observe(hinted, atBlock, T0 + 3000), { type: "hint", height: 5, following: false }, T0 + 4000);
+    expect(observe(failing, atBlock, T0 + 4000).watch.next_check_at).toBe(T0 + 4000 + 6000);
     // Nothing awaited from the chain: a hint reads nothing.
-    expect(after(opened(), { type: "hint", following: true }, T0).watch.next_check_at).toBeNull();
+    expect(after(opened(), { type: "hint", height: 5, following: true }, T0).watch.next_check_at).toBeNull();
   });
 
   it("answers a claimed transaction: another signer stops the onboarding, one that authorizes nothing is refused and forgotten", () => {

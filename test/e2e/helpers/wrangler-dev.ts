@@ -32,7 +32,9 @@ export async function startWranglerDev(vars: Record<string, string>, port?: numb
     rmSync(persist, { recursive: true, force: true });
     throw new Error(`the index's migrations did not apply:\n${migrated}`);
   }
-  const args = ["dev", "--ip", "127.0.0.1", "--port", new URL(url).port, "--show-interactive-dev-session=false", "--persist-to", persist];
+  // The inspector's port too: wrangler's default (9229, else the next free one) is taken by two servers starting at once.
+  const inspectorPort = String(await freeLoopbackPort());
+  const args = ["dev", "--ip", "127.0.0.1", "--port", new URL(url).port, "--inspector-port", inspectorPort, "--show-interactive-dev-session=false", "--persist-to", persist];
   for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
   const child = spawn("wrangler", args, { env: { ...process.env, ...WRANGLER_OFFLINE_ENV }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";

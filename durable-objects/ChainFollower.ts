@@ -1,0 +1,117 @@
+/**
+ * ChainFollower: the one reader of a network's blocks (`idFromName(chain id)`). While at least one
+ * onboarding waits for the chain it asks the latest height once a second and reads each new
+ * block's transactions once, through the gateway's upstream machinery; a transaction naming a
+ * waiting onboarding's address wakes that onboarding (`chainHint`), which reads its own state.
+ * With no onboarding waiting it sleeps (no alarm). The decisions are src/chain-follower/machine.ts.
+ *
+ * Stored: one key per waiting onboarding (`w:<id>` → its addresses) and the cursor.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { BlockReadError, readBlockStrings, readHead } from "../src/chain-follower/chain-blocks";
+import { AddressIndex, ASLEEP, fallAsleep, isFollowing, learnHead, passFailed, passSucceeded, PASS_MS, readBlock, type FollowerCursor, type Wake } from "../src/chain-follower/machine";
+import { readConfig, type Config } from "../src/config";
+import { UpstreamBoard } from "../src/gateway/upstream-board";
+import { noUpstreamAnswered } from "../src/gateway/upstreams";
+import { log } from "../src/log";
+
+const CURSOR_KEY = "cursor";
+const WATCH_PREFIX = "w:";
+/** Hints sent side by side at most. */
+const HINTS_IN_FLIGHT = 50;
+
+export class ChainFollower extends DurableObject<Env> {
+  private readonly config: Config;
+  private readonly board = new UpstreamBoard();
+  private readonly index = new AddressIndex();
+  private cursor: FollowerCursor = ASLEEP;
+  private running: Promise<void> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.config = readConfig(env);
+    ctx.blockConcurrencyWhile(async () => {
+      this.cursor = (await ctx.storage.get<FollowerCursor>(CURSOR_KEY)) ?? ASLEEP;
+      for (const [key, addresses] of await ctx.storage.list<string[]>({ prefix: WATCH_PREFIX })) this.index.set(key.slice(WATCH_PREFIX.length), addresses);
+    });
+  }
+
+  /** Registers (or refreshes) an onboarding waiting on `addresses`; `following` says whether it may rely on this follower. */
+  async watch(onboardingId: string, addresses: string[]): Promise<{ following: boolean }> {
+    this.index.set(onboardingId, addresses);
+    void this.ctx.storage.put(`${WATCH_PREFIX}${onboardingId}`, this.index.addressesOf(onboardingId));
+    await this.keepAwake();
+    return { following: isFollowing(this.cursor, Date.now()) };
+  }
+
+  /** The onboarding no longer waits for the chain. */
+  async unwatch(onboardingId: string): Promise<void> {
+    if (this.index.addressesOf(onboardingId) === undefined) return;
+    this.index.delete(onboardingId);
+    void this.ctx.storage.delete(`${WATCH_PREFIX}${onboardingId}`);
+  }
+
+  override async alarm(): Promise<void> {
+    // One pass at a time: an alarm run early by a test joins the one running.
+    this.running ??= this.pass().finally(() => (this.running = null));
+    await this.running;
+  }
+
+  /** Sets the alarm if none is set (a follower that went silent is woken by the next watch). */
+  private async keepAwake(): Promise<void> {
+    if ((await this.ctx.storage.getAlarm()) === null && !this.running) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** One pass: the head, then each missed block in order; hints as they are found; the next pass a second after this one began. */
+  private async pass(): Promise<void> {
+    const started = Date.now();
+    if (this.index.size === 0) {
+      this.save(fallAsleep(this.cursor));
+      return;
+    }
+    try {
+      const head = learnHead(this.cursor, await readHead(this.config, this.board), this.index.ids());
+      this.save(head.cursor);
+      await this.hint(head.wake);
+      for (const height of head.read) {
+        const read = readBlock(this.cursor, height, await readBlockStrings(this.config, this.board, height), this.index);
+        this.save(read.cursor);
+        await this.hint(read.wake);
+      }
+      const done = passSucceeded(this.cursor, Date.now(), this.index.ids());
+      this.save(done.cursor);
+      await this.hint(done.wake);
+    } catch (err) {
+      // The nodes failed, or the follower did: either way, onboardings must not rely on it.
+      if (!(err instanceof BlockReadError) && !noUpstreamAnswered(err)) log("error", "chain_follower_fault", { error: String(err) });
+      else log("warn", "chain_follower_read_failed", { error: err instanceof Error ? err.message : String(err), failures: this.cursor.failures + 1 });
+      const failed = passFailed(this.cursor, this.index.ids());
+      this.save(failed.cursor);
+      await this.hint(failed.wake);
+    }
+    if (this.index.size > 0) await this.ctx.storage.setAlarm(Math.max(started + PASS_MS, Date.now()));
+    else this.save(fallAsleep(this.cursor));
+  }
+
+  private save(cursor: FollowerCursor): void {
+    if (cursor === this.cursor) return;
+    this.cursor = cursor;
+    void this.ctx.storage.put(CURSOR_KEY, cursor);
+  }
+
+  private onboarding(id: string) {
+    return this.env.ONBOARDINGS.get(this.env.ONBOARDINGS.idFromName(id));
+  }
+
+  /** Tells each onboarding of `wake` its hint, a bounded number at a time; one that cannot be reached is logged and left to its own checks. */
+  private async hint(wake: Wake | null): Promise<void> {
+    if (!wake) return;
+    for (let i = 0; i < wake.ids.length; i += HINTS_IN_FLIGHT) {
+      const batch = wake.ids.slice(i, i + HINTS_IN_FLIGHT);
+      const results = await Promise.allSettled(batch.map((id) => this.onboarding(id).chainHint(wake.hint)));
+      results.forEach((result, n) => {
+        if (result.status === "rejected") log("warn", "chain_hint_failed", { onboarding: batch[n], error: String(result.reason) });
+      });
+    }
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * The ChainFollower Durable Object against the devnet, through the deployment's upstreams, with
+ * real onboardings created through the host API: a block wakes only the onboardings it names, a
+ * jump wakes every one once, an onboarding's own check is the 10-minute safety net while the
+ * follower follows and every ONBOARDING_CHECK_SECONDS while it fails; the follower sleeps when no
+ * onboarding waits, reads missed blocks in order (a block it cannot read holds the ones after it
+ * back), jumps to the head when too far behind, and fails open when it cannot read blocks (errors,
+ * a node without the block endpoints). Tests of the follower alone use one of their own name; the
+ * onboardings' tests come first, before any fault of this file could make the network's follower
+ * tell them anything.
+ */
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ChainFollower } from "../../durable-objects/ChainFollower";
+import { FAIL_OPEN_AFTER, MAX_CATCH_UP_BLOCKS, type FollowerCursor } from "../../src/chain-follower/machine";
+import { SAFETY_NET_MS } from "../../src/onboardings/schedule";
+import type { OnboardingState } from "../../src/onboardings/state";
+import { api } from "../helpers/sessions";
+import { accountAddress, authorizeOnChain, config, createOnboarding, DEVNET, host, onboardingStub, page, readOnboarding, settle } from "../onboardings/helpers";
+
+const followers = (env as unknown as { CHAIN_FOLLOWERS: DurableObjectNamespace<ChainFollower> }).CHAIN_FOLLOWERS;
+const follower = () => followers.get(followers.idFromName(`test-${crypto.randomUUID()}`));
+type Stub = ReturnType<typeof follower>;
+
+interface Inside {
+  cursor: FollowerCursor;
+  running: Promise<void> | null;
+}
+const cursorOf = (stub: Stub) => runInDurableObject(stub, (instance) => ({ ...(instance as unknown as Inside).cursor }));
+async function setCursor(stub: Stub, cursor: Partial<FollowerCursor>): Promise<void> {
+  await runInDurableObject(stub, async (instance, state) => {
+    const inside = instance as unknown as Inside;
+    // A pass the platform's alarm started would carry on from the cursor it had.
+    await inside.running;
+    inside.cursor = { ...inside.cursor, ...cursor };
+    await state.storage.put("cursor", inside.cursor);
+  });
+}
+const alarmOf = (stub: Stub) => runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
+/** Runs one pass now (joining one the platform's alarm may have started). */
+const pass = (stub: Stub) => runDurableObjectAlarm(stub);
+const devnetHeight = async () => ((await (await fetch(`${DEVNET}/__devnet/status`)).json()) as { height: number }).height;
+
+const faults: number[] = [];
+async function fault(spec: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${DEVNET}/__devnet/faults`, { method: "POST", body: JSON.stringify(spec) });
+  faults.push(((await response.json()) as { id: number }).id);
+}
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const id of faults.splice(0)) await fetch(`${DEVNET}/__devnet/faults/${id}`, { method: "DELETE" });
+});
+
+/** A follower that has started and follows, with one onboarding waiting. */
+async function running(): Promise<Stub> {
+  const stub = follower();
+  await stub.watch(`ob_${crypto.randomUUID().replaceAll("-", "")}`, [accountAddress()]);
+  await pass(stub);
+  expect(await cursorOf(stub)).toMatchObject({ following: true });
+  return stub;
+}
+
+/** The network's own follower, which the onboardings register with. */
+const network = () => followers.get(followers.idFromName(config.chainId));
+const watchOf = (id: string) => runInDurableObject(onboardingStub(id), async (_onboarding, state) => (await state.storage.get<OnboardingState>("state"))!.watch);
+
+/** An onboarding paired with a fresh payout, waiting for its authorization, registered with the follower. */
+async function waiting(): Promise<{ id: string; operator: string; payout: string }> {
+  const [operator, payout] = [accountAddress(), accountAddress()];
+  const { id } = await createOnboarding({ operator });
+  expect((await page.payout(id, { source: "in_app", address: payout })).status).toBe(200);
+  await settle(id);
+  return { id, operator, payout };
+}
+
+/** How often the nodes were asked for `payout`'s authorizations: once per read of that onboarding's state. */
+async function readsOf(payout: string): Promise<number> {
+  let count = 0;
+  for (const tag of ["node-1", "node-2"]) {
+    const seen = (await (await fetch(`${DEVNET}/__devnet/requests?prefix=~${tag}/${config.namespace}/incentives/v1/operator_authorizations/${payout}`)).json()) as { count: number };
+    count += seen.count;
+  }
+  return count;
+}
+
+/** The network's follower has read the latest blocks and every onboarding has done what that woke. */
+async function followed(ids: string[]): Promise<void> {
+  await pass(network());
+  for (const id of ids) await settle(id);
+}
+
+describe("the network's chain follower and the onboardings waiting", () => {
+  it("wakes only the onboardings a block names: the named one reads its state and moves on, the others read nothing", async () => {
+    const all = [await waiting(), await waiting(), await waiting()];
+    await followed(all.map((o) => o.id));
+    const before = await Promise.all(all.map((o) => readsOf(o.payout)));
+
+    const [named, ...others] = all as [(typeof all)[0], ...typeof all];
+    await authorizeOnChain(named.payout, named.operator);
+    await followed(all.map((o) => o.id));
+    expect((await readOnboarding(named.id)).status).toBe("authorized");
+    expect(await readsOf(named.payout)).toBeGreaterThan(before[0]!);
+    for (const [i, o] of others.entries()) {
+      expect((await readOnboarding(o.id)).status).toBe("connected");
+      expect(await readsOf(o.payout)).toBe(before[i + 1]);
+    }
+  });
+
+  it("keeps an onboarding's own check a 10-minute safety net while the follower follows, and every ONBOARDING_CHECK_SECONDS while it cannot read blocks", async () => {
+    // The network's follower follows (someone waits), so the onboarding's registration says so.
+    await network().watch("ob_keepalive", [accountAddress()]);
+    await pass(network());
+    const o = await waiting();
+    const healthy = await watchOf(o.id);
+    expect(healthy.following, "healthy").toBe(true);
+    expect(healthy.next_check_at! - Date.now()).toBeGreaterThan(SAFETY_NET_MS / 2);
+
+    await fault({ prefix: "/cosmos/base/tendermint/v1beta1/blocks/latest", status: 503 });
+    for (let n = 0; n < FAIL_OPEN_AFTER; n++) await followed([o.id]);
+    const alone = await watchOf(o.id);
+    expect(alone.following).toBe(false);
+    expect(alone.next_check_at! - Date.now()).toBeLessThanOrEqual(config.onboardingCheckSeconds * 1000);
+
+    await fetch(`${DEVNET}/__devnet/faults/${faults.pop()}`, { method: "DELETE" });
+    await followed([o.id]);
+    const again = await watchOf(o.id);
+    expect(again.following, "again").toBe(true);
+    expect(again.next_check_at! - Date.now()).toBeGreaterThan(SAFETY_NET_MS / 2);
+    await network().unwatch("ob_keepalive");
+  });
+
+  it("wakes every waiting onboarding once when it jumps to the head", async () => {
+    const all = [await waiting(), await waiting()];
+    await followed(all.map((o) => o.id));
+    const before = await Promise.all(all.map((o) => readsOf(o.payout)));
+    await setCursor(network(), { readThrough: (await devnetHeight()) - MAX_CATCH_UP_BLOCKS - 10 });
+    await followed(all.map((o) => o.id));
+    for (const [i, o] of all.entries()) expect(await readsOf(o.payout)).toBeGreaterThan(before[i]!);
+  });
+
+  it("forgets an onboarding that stops waiting, and sleeps once none waits", async () => {
+    const inside = (stub: Stub) => runInDurableObject(stub, (instance) => (instance as unknown as { index: { size: number } }).index.size);
+    const waitingNow = await inside(network());
+    expect(waitingNow).toBeGreaterThan(0);
+    const ids = await runInDurableObject(network(), (instance) => (instance as unknown as { index: { ids(): string[] } }).index.ids());
+    for (const id of ids) {
+      expect((await host(`/${id}/cancel`, { method: "POST" })).status).toBe(200);
+      await settle(id);
+    }
+    expect(await inside(network())).toBe(0);
+    await pass(network());
+    expect(await alarmOf(network())).toBeNull();
+  });
+});
+
+describe("the chain follower wakes and sleeps with the onboardings waiting", () => {
+  it("sets its alarm when an onboarding waits, starts at the head, and sleeps (no alarm) once none does", async () => {
+    const stub = follower();
+    expect(await alarmOf(stub)).toBeNull();
+    const before = await devnetHeight();
+    expect(await stub.watch("ob_1", [accountAddress()])).toEqual({ following: false });
+    expect(await alarmOf(stub)).not.toBeNull();
+    await pass(stub);
+    const started = await cursorOf(stub);
+    expect(started).toMatchObject({ following: true, failures: 0 });
+    expect(started.readThrough).toBeGreaterThanOrEqual(before);
+    expect(await stub.watch("ob_1", [accountAddress()])).toEqual({ following: true });
+    // A pass a second after the last one began, while someone waits.
+    expect(await alarmOf(stub)).not.toBeNull();
+
+    await stub.unwatch("ob_1");
+    await pass(stub);
+    expect(await alarmOf(stub)).toBeNull();
+    expect(await cursorOf(stub)).toMatchObject({ readThrough: null, following: false });
+  });
+});
+
+describe("the chain follower reads every block once, in order", () => {
+  it("reads missed blocks in order: a block it cannot read holds back the ones after it until it can", async () => {
+    const stub = await running();
+    const head = await devnetHeight();
+    await setCursor(stub, { readThrough: head - 5 });
+    // Block head-3 cannot be read from any node.
+    await fault({ prefix: `/cosmos/tx/v1beta1/txs/block/${head - 3}?`, status: 503 });
+    await pass(stub);
+    const held = await cursorOf(stub);
+    expect(held.readThrough).toBe(head - 4);
+    expect(held.failures).toBeGreaterThan(0);
+
+    await fetch(`${DEVNET}/__devnet/faults/${faults.pop()}`, { method: "DELETE" });
+    await pass(stub);
+    const caught = await cursorOf(stub);
+    expect(caught.readThrough).toBeGreaterThanOrEqual(head);
+    expect(caught.failures).toBe(0);
+  });
+
+  it(`jumps to the head when more than ${MAX_CATCH_UP_BLOCKS} blocks behind, reading none of those it skipped`, async () => {
+    const stub = await running();
+    const head = await devnetHeight();
+    await setCursor(stub, { readThrough: head - MAX_CATCH_UP_BLOCKS - 10 });
+    // Had it read the skipped blocks, this one would have stopped it.
+    await fault({ prefix: `/cosmos/tx/v1beta1/txs/block/${head - MAX_CATCH_UP_BLOCKS - 5}?`, status: 503 });
+    await pass(stub);
+    const jumped = await cursorOf(stub);
+    expect(jumped.readThrough).toBeGreaterThanOrEqual(head);
+    expect(jumped.failures).toBe(0);
+  });
+});
+
+describe("the chain follower fails open", () => {
+  for (const [what, spec] of [
+    ["every node failing on the latest block", { status: 503 }],
+    ["a node without the block endpoints (404)", { status: 404 }],
+  ] as const) {
+    it(`stops claiming to follow after ${FAIL_OPEN_AFTER} failed passes: ${what}; follows again once blocks can be read`, async () => {
+      const stub = await running();
+      await fault({ prefix: "/cosmos/base/tendermint/v1beta1/blocks/latest", ...spec });
+      for (let n = 1; n < FAIL_OPEN_AFTER; n++) {
+        await pass(stub);
+        expect(await cursorOf(stub)).toMatchObject({ following: true });
+      }
+      await pass(stub);
+      expect(await cursorOf(stub)).toMatchObject({ following: false });
+      expect(await stub.watch("ob_2", [accountAddress()])).toEqual({ following: false });
+
+      await fetch(`${DEVNET}/__devnet/faults/${faults.pop()}`, { method: "DELETE" });
+      await pass(stub);
+      expect(await cursorOf(stub)).toMatchObject({ following: true, failures: 0 });
+      expect(await stub.watch("ob_2", [accountAddress()])).toEqual({ following: true });
+    });
+  }
+
+  it("falls back to the transaction search on a node that does not serve blocks with their transactions", async () => {
+    const stub = await running();
+    const head = await devnetHeight();
+    await setCursor(stub, { readThrough: head - 3 });
+    await fault({ prefix: "/cosmos/tx/v1beta1/txs/block/", status: 404 });
+    await pass(stub);
+    expect((await cursorOf(stub)).readThrough).toBeGreaterThanOrEqual(head);
+    expect((await cursorOf(stub)).failures).toBe(0);
+  });
+});
+
+describe("the public gateway", () => {
+  it("serves no block and no transaction search: an open search is an abuse vector", async () => {
+    for (const path of ["/api/cosmos/base/tendermint/v1beta1/blocks/latest", "/api/cosmos/tx/v1beta1/txs/block/5", `/api/cosmos/tx/v1beta1/txs?query=${encodeURIComponent("tx.height=5")}`]) {
+      expect((await api(path)).status, path).toBe(404);
+    }
+  });
+});

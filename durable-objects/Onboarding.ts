@@ -14,6 +14,7 @@
  */
 import { readConfig, type Config } from "../src/config";
 import { isRefusal, type Answer } from "../src/http/answer";
+import { log } from "../src/log";
 import { lookUpClaim, readChain } from "../src/onboardings/chain-watch";
 import { IndexSync } from "../src/onboardings/index-sync";
 import { transition, type MachineRules, type NewOnboarding, type OnboardingEffect, type OnboardingEvent, type PairedPayout } from "../src/onboardings/machine";

@@ -13,14 +13,15 @@
  * the host API's list and feed read.
  */
 import { readConfig, type Config } from "../src/config";
-import type { ErrorSpec } from "../src/errors";
 import { isRefusal, type Answer } from "../src/http/answer";
 import { log } from "../src/log";
 import { lookUpClaim, readChain } from "../src/onboardings/chain-watch";
 import { IndexSync } from "../src/onboardings/index-sync";
 import { transition, type MachineRules, type NewOnboarding, type OnboardingEffect, type OnboardingEvent, type PairedPayout } from "../src/onboardings/machine";
 import { eventsLog, pendingHead } from "../src/onboardings/outbox";
-import { ONBOARDING_NOT_FOUND, SESSION_NOT_CONNECTED } from "../src/onboardings/refusals";
+import { ONBOARDING_NOT_FOUND } from "../src/onboardings/refusals";
+import { relayedPayout } from "../src/onboardings/relayed-payout";
+import { machineRules } from "../src/onboardings/rules";
 import { upgradeState, type OnboardingRecord, type OnboardingState } from "../src/onboardings/state";
 import { customerView, hostView } from "../src/onboardings/views";
 import { delivered } from "../src/onboardings/webhook";
@@ -44,14 +45,8 @@ export class Onboarding extends PushObject {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    const config = (this.config = readConfig(env));
-    this.rules = {
-      present: (record) => hostView(record, config),
-      mintEventId: () => `msg_${crypto.randomUUID().replaceAll("-", "")}`,
-      checkMs: config.onboardingCheckSeconds * 1000,
-      ttlMs: config.onboardingTtlSeconds * 1000,
-      delivering: config.hostWebhook !== null,
-    };
+    this.config = readConfig(env);
+    this.rules = machineRules(this.config);
     this.index = new IndexSync(ctx.storage, env.ONBOARDING_INDEX, this.rules.present, () => this.setAlarm());
     ctx.blockConcurrencyWhile(async () => {
       const stored = await ctx.storage.get<OnboardingState>(STATE_KEY);
@@ -93,7 +88,7 @@ export class Onboarding extends PushObject {
    * only the page, so its address is taken as the page reports it and marked `in_app`.
    */
   async pair(paired: PairedPayout): Promise<Answer<OnboardingCustomerView>> {
-    const payout = "sessionId" in paired ? await this.relayedPayout(paired.sessionId) : paired;
+    const payout = "sessionId" in paired ? await relayedPayout(this.env.PAIRING_SESSIONS, paired.sessionId) : paired;
     if ("reason" in payout) return payout;
     return this.pageAnswer(this.apply({ type: "pair", payout }).answer);
   }
@@ -234,14 +229,6 @@ export class Onboarding extends PushObject {
     if (at === this.alarmAt) return;
     this.alarmAt = at;
     void (at === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(at));
-  }
-
-  /** The payout a relayed pairing session holds: the address the wallet's confirm stored there. */
-  private async relayedPayout(sessionId: string): Promise<{ address: string; source: "relay" } | ErrorSpec> {
-    const session = await this.env.PAIRING_SESSIONS.get(this.env.PAIRING_SESSIONS.idFromName(sessionId)).read();
-    if (isRefusal(session)) return session;
-    if (session.body.status !== "connected" || session.body.address === null) return SESSION_NOT_CONNECTED;
-    return { address: session.body.address, source: "relay" };
   }
 
   private lane() {

@@ -279,7 +279,9 @@ function observe(state: OnboardingState, reading: ChainReading, now: number, rul
   if (auth && isNewer(auth.height, next.watch.heights.authorizations)) {
     next = { ...next, watch: { ...next.watch, heights: { ...next.watch.heights, authorizations: auth.height ?? next.watch.heights.authorizations } } };
     if (auth.listed && next.record.status === "connected") {
-      next = enter(next, { authorization: { ...next.record.authorization, ...(auth.height !== null ? { height: auth.height } : {}) } }, "authorized", now, rules);
+      // The block that included the authorization, when its transaction was found, is the better answer than the height it was read at.
+      const height = next.record.authorization.txhash !== undefined ? next.record.authorization.height : undefined;
+      next = enter(next, { authorization: { ...next.record.authorization, ...(height === undefined && auth.height !== null ? { height: auth.height } : {}) } }, "authorized", now, rules);
     }
   }
   const node = reading.node;
@@ -303,7 +305,8 @@ function applyTx(state: OnboardingState, tx: TxReading, now: number, rules: Mach
     const problem = { reason: SIGNER_MISMATCH(tx.signer, "").reason, message: `The authorization ${tx.txhash} was signed by ${tx.signer}, not by the paired payout address ${state.record.payout}` };
     return stop(state, "cancelled", problem, now, rules);
   }
-  return { ...state, record: { ...state.record, authorization: { ...state.record.authorization, txhash: tx.txhash } }, watch };
+  const included = tx.height !== null ? { height: tx.height } : {};
+  return { ...state, record: { ...state.record, authorization: { ...state.record.authorization, txhash: tx.txhash, ...included } }, watch };
 }
 
 /** What the page is told about its claimed transaction: refused when it authorizes nothing or another address signed it. */

@@ -50,6 +50,16 @@ describe("the onboarding state machine", () => {
     expect(older.record.node).toEqual({ payout_recipient: payout, height: 30 });
   });
 
+  it("gives the authorization the height of the block that included its transaction, when the transaction was found", () => {
+    let state = after(connected(), { type: "claim", txhash: "AB" }, T0 + 1500);
+    state = observe(state, { tx: { txhash: "AB", signer: payout, height: 41 } }, T0 + 2000);
+    state = observe(state, { authorizations: { listed: true, height: 43 } }, T0 + 3000);
+    expect(state.record).toMatchObject({ status: "authorized", authorization: { txhash: "AB", height: 41 } });
+    // Without a transaction to go by, it is the height the service read the authorization at.
+    const read = observe(connected(), { authorizations: { listed: true, height: 43 } }, T0 + 3000);
+    expect(read.record.authorization.height).toBe(43);
+  });
+
   it("stops on a claimed authorization signed by another address, with the reason for the host", () => {
     let state = connected();
     state = after(state, { type: "claim", txhash: "AA" }, T0 + 1500);

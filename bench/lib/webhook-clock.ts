@@ -30,6 +30,10 @@ export interface WebhookClock {
   events(): readonly ClockedEvent[];
   /** Requests that did not verify (answered 401). */
   refused(): number;
+  /** Down: every request is answered 503 unread (a receiver outage); up again: verified as before. */
+  setDown(down: boolean): void;
+  /** Requests answered 503 while down. */
+  requestsWhileDown(): number;
   close(): Promise<void>;
 }
 
@@ -45,10 +49,16 @@ export async function startWebhookClock(): Promise<WebhookClock> {
   const seen: ClockedEvent[] = [];
   const waiters = new Map<string, ((event: ClockedEvent) => void)[]>();
   let refused = 0;
+  let down = false;
+  let whileDown = 0;
   const key = (onboarding: string, type: string) => `${onboarding} ${type}`;
 
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
+    if (down) {
+      whileDown++;
+      return void res.writeHead(503).end();
+    }
     const arrivedAt = Date.now();
     const header = (name: string) => String(req.headers[name] ?? "");
     let event: { type: string; data: { id: string } };
@@ -87,6 +97,8 @@ export async function startWebhookClock(): Promise<WebhookClock> {
     },
     events: () => seen,
     refused: () => refused,
+    setDown: (value) => void (down = value),
+    requestsWhileDown: () => whileDown,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -32,8 +32,8 @@ export interface WebhookClock {
   refused(): number;
   /** Down: every request is answered 503 unread (a receiver outage); up again: verified as before. */
   setDown(down: boolean): void;
-  /** Requests answered 503 while down. */
-  requestsWhileDown(): number;
+  /** When each request answered 503 while down arrived, ms since the epoch. */
+  requestsWhileDown(): readonly number[];
   close(): Promise<void>;
 }
 
@@ -50,13 +50,13 @@ export async function startWebhookClock(): Promise<WebhookClock> {
   const waiters = new Map<string, ((event: ClockedEvent) => void)[]>();
   let refused = 0;
   let down = false;
-  let whileDown = 0;
+  const whileDown: number[] = [];
   const key = (onboarding: string, type: string) => `${onboarding} ${type}`;
 
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     if (down) {
-      whileDown++;
+      whileDown.push(Date.now());
       return void res.writeHead(503).end();
     }
     const arrivedAt = Date.now();

@@ -19,7 +19,8 @@ const bundle = buildWorker();
 const stub = join(bundle.dir, "cloudflare-workers-stub.mjs");
 writeFileSync(stub, "export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }\n");
 const ours = join(bundle.dir, "worker-under-node.mjs");
-writeFileSync(ours, readFileSync(bundle.mainPath, "utf8").replace(/from\s*"cloudflare:workers"/, `from ${JSON.stringify(stub)}`));
+// Every import of it (esbuild writes one per Durable Object module).
+writeFileSync(ours, readFileSync(bundle.mainPath, "utf8").replaceAll(/from\s*"cloudflare:workers"/g, `from ${JSON.stringify(stub)}`));
 const floor = join(bundle.dir, "floor.mjs");
 writeFileSync(floor, 'export default { fetch() { return new Response("{}"); } };\n');
 

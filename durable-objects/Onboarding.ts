@@ -29,6 +29,7 @@ import type { ProbeOutcome } from "../src/webhooks/lane";
 import { attemptLogged, deliveryTurn } from "../src/webhooks/lane-delivery";
 import { isOnboardingEnded, type OnboardingCustomerView, type OnboardingEventsLog, type OnboardingView } from "../src/protocol/index";
 import { PushObject, type PushView } from "./push";
+import { performEach } from "./effects";
 
 const STATE_KEY = "state";
 
@@ -158,12 +159,7 @@ export class Onboarding extends PushObject {
   private apply(event: OnboardingEvent): { answer: Answer<OnboardingState>; work: Promise<void>[] } {
     const next = transition(this.state, event, Date.now(), this.rules);
     this.state = next.state;
-    const work: Promise<void>[] = [];
-    for (const effect of next.effects) {
-      const started = this.perform(effect);
-      if (started) work.push(started);
-    }
-    return { answer: next.answer, work };
+    return { answer: next.answer, work: performEach(next.effects, (effect) => this.perform(effect)) };
   }
 
   private perform(effect: OnboardingEffect): Promise<void> | undefined {

@@ -11,6 +11,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { ANSWERING, laneTransition, type Admission, type LaneEffect, type LaneEvent, type LaneState, type ProbeOutcome, type Waiter } from "../src/webhooks/lane";
+import { performEach } from "./effects";
 
 const LANE_KEY = "lane";
 const WAITER_PREFIX = "w:";
@@ -64,12 +65,7 @@ export class WebhookLane extends DurableObject<Env> {
   private apply(event: LaneEvent): { answer: Admission; work: Promise<void>[] } {
     const next = laneTransition(this.lane, this.waiting, event, Date.now());
     this.lane = next.lane;
-    const work: Promise<void>[] = [];
-    for (const effect of next.effects) {
-      const started = this.perform(effect);
-      if (started) work.push(started);
-    }
-    return { answer: next.answer, work };
+    return { answer: next.answer, work: performEach(next.effects, (effect) => this.perform(effect)) };
   }
 
   private perform(effect: LaneEffect): Promise<void> | undefined {

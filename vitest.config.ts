@@ -34,7 +34,11 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     exclude: ["test/e2e/**"],
     // The OpenAPI template is an asset the build writes; written again here so it matches the code under test.
-    globalSetup: ["./scripts/openapi-template.ts", "./devnet/vitest-global-setup.ts", "./test/node/webhook-receiver-setup.ts"],
+    globalSetup: [
+      "./scripts/openapi-template.ts",
+      "./devnet/vitest-global-setup.ts",
+      "./test/node/webhook-receiver-setup.ts",
+    ],
     setupFiles: ["./test/setup.ts"],
     deps: {
       // @cosmjs/encoding is CommonJS requiring ESM-only @scure/base; pre-bundle it for workerd.

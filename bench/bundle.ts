@@ -20,7 +20,10 @@ const stub = join(bundle.dir, "cloudflare-workers-stub.mjs");
 writeFileSync(stub, "export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }\n");
 const ours = join(bundle.dir, "worker-under-node.mjs");
 // Every import of it (esbuild writes one per Durable Object module).
-writeFileSync(ours, readFileSync(bundle.mainPath, "utf8").replaceAll(/from\s*"cloudflare:workers"/g, `from ${JSON.stringify(stub)}`));
+writeFileSync(
+  ours,
+  readFileSync(bundle.mainPath, "utf8").replaceAll(/from\s*"cloudflare:workers"/g, `from ${JSON.stringify(stub)}`),
+);
 const floor = join(bundle.dir, "floor.mjs");
 writeFileSync(floor, 'export default { fetch() { return new Response("{}"); } };\n');
 

@@ -43,10 +43,19 @@ const report = await simulateColos({
   upstream: values.upstream,
 });
 
-console.log(`${report.colos} data centers × ${report.requests_per_instance} requests per key, shield ${report.shield}, against ${report.upstream} (counted by ${report.upstream_requests_counted_by}):`);
-for (const [path, key] of Object.entries(report.herd.keys) as [string, { upstream_requests: number; statuses: object; heights_by_instance: object[] }][]) {
+console.log(
+  `${report.colos} data centers × ${report.requests_per_instance} requests per key, shield ${report.shield}, against ${report.upstream} (counted by ${report.upstream_requests_counted_by}):`,
+);
+for (const [path, key] of Object.entries(report.herd.keys) as [
+  string,
+  { upstream_requests: number; statuses: object; heights_by_instance: object[] },
+][]) {
   const heights = new Set(key.heights_by_instance.flatMap((h) => Object.keys(h)));
-  console.log(`  cold herd ${path}: ${key.upstream_requests} upstream request(s); answers ${JSON.stringify(key.statuses)}; heights served: ${[...heights].join(", ")}`);
+  console.log(
+    `  cold herd ${path}: ${key.upstream_requests} upstream request(s); answers ${JSON.stringify(key.statuses)}; heights served: ${[...heights].join(", ")}`,
+  );
 }
-console.log(`  lagging node: ${report.lagging_node.lower_after_higher} answer(s) at a lower height after a higher one was served anywhere`);
+console.log(
+  `  lagging node: ${report.lagging_node.lower_after_higher} answer(s) at a lower height after a higher one was served anywhere`,
+);
 console.log(JSON.stringify(report));

@@ -32,7 +32,12 @@ export async function runFaults(port: number): Promise<number> {
   const stack = await startLocalStack({
     port,
     upstreamTags: ["a", "b"],
-    vars: { UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS), UPSTREAM_BUDGET_MS: String(BUDGET_MS), UPSTREAM_COOLDOWN_MS: "1000", RATE_LIMITS: "off" },
+    vars: {
+      UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
+      UPSTREAM_BUDGET_MS: String(BUDGET_MS),
+      UPSTREAM_COOLDOWN_MS: "1000",
+      RATE_LIMITS: "off",
+    },
   });
   const outcomes: Outcome[] = [];
   try {
@@ -61,7 +66,12 @@ export async function runFaults(port: number): Promise<number> {
 
     // 1. One of several upstreams dead: everything still answers, from the other one.
     await fault({ tag: "a", drop: true });
-    check("one of two upstreams dead (connection dropped)", "200 from the other", await many(20, balances), (a) => a.status === 200);
+    check(
+      "one of two upstreams dead (connection dropped)",
+      "200 from the other",
+      await many(20, balances),
+      (a) => a.status === 200,
+    );
     await clear();
 
     // 2. An upstream answering 500, then 429: fail over.
@@ -74,12 +84,22 @@ export async function runFaults(port: number): Promise<number> {
 
     // 3. Garbage: a 2xx that is not JSON is never served or cached.
     await fault({ tag: "a", status: 200, body: "<html>maintenance</html>" });
-    check("one upstream answering HTML with 200", "200 JSON by failover", await many(10, balances), (a) => a.status === 200);
+    check(
+      "one upstream answering HTML with 200",
+      "200 JSON by failover",
+      await many(10, balances),
+      (a) => a.status === 200,
+    );
     await fault({ tag: "b", status: 200, body: "<html>maintenance</html>" });
     const garbage = balances();
     check("every upstream answering HTML", "502, fast", [await get(garbage)], (a) => a.status === 502);
     await clear();
-    check("the same key once the upstreams recover", "200 MISS (the garbage was not cached)", [await get(garbage)], (a) => a.status === 200 && a.cache === "MISS");
+    check(
+      "the same key once the upstreams recover",
+      "200 MISS (the garbage was not cached)",
+      [await get(garbage)],
+      (a) => a.status === 200 && a.cache === "MISS",
+    );
 
     // 4. Flapping: each upstream fails every other request.
     const flapping = [];
@@ -95,13 +115,23 @@ export async function runFaults(port: number): Promise<number> {
     await get(warmed);
     await fault({ drop: true });
     await new Promise((resolve) => setTimeout(resolve, 6_000)); // past the 5 s TTL of balances
-    check("every upstream down, cached key", "200 stale", [await get(warmed)], (a) => a.status === 200 && /STALE/.test(a.cache ?? ""));
+    check(
+      "every upstream down, cached key",
+      "200 stale",
+      [await get(warmed)],
+      (a) => a.status === 200 && /STALE/.test(a.cache ?? ""),
+    );
     check("every upstream down, uncached key", "502, fast", [await get(balances())], (a) => a.status === 502);
     await clear();
 
     // 6. Slow past the budget: 504 within the budget, never a hung request.
     await fault({ delay_ms: 3_000 });
-    check("every upstream slower than the budget", "504 within the budget", await many(5, balances), (a) => a.status === 504 && a.ms < BUDGET_MS + 1000);
+    check(
+      "every upstream slower than the budget",
+      "504 within the budget",
+      await many(5, balances),
+      (a) => a.status === 504 && a.ms < BUDGET_MS + 1000,
+    );
     await clear();
 
     // 7. Recovery as soon as the upstreams answer again (skipped ones are still tried last).
@@ -135,7 +165,12 @@ async function pairingAcrossRestart(stack: LocalStack, settings: Record<string, 
   await fetch(sessions, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ v: 1, session_id: sessionId, chain_id: settings.chain_id, origin: { name: "faults", url: base } }),
+    body: JSON.stringify({
+      v: 1,
+      session_id: sessionId,
+      chain_id: settings.chain_id,
+      origin: { name: "faults", url: base },
+    }),
   });
   const first = new WebSocket(`${sessions.replace("http", "ws")}/${sessionId}`);
   await new Promise((resolve) => first.addEventListener("message", resolve, { once: true }));
@@ -158,7 +193,10 @@ async function pairingAcrossRestart(stack: LocalStack, settings: Record<string, 
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ session_id: sessionId, address, pubkey_base64: randomBytes(1952).toString("base64") }),
   });
-  const pushed = await Promise.race([connected.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000))]);
+  const pushed = await Promise.race([
+    connected.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
+  ]);
   second.close();
   const ok = confirm.status === 200 && pushed && rows[0]?.status === "pending" && rows.at(-1)?.address === address;
   return {

@@ -18,7 +18,9 @@ import { startWranglerDev } from "./lib/wrangler-dev.ts";
 type Query = [endpoint: string, params?: Record<string, string>];
 
 async function queries(upstream: string, ns: string): Promise<Query[]> {
-  const nodes = (await (await fetch(`${upstream}/${ns}/incentives/v1/nodes`)).json()) as { nodes: { operator: string; payout_recipient: string }[] };
+  const nodes = (await (await fetch(`${upstream}/${ns}/incentives/v1/nodes`)).json()) as {
+    nodes: { operator: string; payout_recipient: string }[];
+  };
   const operator = nodes.nodes[0]!.operator;
   const payout = nodes.nodes[0]!.payout_recipient;
   return [
@@ -72,10 +74,15 @@ async function compare(gatewayApi: string, upstream: string): Promise<number> {
     const same = isDeepStrictEqual(a, b);
     if (!same) mismatches++;
     const label = `${query[0]}${query[1] ? `?${new URLSearchParams(query[1])}` : ""}`;
-    console.log(`${same ? "same     " : "DIFFERENT"}  ${label}${"status" in (b as object) ? `  (${(b as { status: number }).status})` : ""}`);
-    if (!same) console.log(`  gateway: ${JSON.stringify(a).slice(0, 300)}\n  direct:  ${JSON.stringify(b).slice(0, 300)}`);
+    console.log(
+      `${same ? "same     " : "DIFFERENT"}  ${label}${"status" in (b as object) ? `  (${(b as { status: number }).status})` : ""}`,
+    );
+    if (!same)
+      console.log(`  gateway: ${JSON.stringify(a).slice(0, 300)}\n  direct:  ${JSON.stringify(b).slice(0, 300)}`);
   }
-  console.log(`\n${list.length - mismatches}/${list.length} queries answered the same through ${gatewayApi} as from ${upstream}`);
+  console.log(
+    `\n${list.length - mismatches}/${list.length} queries answered the same through ${gatewayApi} as from ${upstream}`,
+  );
   return mismatches;
 }
 

@@ -32,7 +32,13 @@ interface Load {
 
 async function load(path: string): Promise<Load> {
   const result = await autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration: SECONDS });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, bad: result.non2xx + result.errors + result.timeouts };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 function combine(runs: Load[]): Load {
@@ -56,7 +62,11 @@ async function coldBurst(size: number, upstreamDelayMs: number): Promise<{ upstr
   const key = randomBytes(9).toString("base64url");
   const path = `/cosmos/bank/v1beta1/supply?pagination.key=${key}`;
   if (upstreamDelayMs) await stack.control("POST", "faults", { prefix: path, delay_ms: upstreamDelayMs });
-  const statuses = await Promise.all(Array.from({ length: size }, () => fetch(`${base}/api${path}`).then(async (r) => (await r.arrayBuffer(), r.status))));
+  const statuses = await Promise.all(
+    Array.from({ length: size }, () =>
+      fetch(`${base}/api${path}`).then(async (r) => (await r.arrayBuffer(), r.status)),
+    ),
+  );
   await stack.control("DELETE", "faults");
   return { upstream: await upstreamCount(path), ok: statuses.filter((s) => s === 200).length };
 }
@@ -68,7 +78,8 @@ try {
   await warm.arrayBuffer();
   const check = await fetch(`${base}${hitPath}`);
   await check.arrayBuffer();
-  if (check.headers.get("x-cache") !== "HIT") throw new Error(`expected a cache hit, got ${check.headers.get("x-cache")}`);
+  if (check.headers.get("x-cache") !== "HIT")
+    throw new Error(`expected a cache hit, got ${check.headers.get("x-cache")}`);
 
   const floorRuns: Load[] = [];
   const hitRuns: Load[] = [];
@@ -88,7 +99,9 @@ try {
   const burstRows: string[] = [];
   for (const burst of bursts) {
     const { upstream, ok } = await coldBurst(burst.size, burst.delay);
-    burstRows.push(`| ${burst.size} concurrent cold requests, upstream answers in ${burst.delay ? `${burst.delay} ms` : "~1 ms"} | ${upstream} | ${burst.size} | ${ok}/${burst.size} |`);
+    burstRows.push(
+      `| ${burst.size} concurrent cold requests, upstream answers in ${burst.delay ? `${burst.delay} ms` : "~1 ms"} | ${upstream} | ${burst.size} | ${ok}/${burst.size} |`,
+    );
   }
 
   const ms = (v: number) => `${v.toFixed(1)} ms`;

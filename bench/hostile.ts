@@ -34,7 +34,12 @@ export async function runHostileCorpus(stack: LocalStack): Promise<number> {
   const created = await fetch(`${base}/api/${settings.wallet_path}/sessions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ v: 1, session_id: sessionId, chain_id: settings.chain_id, origin: { name: "corpus", url: base } }),
+    body: JSON.stringify({
+      v: 1,
+      session_id: sessionId,
+      chain_id: settings.chain_id,
+      origin: { name: "corpus", url: base },
+    }),
   });
   if (created.status !== 201) throw new Error(`could not create the corpus session: ${created.status}`);
 
@@ -60,7 +65,8 @@ export async function runHostileCorpus(stack: LocalStack): Promise<number> {
       .replaceAll("{{origin}}", base)
       .replaceAll("{{pubkey}}", randomBytes(1952).toString("base64"));
   const asciiPath = (path: string) => path.replace(/[^\x00-\x7f]/g, (c) => encodeURIComponent(c));
-  const upstreamCount = async () => ((await (await stack.control("GET", "requests")).json()) as { count: number }).count;
+  const upstreamCount = async () =>
+    ((await (await stack.control("GET", "requests")).json()) as { count: number }).count;
 
   const rows: string[][] = [];
   let failures = 0;
@@ -70,7 +76,12 @@ export async function runHostileCorpus(stack: LocalStack): Promise<number> {
     let body = "";
     try {
       const headers = Object.fromEntries(Object.entries(testCase.headers ?? {}).map(([k, v]) => [k, expand(v)]));
-      const answer = await rawRequest(base, { method: testCase.method, path: asciiPath(expand(testCase.path)), headers, body: testCase.body && expand(testCase.body) });
+      const answer = await rawRequest(base, {
+        method: testCase.method,
+        path: asciiPath(expand(testCase.path)),
+        headers,
+        body: testCase.body && expand(testCase.body),
+      });
       status = answer.status;
       body = answer.body;
     } catch (err) {
@@ -82,9 +93,16 @@ export async function runHostileCorpus(stack: LocalStack): Promise<number> {
     if (status >= 500 || status === 0) problems.push("server error or no answer");
     if (!testCase.expect.includes(status)) problems.push(`expected ${testCase.expect.join("/")}`);
     if (testCase.upstream === 0 && reached > 0) problems.push(`reached upstream ${reached}×`);
-    if (testCase.bodyIncludes && !body.includes(testCase.bodyIncludes)) problems.push(`body lacks ${testCase.bodyIncludes}`);
+    if (testCase.bodyIncludes && !body.includes(testCase.bodyIncludes))
+      problems.push(`body lacks ${testCase.bodyIncludes}`);
     if (problems.length) failures++;
-    rows.push([testCase.name, testCase.expect.join("/"), String(status), String(reached), problems.length ? `FAIL: ${problems.join("; ")}` : "ok"]);
+    rows.push([
+      testCase.name,
+      testCase.expect.join("/"),
+      String(status),
+      String(reached),
+      problems.length ? `FAIL: ${problems.join("; ")}` : "ok",
+    ]);
   }
 
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length), 8));

@@ -42,7 +42,8 @@ export async function runLoad(port: number): Promise<number> {
     ];
     const sessions = `/api/${settings.wallet_path}/sessions`;
     const proof = { address: addresses[0], pubkey_base64: randomBytes(1952).toString("base64") };
-    const createBody = (id: string) => JSON.stringify({ v: 1, session_id: id, chain_id: settings.chain_id, origin: { name: "load", url: base } });
+    const createBody = (id: string) =>
+      JSON.stringify({ v: 1, session_id: id, chain_id: settings.chain_id, origin: { name: "load", url: base } });
     const json = { "content-type": "application/json" };
     await stack.control("POST", "reset");
 
@@ -50,7 +51,12 @@ export async function runLoad(port: number): Promise<number> {
       url: base,
       connections: QUERY_CONNECTIONS,
       duration: DURATION_S,
-      requests: [{ method: "GET", setupRequest: (request) => ({ ...request, path: queryPaths[Math.floor(Math.random() * queryPaths.length)]! }) }],
+      requests: [
+        {
+          method: "GET",
+          setupRequest: (request) => ({ ...request, path: queryPaths[Math.floor(Math.random() * queryPaths.length)]! }),
+        },
+      ],
     });
     const pairing = autocannon({
       url: base,
@@ -68,20 +74,31 @@ export async function runLoad(port: number): Promise<number> {
         let sent = 0;
         const delivered = new Promise<number>((resolve) =>
           socket.addEventListener("message", (event) => {
-            if ((JSON.parse(String(event.data)) as { status: string }).status === "connected") resolve(performance.now() - sent);
+            if ((JSON.parse(String(event.data)) as { status: string }).status === "connected")
+              resolve(performance.now() - sent);
           }),
         );
         await new Promise((resolve) => socket.addEventListener("message", resolve, { once: true }));
         sent = performance.now();
-        const confirmed = await fetch(`${base}${sessions}/${id}/confirm`, { method: "POST", headers: json, body: JSON.stringify({ session_id: id, ...proof }) });
-        const ms = await Promise.race([delivered, new Promise<number>((resolve) => setTimeout(() => resolve(NaN), 10_000))]);
+        const confirmed = await fetch(`${base}${sessions}/${id}/confirm`, {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({ session_id: id, ...proof }),
+        });
+        const ms = await Promise.race([
+          delivered,
+          new Promise<number>((resolve) => setTimeout(() => resolve(NaN), 10_000)),
+        ]);
         socket.close();
         return { ok: confirmed.status === 200 && Number.isFinite(ms), ms };
       }),
     );
     const [q, p, w] = await Promise.all([queries, pairing, waiters]);
 
-    const upstream = (await (await stack.control("GET", "requests")).json()) as { count: number; by_path: Record<string, number> };
+    const upstream = (await (await stack.control("GET", "requests")).json()) as {
+      count: number;
+      by_path: Record<string, number>;
+    };
     const keys = Object.keys(upstream.by_path).length;
     const wait = summarize(w.filter((x) => x.ok).map((x) => x.ms));
     const waiterFailures = w.filter((x) => !x.ok).length;

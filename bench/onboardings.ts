@@ -29,8 +29,30 @@ import { startWebhookClock, type WebhookClock } from "./lib/webhook-clock.ts";
 const { values: flags } = parseArgs({ options: { quick: { type: "boolean" } } });
 const quick = flags.quick === true;
 const S = quick
-  ? { few: 10, many: 100, oldFew: 10, oldMany: 20, windowS: 15, journeys: 6, oldJourneys: 4, burst: 30, outageOnboardings: 6, outageS: 20 }
-  : { few: 10, many: 1000, oldFew: 10, oldMany: 100, windowS: 45, journeys: 30, oldJourneys: 12, burst: 200, outageOnboardings: 40, outageS: 60 };
+  ? {
+      few: 10,
+      many: 100,
+      oldFew: 10,
+      oldMany: 20,
+      windowS: 15,
+      journeys: 6,
+      oldJourneys: 4,
+      burst: 30,
+      outageOnboardings: 6,
+      outageS: 20,
+    }
+  : {
+      few: 10,
+      many: 1000,
+      oldFew: 10,
+      oldMany: 100,
+      windowS: 45,
+      journeys: 30,
+      oldJourneys: 12,
+      burst: 200,
+      outageOnboardings: 40,
+      outageS: 60,
+    };
 const CHECK_S = 6;
 const BLOCK_MS = 1000;
 const FLEET = 10_000;
@@ -40,7 +62,11 @@ const HOUR = 3600;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `fn` over `items`, `limit` at a time. */
-async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+async function pool<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(
@@ -76,11 +102,18 @@ const watchdog = setTimeout(() => {
 }, RUN_LIMIT_MS);
 
 const control = (method: string, path: string, body?: unknown) =>
-  fetch(`${devnet.url}/__devnet/${path}`, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${devnet.url}/__devnet/${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 const height = async () => ((await (await control("GET", "status")).json()) as { height: number }).height;
 /** Upstream requests of one tag so far, by path (query stripped, heights folded). */
 async function upstream(tag: string): Promise<{ count: number; byKind: Record<string, number> }> {
-  const answer = (await (await control("GET", `requests?prefix=${encodeURIComponent(`~${tag}/`)}`)).json()) as { count: number; by_path: Record<string, number> };
+  const answer = (await (await control("GET", `requests?prefix=${encodeURIComponent(`~${tag}/`)}`)).json()) as {
+    count: number;
+    by_path: Record<string, number>;
+  };
   const byKind: Record<string, number> = {};
   for (const [path, n] of Object.entries(answer.by_path)) {
     const kind = path.includes("/blocks/latest")
@@ -94,16 +127,25 @@ async function upstream(tag: string): Promise<{ count: number; byKind: Record<st
   }
   return { count: answer.count, byKind };
 }
-const diff = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, (b[k] ?? 0) - (a[k] ?? 0)]));
+const diff = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, (b[k] ?? 0) - (a[k] ?? 0)]));
 
 /** A broadcast that answers once its block is the latest: the moment the chain changed, as a reader of the head sees it. */
-async function broadcastUntilBlock(ctx: ChainContext, signer: string, typeUrl: string, value: Record<string, string>, wait: boolean): Promise<{ height: number; at: number }> {
+async function broadcastUntilBlock(
+  ctx: ChainContext,
+  signer: string,
+  typeUrl: string,
+  value: Record<string, string>,
+  wait: boolean,
+): Promise<{ height: number; at: number }> {
   const response = await fetch(`${devnet.url}/__devnet/txs${wait ? "?wait=block" : ""}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ signer, messages: [{ typeUrl, value }] }),
   });
-  const { tx_response: tx } = (await response.json()) as { tx_response: { code: number; raw_log: string; height: string | number } };
+  const { tx_response: tx } = (await response.json()) as {
+    tx_response: { code: number; raw_log: string; height: string | number };
+  };
   if (response.status !== 200 || tx.code !== 0) throw new Error(`broadcast failed: ${response.status} ${tx.raw_log}`);
   return { height: Number(tx.height), at: Date.now() };
 }
@@ -126,7 +168,12 @@ async function window(): Promise<Record<string, { total: number; byKind: Record<
   await sleep(S.windowS * 1000);
   const after = await Promise.all(sides.map((s) => upstream(s.tag)));
   const seconds = (Date.now() - from) / 1000;
-  return Object.fromEntries(sides.map((s, i) => [s.name, { total: after[i]!.count - before[i]!.count, byKind: diff(before[i]!.byKind, after[i]!.byKind), seconds }]));
+  return Object.fromEntries(
+    sides.map((s, i) => [
+      s.name,
+      { total: after[i]!.count - before[i]!.count, byKind: diff(before[i]!.byKind, after[i]!.byKind), seconds },
+    ]),
+  );
 }
 
 /** Onboardings from paired to applied, each change timed from its block becoming the latest to the event's arrival. */
@@ -138,10 +185,22 @@ async function journeys(side: Side, count: number) {
   await pool(made, 10, async (o) => {
     try {
       await sleep(Math.random() * CHECK_S * 1000);
-      const a = await broadcastUntilBlock(side.ctx, o.payout, types.authorizeOperator, { payoutRecipient: o.payout, operator: o.operator, label: "" }, true);
+      const a = await broadcastUntilBlock(
+        side.ctx,
+        o.payout,
+        types.authorizeOperator,
+        { payoutRecipient: o.payout, operator: o.operator, label: "" },
+        true,
+      );
       samples.push((await clock.arrival(o.id, "onboarding.authorized", 60_000)).arrivedAt - a.at);
       await sleep(Math.random() * CHECK_S * 1000);
-      const b = await broadcastUntilBlock(side.ctx, o.operator, types.updateNode, { operator: o.operator, payoutRecipient: o.payout }, true);
+      const b = await broadcastUntilBlock(
+        side.ctx,
+        o.operator,
+        types.updateNode,
+        { operator: o.operator, payoutRecipient: o.payout },
+        true,
+      );
       samples.push((await clock.arrival(o.id, "onboarding.applied", 60_000)).arrivedAt - b.at);
     } catch (err) {
       failures.push(String(err instanceof Error ? err.message : err));
@@ -157,7 +216,17 @@ async function burst(side: Side) {
   await sleep(2000);
   const start = await height();
   while ((await height()) === start) await sleep(10);
-  const sent = await Promise.all(made.map((o) => broadcastUntilBlock(side.ctx, o.payout, types.authorizeOperator, { payoutRecipient: o.payout, operator: o.operator, label: "" }, false)));
+  const sent = await Promise.all(
+    made.map((o) =>
+      broadcastUntilBlock(
+        side.ctx,
+        o.payout,
+        types.authorizeOperator,
+        { payoutRecipient: o.payout, operator: o.operator, label: "" },
+        false,
+      ),
+    ),
+  );
   const heights = [...new Set(sent.map((s) => s.height))].sort((a, b) => a - b);
   const latestAt = new Map<number, number>();
   while (latestAt.size < heights.length) {
@@ -165,48 +234,84 @@ async function burst(side: Side) {
     for (const x of heights) if (h >= x && !latestAt.has(x)) latestAt.set(x, Date.now());
     await sleep(5);
   }
-  const samples = await Promise.all(made.map(async (o, i) => ((await clock.arrival(o.id, "onboarding.authorized", 90_000)).arrivedAt - latestAt.get(sent[i]!.height)!) / 1000));
+  const samples = await Promise.all(
+    made.map(
+      async (o, i) =>
+        ((await clock.arrival(o.id, "onboarding.authorized", 90_000)).arrivedAt - latestAt.get(sent[i]!.height)!) /
+        1000,
+    ),
+  );
   return { heights, ...summarize(samples) };
 }
 
 /** The receiver answers 503 for `S.outageS` seconds while authorizations and node updates land; then how long until every held event arrives. */
 async function outage(side: Side) {
   const types = typeUrls(side.ctx);
-  const made = await pool(Array.from({ length: S.outageOnboardings }), 10, () => waitingOnboarding(side, "outage", true));
+  const made = await pool(Array.from({ length: S.outageOnboardings }), 10, () =>
+    waitingOnboarding(side, "outage", true),
+  );
   const ids = new Set(made.map((o) => o.id));
   clock.setDown(true);
   const downAt = Date.now();
   const before = clock.requestsWhileDown().length;
-  await pool(made, 20, (o) => broadcastUntilBlock(side.ctx, o.payout, types.authorizeOperator, { payoutRecipient: o.payout, operator: o.operator, label: "" }, false));
+  await pool(made, 20, (o) =>
+    broadcastUntilBlock(
+      side.ctx,
+      o.payout,
+      types.authorizeOperator,
+      { payoutRecipient: o.payout, operator: o.operator, label: "" },
+      false,
+    ),
+  );
   // The node update needs the authorization on chain first; it lands a few blocks later, still well inside the outage.
   await sleep(Math.min(15_000, (S.outageS * 1000) / 3));
-  await pool(made, 20, (o) => broadcastUntilBlock(side.ctx, o.operator, types.updateNode, { operator: o.operator, payoutRecipient: o.payout }, false));
+  await pool(made, 20, (o) =>
+    broadcastUntilBlock(
+      side.ctx,
+      o.operator,
+      types.updateNode,
+      { operator: o.operator, payoutRecipient: o.payout },
+      false,
+    ),
+  );
   await sleep(Math.max(0, downAt + S.outageS * 1000 - Date.now()));
   const times = clock.requestsWhileDown().slice(before);
   const during = times.length;
   const downS = (Date.now() - downAt) / 1000;
   // Requests per 5 s from the outage's start: a burst of attempts already admitted when the first failed, then the probes.
-  const per5s = Array.from({ length: Math.ceil(downS / 5) }, (_, i) => times.filter((t) => t - downAt >= i * 5000 && t - downAt < (i + 1) * 5000).length);
+  const per5s = Array.from(
+    { length: Math.ceil(downS / 5) },
+    (_, i) => times.filter((t) => t - downAt >= i * 5000 && t - downAt < (i + 1) * 5000).length,
+  );
   clock.setDown(false);
   const upAt = Date.now();
-  const arrivals = await Promise.all(made.flatMap((o) => ["onboarding.authorized", "onboarding.applied"].map((type) => clock.arrival(o.id, type, 120_000))));
+  const arrivals = await Promise.all(
+    made.flatMap((o) =>
+      ["onboarding.authorized", "onboarding.applied"].map((type) => clock.arrival(o.id, type, 120_000)),
+    ),
+  );
   const recoveredS = (Math.max(...arrivals.map((e) => e.arrivedAt)) - upAt) / 1000;
   // In order per onboarding: for each, its events' arrivals follow their order (connected < authorized < applied).
   const byOnboarding = new Map<string, string[]>();
-  for (const e of clock.events()) if (ids.has(e.onboarding)) byOnboarding.set(e.onboarding, [...(byOnboarding.get(e.onboarding) ?? []), e.type]);
+  for (const e of clock.events())
+    if (ids.has(e.onboarding)) byOnboarding.set(e.onboarding, [...(byOnboarding.get(e.onboarding) ?? []), e.type]);
   const expected = ["onboarding.connected", "onboarding.authorized", "onboarding.applied"];
-  const outOfOrder = [...byOnboarding.values()].filter((types) => types.filter((t) => expected.includes(t)).join() !== expected.join()).length;
+  const outOfOrder = [...byOnboarding.values()].filter(
+    (types) => types.filter((t) => expected.includes(t)).join() !== expected.join(),
+  ).length;
   return { onboardings: made.length, events: arrivals.length, downS, during, per5s, recoveredS, outOfOrder };
 }
 
-const f = (v: number, digits = 0) => v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const f = (v: number, digits = 0) =>
+  v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const s1 = (v: number) => `${v.toFixed(2)} s`;
 
 try {
   const load = loadavg();
   const apiKey = randomBytes(32).toString("hex");
   // The per-onboarding side: its follower can read no block, so it fails open.
-  for (const prefix of ["/cosmos/base/tendermint", "/cosmos/tx"]) await control("POST", "faults", { tag: "old", prefix, status: 503 });
+  for (const prefix of ["/cosmos/base/tendermint", "/cosmos/tx"])
+    await control("POST", "faults", { tag: "old", prefix, status: 503 });
   const started = await Promise.all(
     [
       { name: "follower", tag: "new" },
@@ -221,7 +326,13 @@ try {
         RATE_LIMITS: "off",
       });
       const ctx = chainContextFromSettings(await (await fetch(`${worker.url}/api/config`)).json());
-      return { name, tag, worker, ctx, parties: onboardingParties({ service: worker.url, devnet: devnet.url, apiKey, ctx }) };
+      return {
+        name,
+        tag,
+        worker,
+        ctx,
+        parties: onboardingParties({ service: worker.url, devnet: devnet.url, apiKey, ctx }),
+      };
     }),
   );
   sides.push(...started);
@@ -229,12 +340,18 @@ try {
   console.error(`servers up; load ${load.map((l) => l.toFixed(2)).join(" ")}`);
 
   // 1. Upstream with few waiting, then many, on both sides in the same windows.
-  await Promise.all([pool(Array.from({ length: S.few }), 10, () => waitingOnboarding(neu, "few")), pool(Array.from({ length: S.oldFew }), 10, () => waitingOnboarding(old, "few"))]);
+  await Promise.all([
+    pool(Array.from({ length: S.few }), 10, () => waitingOnboarding(neu, "few")),
+    pool(Array.from({ length: S.oldFew }), 10, () => waitingOnboarding(old, "few")),
+  ]);
   await sleep(CHECK_S * 1000);
   const few = await window();
   console.error("few", JSON.stringify(few));
   const t0 = Date.now();
-  await Promise.all([pool(Array.from({ length: S.many - S.few }), 20, () => waitingOnboarding(neu, "many")), pool(Array.from({ length: S.oldMany - S.oldFew }), 10, () => waitingOnboarding(old, "many"))]);
+  await Promise.all([
+    pool(Array.from({ length: S.many - S.few }), 20, () => waitingOnboarding(neu, "many")),
+    pool(Array.from({ length: S.oldMany - S.oldFew }), 10, () => waitingOnboarding(old, "many")),
+  ]);
   const createSeconds = (Date.now() - t0) / 1000;
   await sleep(CHECK_S * 1000);
   const many = await window();
@@ -255,7 +372,20 @@ try {
 
   const markdown = report({ load, few, many, createSeconds, newLatency, oldLatency, burstResult, outageResult });
   console.log(markdown);
-  console.log(JSON.stringify({ quick, settings: S, load, few, many, createSeconds, newLatency, oldLatency, burstResult, outageResult }));
+  console.log(
+    JSON.stringify({
+      quick,
+      settings: S,
+      load,
+      few,
+      many,
+      createSeconds,
+      newLatency,
+      oldLatency,
+      burstResult,
+      outageResult,
+    }),
+  );
   if (!quick) writeReportSection("onboardings", markdown);
   if (newLatency.failures.length || oldLatency.failures.length || clock.refused() > 0) process.exitCode = 1;
 } finally {
@@ -276,19 +406,22 @@ interface Figures {
 
 function report(r: Figures): string {
   const perHour = (w: { total: number; seconds: number }) => (w.total * HOUR) / w.seconds;
-  const kindPerHour = (w: { byKind: Record<string, number>; seconds: number }, kind: string) => ((w.byKind[kind] ?? 0) * HOUR) / w.seconds;
+  const kindPerHour = (w: { byKind: Record<string, number>; seconds: number }, kind: string) =>
+    ((w.byKind[kind] ?? 0) * HOUR) / w.seconds;
   const nf = r.few["follower"]!;
   const nm = r.many["follower"]!;
   const of = r.few["per-onboarding"]!;
   const om = r.many["per-onboarding"]!;
   // The follower: what does not depend on the number waiting (the head and each block's transactions), measured with many waiting.
-  const followerFixed = kindPerHour(nm, "latest block") + kindPerHour(nm, "block's transactions") + kindPerHour(nm, "other block/tx");
+  const followerFixed =
+    kindPerHour(nm, "latest block") + kindPerHour(nm, "block's transactions") + kindPerHour(nm, "other block/tx");
   // Each waiting onboarding's own safety-net check: one state read every 10 minutes while the follower follows.
   const safetyReads = HOUR / 600;
   const newUpstream = (n: number) => followerFixed + n * safetyReads;
   // Per-onboarding: state reads per waiting onboarding, measured with many waiting, plus its follower's failing attempts.
   const oldReadsPerOnboarding = kindPerHour(om, "state reads") / S.oldMany;
-  const oldFollower = kindPerHour(om, "latest block") + kindPerHour(om, "block's transactions") + kindPerHour(om, "other block/tx");
+  const oldFollower =
+    kindPerHour(om, "latest block") + kindPerHour(om, "block's transactions") + kindPerHour(om, "other block/tx");
   const oldUpstream = (n: number) => oldFollower + n * oldReadsPerOnboarding;
   const oldChecksPerHour = oldReadsPerOnboarding; // one state read per check while `connected`
   // Durable Object requests, counted from the code: a follower pass is one alarm; an onboarding's check is its alarm plus its `watch` call
@@ -337,10 +470,18 @@ ${s1(nm.seconds)} windows, scaled to an hour. 10 and ${f(S.many)} waiting on the
 
 | side | waiting | upstream requests in the window | by kind | per hour |
 |---|---|---|---|---|
-| follower | ${S.few} | ${nf.total} | ${Object.entries(nf.byKind).map(([k, v]) => `${k} ${v}`).join(", ")} | ${f(perHour(nf))} |
-| follower | ${S.many} | ${nm.total} | ${Object.entries(nm.byKind).map(([k, v]) => `${k} ${v}`).join(", ")} | ${f(perHour(nm))} |
-| per-onboarding | ${S.oldFew} | ${of.total} | ${Object.entries(of.byKind).map(([k, v]) => `${k} ${v}`).join(", ")} | ${f(perHour(of))} |
-| per-onboarding | ${S.oldMany} | ${om.total} | ${Object.entries(om.byKind).map(([k, v]) => `${k} ${v}`).join(", ")} | ${f(perHour(om))} |
+| follower | ${S.few} | ${nf.total} | ${Object.entries(nf.byKind)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ")} | ${f(perHour(nf))} |
+| follower | ${S.many} | ${nm.total} | ${Object.entries(nm.byKind)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ")} | ${f(perHour(nm))} |
+| per-onboarding | ${S.oldFew} | ${of.total} | ${Object.entries(of.byKind)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ")} | ${f(perHour(of))} |
+| per-onboarding | ${S.oldMany} | ${om.total} | ${Object.entries(om.byKind)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ")} | ${f(perHour(om))} |
 
 "latest block" and "block's transactions" are the follower's reads (on the per-onboarding side, its
 failing attempts, answered 503 by the fault); "state reads" are the onboardings' own checks.

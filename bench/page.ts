@@ -52,9 +52,16 @@ try {
   if (values.against) {
     const copy = copyRevision(values.against);
     const short = git("rev-parse", "--short", values.against);
-    variants.push({ name: short === values.against ? short : `${short} (${values.against})`, copy, stack: await startLocalStack({ port: await freeLoopbackPort(), vars: VARS, cwd: copy }) });
+    variants.push({
+      name: short === values.against ? short : `${short} (${values.against})`,
+      copy,
+      stack: await startLocalStack({ port: await freeLoopbackPort(), vars: VARS, cwd: copy }),
+    });
   }
-  variants.push({ name: `working tree (${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain") ? ", modified" : ""})`, stack: await startLocalStack({ port: await freeLoopbackPort(), vars: VARS }) });
+  variants.push({
+    name: `working tree (${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain") ? ", modified" : ""})`,
+    stack: await startLocalStack({ port: await freeLoopbackPort(), vars: VARS }),
+  });
 } catch (error) {
   await stopAll();
   throw error;
@@ -65,7 +72,9 @@ const results = new Map<string, FirstScreen[]>();
 const sizes = new Map<string, number>();
 const key = (variant: Variant, link: LinkKind, profile: string) => `${variant.name}\n${link}\n${profile}`;
 try {
-  const settings = (await (await fetch(`${variants[0]!.stack.worker.url}/api/config`)).json()) as { bech32_prefix: string };
+  const settings = (await (await fetch(`${variants[0]!.stack.worker.url}/api/config`)).json()) as {
+    bech32_prefix: string;
+  };
   const operator = () => toBech32(settings.bech32_prefix, randomBytes(20));
   for (const variant of variants) {
     const created = await fetch(`${variant.stack.worker.url}/api/onboardings`, {
@@ -73,7 +82,8 @@ try {
       headers: { authorization: `Bearer ${HOST_KEY}`, "content-type": "application/json" },
       body: JSON.stringify({ operator: operator(), label: "bench" }),
     });
-    if (created.status !== 201) throw new Error(`creating an onboarding answered ${created.status}: ${await created.text()}`);
+    if (created.status !== 201)
+      throw new Error(`creating an onboarding answered ${created.status}: ${await created.text()}`);
     const url = new URL(((await created.json()) as { url: string }).url);
     variant.onboarding = `${url.pathname}${url.search}`;
   }
@@ -82,7 +92,10 @@ try {
   for (const variant of variants) {
     for (const link of LINKS) {
       // What the first response weighs on the wire, gzipped as an edge would send it.
-      sizes.set(`${variant.name}\n${link}`, gzipSync(Buffer.from(await (await fetch(url(variant, link))).arrayBuffer())).length);
+      sizes.set(
+        `${variant.name}\n${link}`,
+        gzipSync(Buffer.from(await (await fetch(url(variant, link))).arrayBuffer())).length,
+      );
       // One warm-up load each, untimed: wrangler dev compiles and starts the Worker on the first requests.
       await measureFirstScreen(browser, url(variant, link), NETWORK_PROFILES.at(-1)!, 1, VIEWPORT);
     }
@@ -92,8 +105,13 @@ try {
       for (const link of LINKS) {
         for (const variant of variants) {
           const result = await measureFirstScreen(browser, url(variant, link), profile, CPU_SLOWDOWN, VIEWPORT);
-          results.set(key(variant, link, profile.name), [...(results.get(key(variant, link, profile.name)) ?? []), result]);
-          console.log(`${profile.name.padEnd(12)} ${link.padEnd(10)} ${variant.name} run ${run + 1}: ${result.msToQr.toFixed(0)} ms, ${result.roundTrips} round trips (${result.chain.join(" → ")})`);
+          results.set(key(variant, link, profile.name), [
+            ...(results.get(key(variant, link, profile.name)) ?? []),
+            result,
+          ]);
+          console.log(
+            `${profile.name.padEnd(12)} ${link.padEnd(10)} ${variant.name} run ${run + 1}: ${result.msToQr.toFixed(0)} ms, ${result.roundTrips} round trips (${result.chain.join(" → ")})`,
+          );
         }
       }
     }
@@ -110,7 +128,11 @@ async function stopAll(): Promise<void> {
   }
 }
 
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 const rows = NETWORK_PROFILES.flatMap((profile) =>
   LINKS.flatMap((link) =>
     variants.map((variant) => {
@@ -119,11 +141,24 @@ const rows = NETWORK_PROFILES.flatMap((profile) =>
       const trips = median(runs.map((r) => r.roundTrips));
       const chain = runs.find((r) => r.roundTrips === trips)?.chain.join(" → ") ?? "";
       const kib = sizes.get(`${variant.name}\n${link}`)! / 1024;
-      return { profile: profile.name, link, variant: variant.name, ms: median(ms), min: ms[0]!, max: ms.at(-1)!, trips, chain, kib };
+      return {
+        profile: profile.name,
+        link,
+        variant: variant.name,
+        ms: median(ms),
+        min: ms[0]!,
+        max: ms.at(-1)!,
+        trips,
+        chain,
+        kib,
+      };
     }),
   ),
 );
-for (const r of rows) console.log(`${r.profile}, ${r.link}, ${r.variant}: time to QR ${r.ms.toFixed(0)} ms (min ${r.min.toFixed(0)}, max ${r.max.toFixed(0)}), ${r.trips} round trips: ${r.chain}; first response ${r.kib.toFixed(1)} KiB gzipped`);
+for (const r of rows)
+  console.log(
+    `${r.profile}, ${r.link}, ${r.variant}: time to QR ${r.ms.toFixed(0)} ms (min ${r.min.toFixed(0)}, max ${r.max.toFixed(0)}), ${r.trips} round trips: ${r.chain}; first response ${r.kib.toFixed(1)} KiB gzipped`,
+  );
 const ratios =
   variants.length === 2
     ? `\nWorking tree ÷ ${variants[0]!.name}, medians: ${NETWORK_PROFILES.flatMap((p) =>

@@ -24,17 +24,30 @@ const POLL_INTERVAL_MS = 1500;
 
 const worker = await startWranglerDev({ port: PORT, vars: { RATE_LIMITS: "off" } });
 const base = worker.url;
-const settings = (await (await fetch(`${base}/api/config`)).json()) as { wallet_path: string; chain_id: string; bech32_prefix: string };
+const settings = (await (await fetch(`${base}/api/config`)).json()) as {
+  wallet_path: string;
+  chain_id: string;
+  bech32_prefix: string;
+};
 const walletPath = settings.wallet_path;
 const sessions = `${base}/api/${walletPath}/sessions`;
-const proof = { address: toBech32(settings.bech32_prefix, randomBytes(20)), pubkey_base64: randomBytes(1952).toString("base64"), account_label: "bench" };
+const proof = {
+  address: toBech32(settings.bech32_prefix, randomBytes(20)),
+  pubkey_base64: randomBytes(1952).toString("base64"),
+  account_label: "bench",
+};
 const json = { "content-type": "application/json" };
 
 const body = (id: string) =>
-  JSON.stringify({ v: 1, session_id: id, chain_id: settings.chain_id, origin: { name: "bench", url: base }, relay_url: `${sessions}/${id}/confirm` });
+  JSON.stringify({
+    v: 1,
+    session_id: id,
+    chain_id: settings.chain_id,
+    origin: { name: "bench", url: base },
+    relay_url: `${sessions}/${id}/confirm`,
+  });
 
 try {
-
   // 1. Throughput of whole flows: each connection creates a session, then confirms it.
   const flows = await autocannon({
     url: base,
@@ -60,7 +73,11 @@ try {
     );
     await new Promise((resolve) => socket.addEventListener("message", resolve, { once: true }));
     const sent = performance.now();
-    await fetch(`${sessions}/${id}/confirm`, { method: "POST", headers: json, body: JSON.stringify({ session_id: id, ...proof }) });
+    await fetch(`${sessions}/${id}/confirm`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ session_id: id, ...proof }),
+    });
     push.push((await arrived) - sent);
     socket.close();
   }
@@ -72,7 +89,11 @@ try {
       await fetch(sessions, { method: "POST", headers: json, body: body(id) });
       await new Promise((resolve) => setTimeout(resolve, Math.random() * POLL_INTERVAL_MS));
       const sent = performance.now();
-      const confirmed = fetch(`${sessions}/${id}/confirm`, { method: "POST", headers: json, body: JSON.stringify({ session_id: id, ...proof }) });
+      const confirmed = fetch(`${sessions}/${id}/confirm`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ session_id: id, ...proof }),
+      });
       let phase = Math.random() * POLL_INTERVAL_MS;
       for (;;) {
         await new Promise((resolve) => setTimeout(resolve, phase));

@@ -46,7 +46,12 @@ async function timed(url: string): Promise<Timed> {
   const response = await fetch(url);
   await response.arrayBuffer();
   const ms = performance.now() - started;
-  return { ms, cache: response.headers.get("x-cache"), shield: /(?:^|,)\s*shield;(?:dur=[\d.]+;)?desc="([^"]+)"/.exec(response.headers.get("server-timing") ?? "")?.[1] ?? null };
+  return {
+    ms,
+    cache: response.headers.get("x-cache"),
+    shield:
+      /(?:^|,)\s*shield;(?:dur=[\d.]+;)?desc="([^"]+)"/.exec(response.headers.get("server-timing") ?? "")?.[1] ?? null,
+  };
 }
 
 /**
@@ -58,7 +63,14 @@ async function timed(url: string): Promise<Timed> {
 async function missLatencies(stack: ColoStack) {
   const address = () => toBech32(stack.words.bech32_prefix, randomBytes(20));
   const url = (edge: number, path: string) => `${stack.edges[edge]}/api${path}`;
-  const kinds = { hit: [] as Timed[], direct: [] as Timed[], shieldNew: [] as Timed[], shieldHit: [] as Timed[], directAgain: [] as Timed[], shieldAgain: [] as Timed[] };
+  const kinds = {
+    hit: [] as Timed[],
+    direct: [] as Timed[],
+    shieldNew: [] as Timed[],
+    shieldHit: [] as Timed[],
+    directAgain: [] as Timed[],
+    shieldAgain: [] as Timed[],
+  };
   const paths = Array.from({ length: MISSES }, () => `/cosmos/bank/v1beta1/balances/${address()}`);
   for (const path of paths) {
     kinds.direct.push(await timed(url(WITHOUT_SHIELD, path)));
@@ -80,16 +92,25 @@ async function missLatencies(stack: ColoStack) {
     shieldAgain: ["MISS", "MISS"],
   };
   const unexpected = Object.entries(kinds).flatMap(([kind, list]) =>
-    list.filter((t) => t.cache !== expected[kind as keyof typeof kinds][0] || t.shield !== expected[kind as keyof typeof kinds][1]).map((t) => `${kind}: ${t.cache} / ${t.shield}`),
+    list
+      .filter(
+        (t) =>
+          t.cache !== expected[kind as keyof typeof kinds][0] || t.shield !== expected[kind as keyof typeof kinds][1],
+      )
+      .map((t) => `${kind}: ${t.cache} / ${t.shield}`),
   );
-  if (unexpected.length > 0) throw new Error(`unexpected answers while timing misses: ${unexpected.slice(0, 5).join("; ")}`);
-  return Object.fromEntries(Object.entries(kinds).map(([kind, list]) => [kind, summarize(list.map((t) => t.ms))])) as Record<keyof typeof kinds, ReturnType<typeof summarize>>;
+  if (unexpected.length > 0)
+    throw new Error(`unexpected answers while timing misses: ${unexpected.slice(0, 5).join("; ")}`);
+  return Object.fromEntries(
+    Object.entries(kinds).map(([kind, list]) => [kind, summarize(list.map((t) => t.ms))]),
+  ) as Record<keyof typeof kinds, ReturnType<typeof summarize>>;
 }
 
 /** A hit on a hot key with the shield on and off, loaded in alternating rounds. */
 async function hitPath(stack: ColoStack) {
   const path = `/api/${stack.words.namespace}/incentives/v1/params`;
-  const hit = (status: number, headers: Parameters<Target["expected"]>[1]) => status === 200 && header(headers, "x-cache") === "HIT";
+  const hit = (status: number, headers: Parameters<Target["expected"]>[1]) =>
+    status === 200 && header(headers, "x-cache") === "HIT";
   const targets: Target[] = [
     { label: "shield on", url: `${stack.edges[WITH_SHIELD]}${path}`, expected: hit },
     { label: "shield off", url: `${stack.edges[WITHOUT_SHIELD]}${path}`, expected: hit },
@@ -107,11 +128,18 @@ try {
   for (const n of COLOS) {
     for (const shield of [true, false]) {
       const report = await simulateColos({ colos: n, requests: REQUESTS, shield, bundle });
-      console.log(`colos ${n}, shield ${report.shield}: max upstream requests per key ${report.herd.max_upstream_requests_per_key}, lower after higher ${report.lagging_node.lower_after_higher} (${report.seconds} s)`);
+      console.log(
+        `colos ${n}, shield ${report.shield}: max upstream requests per key ${report.herd.max_upstream_requests_per_key}, lower after higher ${report.lagging_node.lower_after_higher} (${report.seconds} s)`,
+      );
       colos.push(report);
     }
   }
-  const stack = await startColoStack({ colos: 3, vars: { CACHE_SWR_SECONDS: "0" }, edgeVars: (i) => ({ CACHE_SHIELD: i === WITHOUT_SHIELD ? "off" : "on" }), bundle });
+  const stack = await startColoStack({
+    colos: 3,
+    vars: { CACHE_SWR_SECONDS: "0" },
+    edgeVars: (i) => ({ CACHE_SHIELD: i === WITHOUT_SHIELD ? "off" : "on" }),
+    bundle,
+  });
   let misses: Awaited<ReturnType<typeof missLatencies>>;
   let hits: Awaited<ReturnType<typeof hitPath>>;
   const loadAverage = loadavg()[0]!.toFixed(1);
@@ -121,10 +149,14 @@ try {
   } finally {
     await stack.stop();
   }
-  if (hits.rows.some((h) => h.unexpected > 0)) throw new Error(`unexpected answers under load: ${JSON.stringify(hits.rows)}`);
+  if (hits.rows.some((h) => h.unexpected > 0))
+    throw new Error(`unexpected answers under load: ${JSON.stringify(hits.rows)}`);
 
   const of = (n: number, shield: "on" | "off") => colos.find((r) => r.colos === n && r.shield === shield)!;
-  const perKey = (r: ColoReport) => Object.values(r.herd.keys).map((k) => (k as { upstream_requests: number }).upstream_requests).join(" / ");
+  const perKey = (r: ColoReport) =>
+    Object.values(r.herd.keys)
+      .map((k) => (k as { upstream_requests: number }).upstream_requests)
+      .join(" / ");
   const ms = (v: number) => `${v.toFixed(1)} ms`;
   const extra = misses.shieldAgain.p50 - misses.directAgain.p50;
   const doPerMillion = (hitRatio: number) => Math.round((1 - hitRatio) * 1_000_000);

@@ -34,7 +34,8 @@ const DEADLINE_MS = BASELINE ? 240_000 : 150_000;
 async function checkCacheBackend(url: string): Promise<void> {
   const report = await (await fetch(url)).json();
   const expected = { seen: { status: 200, kept: "yes", body: "stored body" }, deleted: true, goneAfterDelete: true };
-  if (JSON.stringify(report) !== JSON.stringify(expected)) throw new Error(`cache backend misbehaves: ${JSON.stringify(report)}`);
+  if (JSON.stringify(report) !== JSON.stringify(expected))
+    throw new Error(`cache backend misbehaves: ${JSON.stringify(report)}`);
 }
 
 let bundle: WorkerBundle | undefined;
@@ -50,7 +51,8 @@ const watchdog = setTimeout(() => {
   void stopAll().finally(() => process.exit(1));
 }, DEADLINE_MS);
 watchdog.unref();
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stopAll().finally(() => process.exit(130)));
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => void stopAll().finally(() => process.exit(130)));
 
 try {
   const settings = readWorkerSettings();
@@ -58,7 +60,13 @@ try {
   devnet = await startDevnet({ port: 0 });
   const baseline = BASELINE ? { ref: BASELINE, commit: buildBaseline(BASELINE, bundle.dir, "baseline.js") } : null;
   // No rate-limit binding exists in bare workerd.
-  const configPath = writeWorkerdConfig(bundle.dir, basename(bundle.mainPath), settings, { UPSTREAM_URLS: devnet.url, RATE_LIMITS: "off" }, baseline ? "baseline.js" : undefined);
+  const configPath = writeWorkerdConfig(
+    bundle.dir,
+    basename(bundle.mainPath),
+    settings,
+    { UPSTREAM_URLS: devnet.url, RATE_LIMITS: "off" },
+    baseline ? "baseline.js" : undefined,
+  );
 
   const binary = wranglerWorkerd();
   workerd = await startWorkerd(binary.path, configPath, baseline ? [...SOCKETS, BASELINE_SOCKET] : SOCKETS);
@@ -72,11 +80,13 @@ try {
     for (let i = 0; i < 2; i++) await (await fetch(url)).arrayBuffer();
     const check = await fetch(url);
     await check.arrayBuffer();
-    if (check.status !== 200 || check.headers.get("x-cache") !== "HIT") throw new Error(`expected a 200 cache hit at ${url}, got ${check.status} ${check.headers.get("x-cache")}`);
+    if (check.status !== 200 || check.headers.get("x-cache") !== "HIT")
+      throw new Error(`expected a 200 cache hit at ${url}, got ${check.status} ${check.headers.get("x-cache")}`);
   }
 
   const ok = (status: number) => status === 200;
-  const hit = (status: number, headers: Parameters<Target["expected"]>[1]) => ok(status) && header(headers, "x-cache") === "HIT";
+  const hit = (status: number, headers: Parameters<Target["expected"]>[1]) =>
+    ok(status) && header(headers, "x-cache") === "HIT";
   const targets: Target[] = [
     { label: "floor: constant answer, no code of ours", url: `${workerd.urls.floor}/`, expected: ok },
     { label: "`/api/config`", url: `${edge}/api/config`, expected: ok },
@@ -110,9 +120,13 @@ ${ratioRow("gateway hit ÷ floor", 2)}
 ${ratioRow("\`/api/config\` ÷ floor", 1)}${baseline ? `\n${ratioRow(`hit as at ${baseline.commit} ÷ floor`, 3)}\n${ratioRow(`gateway hit ÷ hit as at ${baseline.commit}`, 2, 3)}` : ""}
 
 An unexpected answer is anything but a 200 (for the gateway hit: a 200 with \`x-cache: HIT\`). Both edge
-routes include the JSON access-log line the Worker prints per request (workerd's stdout, discarded).${baseline ? `
+routes include the JSON access-log line the Worker prints per request (workerd's stdout, discarded).${
+    baseline
+      ? `
 The Worker as at ${baseline.commit} (\`BENCH_BASELINE=${baseline.ref}\`) was built the same way and ran in the same process,
-its hit loaded in the same rounds.` : ""}
+its hit loaded in the same rounds.`
+      : ""
+  }
 `;
   const unexpected = rows.reduce((n, r) => n + r.unexpected, 0);
   if (unexpected > 0) throw new Error(`${unexpected} unexpected answers under load; figures not written\n${markdown}`);

@@ -34,10 +34,14 @@ export function requestedHeight(header: string | string[] | undefined, latest: n
   if (header === undefined) return latest;
   const raw = Array.isArray(header) ? header[0]! : header;
   if (!/^[+-]?\d+$/.test(raw)) {
-    throw badRequest(`invalid height header ${JSON.stringify(REQUEST_HEIGHT_HEADER)}: strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax: invalid request`);
+    throw badRequest(
+      `invalid height header ${JSON.stringify(REQUEST_HEIGHT_HEADER)}: strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax: invalid request`,
+    );
   }
   const asked = BigInt(raw);
-  if (asked < 0n) throw badRequest(`height (${asked}) from ${JSON.stringify(REQUEST_HEIGHT_HEADER)} must be >= 0: invalid request`);
-  if (asked > BigInt(latest)) throw badRequest("cannot query with height in the future; please provide a valid height: invalid height");
+  if (asked < 0n)
+    throw badRequest(`height (${asked}) from ${JSON.stringify(REQUEST_HEIGHT_HEADER)} must be >= 0: invalid request`);
+  if (asked > BigInt(latest))
+    throw badRequest("cannot query with height in the future; please provide a valid height: invalid height");
   return asked === 0n ? latest : Number(asked);
 }

@@ -28,14 +28,18 @@ import { txJson } from "./tx-json.ts";
 const SIGNERS = [0, 1, 2];
 
 const b64 = (bytes: Buffer) => bytes.toString("base64");
-const hashOf = (ledger: Ledger, what: string, height: number) => seedBytes(`${what}-${ledger.brand.chainId}-${height}`, 32);
+const hashOf = (ledger: Ledger, what: string, height: number) =>
+  seedBytes(`${what}-${ledger.brand.chainId}-${height}`, 32);
 const consensusAddress = (i: number) => seedBytes(`cons-addr-${i}`, 20);
 
 /** Protobuf JSON's Timestamp: RFC 3339 in UTC with the fraction's trailing zeros trimmed. */
 const timestamp = (ledger: Ledger, height: number) => ledger.blockTime(height);
 
 function blockId(ledger: Ledger, height: number) {
-  return { hash: b64(hashOf(ledger, "block", height)), part_set_header: { total: 1, hash: b64(hashOf(ledger, "parts", height)) } };
+  return {
+    hash: b64(hashOf(ledger, "block", height)),
+    part_set_header: { total: 1, hash: b64(hashOf(ledger, "parts", height)) },
+  };
 }
 
 /** The block at `height` in CometBFT's protobuf JSON; `sdk` writes the proposer as a valcons address, as `sdk_block` does. */
@@ -78,13 +82,16 @@ function blockJson(ledger: Ledger, height: number, sdk: boolean) {
 /** CometBFT's refusal of a height it does not hold (pruned, or from before the devnet started). */
 function checkAvailable(ledger: Ledger, height: number, latest: number): void {
   const lowest = ledger.lowestBlock(latest);
-  if (height < lowest) throw new DevnetError(500, Code.UNKNOWN, `height ${height} is not available, lowest height is ${lowest}`);
+  if (height < lowest)
+    throw new DevnetError(500, Code.UNKNOWN, `height ${height} is not available, lowest height is ${lowest}`);
 }
 
 /** A path's int64 height as grpc-gateway parses it (`strconv.ParseInt(v, 0, 64)`), or the node's 400. */
 function parseInt64(name: string, raw: string): number {
   if (!/^[+-]?\d+$/.test(raw) || BigInt(raw) > 0x7fff_ffff_ffff_ffffn || BigInt(raw) < -0x8000_0000_0000_0000n) {
-    throw badRequest(`type mismatch, parameter: ${name}, error: strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax`);
+    throw badRequest(
+      `type mismatch, parameter: ${name}, error: strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax`,
+    );
   }
   return Number(raw);
 }
@@ -94,13 +101,21 @@ function blockAt(ledger: Ledger, height: number, latest: number) {
   if (height > latest) throw badRequest("requested block height is bigger then the chain length");
   if (height <= 0) throw new DevnetError(500, Code.UNKNOWN, `height must be greater than 0, but got ${height}`);
   checkAvailable(ledger, height, latest);
-  return { block_id: blockId(ledger, height), block: blockJson(ledger, height, false), sdk_block: blockJson(ledger, height, true) };
+  return {
+    block_id: blockId(ledger, height),
+    block: blockJson(ledger, height, false),
+    sdk_block: blockJson(ledger, height, true),
+  };
 }
 
 /** GetBlockWithTxs: the block and its transactions decoded, paged by `pagination.offset` / `pagination.limit`. */
 function blockWithTxs(ledger: Ledger, height: number, latest: number, query: URLSearchParams) {
   if (height < 1 || height > latest) {
-    throw new DevnetError(500, Code.UNKNOWN, `requested height ${height} but height must not be less than 1 or greater than the current height ${latest}: invalid height`);
+    throw new DevnetError(
+      500,
+      Code.UNKNOWN,
+      `requested height ${height} but height must not be less than 1 or greater than the current height ${latest}: invalid height`,
+    );
   }
   checkAvailable(ledger, height, latest);
   const read = (name: string) => {
@@ -111,7 +126,11 @@ function blockWithTxs(ledger: Ledger, height: number, latest: number, query: URL
   const limit = read("limit") || DEFAULT_LIMIT;
   const all = ledger.txs.inBlock(height);
   if (offset >= all.length && all.length !== 0) {
-    throw new DevnetError(400, Code.INVALID_ARGUMENT, `out of range: cannot paginate ${all.length} txs with offset ${offset} and limit ${limit}: invalid request`);
+    throw new DevnetError(
+      400,
+      Code.INVALID_ARGUMENT,
+      `out of range: cannot paginate ${all.length} txs with offset ${offset} and limit ${limit}: invalid request`,
+    );
   }
   return {
     txs: all.slice(offset, offset + limit).map((record) => txJson(ledger, record).tx),
@@ -139,23 +158,41 @@ function txsEvent(ledger: Ledger, query: URLSearchParams, latest: number) {
   const search = query.get("query") ?? "";
   if (search === "") throw badRequest("query cannot be empty");
   const byHeight = /^\s*tx\.height\s*=\s*(\d+)\s*$/.exec(search);
-  if (!byHeight) throw new DevnetError(501, Code.UNIMPLEMENTED, `the devnet searches transactions by tx.height=<n> only, not ${JSON.stringify(search)}`);
+  if (!byHeight)
+    throw new DevnetError(
+      501,
+      Code.UNIMPLEMENTED,
+      `the devnet searches transactions by tx.height=<n> only, not ${JSON.stringify(search)}`,
+    );
   const order = ORDER.get(query.get("order_by") ?? "");
-  if (order === undefined) throw badRequest(`invalid value for enum field order_by: ${JSON.stringify(query.get("order_by"))}`);
+  if (order === undefined)
+    throw badRequest(`invalid value for enum field order_by: ${JSON.stringify(query.get("order_by"))}`);
   const page = Number(parseUint64(query.get("page") || "0")) || 1;
   const limit = Number(parseUint64(query.get("limit") || "0")) || DEFAULT_LIMIT;
   const height = Number(byHeight[1]);
   const found = height <= latest ? [...ledger.txs.inBlock(height)] : [];
   if (order === "desc") found.reverse();
   const pages = Math.max(1, Math.ceil(found.length / limit));
-  if (page > pages) throw new DevnetError(500, Code.UNKNOWN, `page should be within [1, ${pages}] range, given ${page}`);
+  if (page > pages)
+    throw new DevnetError(500, Code.UNKNOWN, `page should be within [1, ${pages}] range, given ${page}`);
   const shown = found.slice((page - 1) * limit, page * limit).map((record) => txJson(ledger, record));
-  return { txs: shown.map((t) => t.tx), tx_responses: shown.map((t) => t.tx_response), pagination: null, total: String(found.length) };
+  return {
+    txs: shown.map((t) => t.tx),
+    tx_responses: shown.map((t) => t.tx_response),
+    pagination: null,
+    total: String(found.length),
+  };
 }
 
 export const BLOCK_ROUTES: readonly ModuleRoute[] = [
   { path: "/cosmos/base/tendermint/v1beta1/blocks/latest", answer: (l, _p, _q, h) => blockAt(l, h, h) },
-  { path: "/cosmos/base/tendermint/v1beta1/blocks/:height", answer: (l, p, _q, h) => blockAt(l, parseInt64("height", p.height!), h) },
-  { path: "/cosmos/tx/v1beta1/txs/block/:height", answer: (l, p, q, h) => blockWithTxs(l, parseInt64("height", p.height!), h, q) },
+  {
+    path: "/cosmos/base/tendermint/v1beta1/blocks/:height",
+    answer: (l, p, _q, h) => blockAt(l, parseInt64("height", p.height!), h),
+  },
+  {
+    path: "/cosmos/tx/v1beta1/txs/block/:height",
+    answer: (l, p, q, h) => blockWithTxs(l, parseInt64("height", p.height!), h, q),
+  },
   { path: "/cosmos/tx/v1beta1/txs", answer: (l, _p, q, h) => txsEvent(l, q, h) },
 ];

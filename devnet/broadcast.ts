@@ -26,8 +26,20 @@ function parseMessages(input: unknown): TxMessage[] {
   const valid =
     Array.isArray(input) &&
     input.length > 0 &&
-    input.every((m) => typeof m === "object" && m !== null && typeof m.typeUrl === "string" && m.typeUrl.startsWith("/") && typeof m.value === "object" && m.value !== null && !Array.isArray(m.value));
-  if (!valid) throw badRequest("messages must be a non-empty array of {typeUrl, value} with a type URL starting with / and an object value");
+    input.every(
+      (m) =>
+        typeof m === "object" &&
+        m !== null &&
+        typeof m.typeUrl === "string" &&
+        m.typeUrl.startsWith("/") &&
+        typeof m.value === "object" &&
+        m.value !== null &&
+        !Array.isArray(m.value),
+    );
+  if (!valid)
+    throw badRequest(
+      "messages must be a non-empty array of {typeUrl, value} with a type URL starting with / and an object value",
+    );
   return (input as TxMessage[]).map((m) => ({ typeUrl: m.typeUrl, value: m.value }));
 }
 
@@ -42,7 +54,11 @@ function model(ledger: Ledger, message: TxMessage): Modelled | null {
   const incentives = `/${ledger.brand.namespace}.incentives.v1`;
   const { value } = message;
   if (message.typeUrl === `${incentives}.MsgAuthorizeOperator`) {
-    const request = ledger.parseAuthorization({ payout_recipient: value.payoutRecipient, operator: value.operator, label: value.label });
+    const request = ledger.parseAuthorization({
+      payout_recipient: value.payoutRecipient,
+      operator: value.operator,
+      label: value.label,
+    });
     return { signer: request.payout_recipient, apply: (height) => void ledger.authorize(request, height) };
   }
   if (message.typeUrl === `${incentives}.MsgUpdateNode`) {
@@ -68,7 +84,13 @@ export function broadcast(ledger: Ledger, body: Record<string, unknown>): Broadc
 
   // CheckTx: a message signed for someone else fails the stock ante handler and never reaches a block.
   const foreign = modelled.find((m) => m !== null && m.signer !== signer);
-  if (foreign) return answer(8, "sdk", `pubKey does not match signer address ${foreign.signer} with signer index: 0: invalid pubkey`, 0);
+  if (foreign)
+    return answer(
+      8,
+      "sdk",
+      `pubKey does not match signer address ${foreign.signer} with signer index: 0: invalid pubkey`,
+      0,
+    );
 
   const rollback = ledger.snapshot();
   let failure: { index: number; error: ModuleError } | null = null;
@@ -87,7 +109,19 @@ export function broadcast(ledger: Ledger, body: Record<string, unknown>): Broadc
   const codespace = failure?.error.registered.codespace ?? "";
   // The SDK's wording for a message that failed inside a block.
   const rawLog = failure ? `failed to execute message; message index: ${failure.index}: ${failure.error.message}` : "";
-  ledger.txs.add({ hash, raw, height, timestamp: ledger.blockTime(height), signer, sequence: sequenceAt(ledger, signer), memo, messages, code, codespace, rawLog });
+  ledger.txs.add({
+    hash,
+    raw,
+    height,
+    timestamp: ledger.blockTime(height),
+    signer,
+    sequence: sequenceAt(ledger, signer),
+    memo,
+    messages,
+    code,
+    codespace,
+    rawLog,
+  });
   return answer(code, codespace, rawLog, height);
 }
 
@@ -98,6 +132,18 @@ export function broadcast(ledger: Ledger, body: Record<string, unknown>): Broadc
  */
 export function recordApplied(ledger: Ledger, signer: string, message: TxMessage, height: number): string {
   const { raw, hash } = ledger.txs.mint(JSON.stringify([signer, "", [message], height]));
-  ledger.txs.add({ hash, raw, height, timestamp: ledger.blockTime(height), signer, sequence: sequenceAt(ledger, signer), memo: "", messages: [message], code: 0, codespace: "", rawLog: "" });
+  ledger.txs.add({
+    hash,
+    raw,
+    height,
+    timestamp: ledger.blockTime(height),
+    signer,
+    sequence: sequenceAt(ledger, signer),
+    memo: "",
+    messages: [message],
+    code: 0,
+    codespace: "",
+    rawLog: "",
+  });
   return hash;
 }

@@ -1,7 +1,15 @@
 /** Error bodies as a Cosmos SDK REST (grpc-gateway) node writes them: `{code, message, details}`. */
 
 /** gRPC status numbers the devnet answers with. */
-export const Code = { UNKNOWN: 2, INVALID_ARGUMENT: 3, NOT_FOUND: 5, ALREADY_EXISTS: 6, PERMISSION_DENIED: 7, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
+export const Code = {
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+} as const;
 
 /** A refusal the devnet answers with: HTTP status plus the gRPC body. */
 export class DevnetError extends Error {

@@ -6,7 +6,10 @@ import { BLOCK_ROUTES } from "./blocks.ts";
 import { getTxResponse } from "./tx-json.ts";
 
 export const COSMOS_ROUTES: readonly ModuleRoute[] = [
-  { path: "/cosmos/bank/v1beta1/balances/:address", answer: (l, p, q) => list("balances", l.balances(l.checkAddress(p.address!)), q) },
+  {
+    path: "/cosmos/bank/v1beta1/balances/:address",
+    answer: (l, p, q) => list("balances", l.balances(l.checkAddress(p.address!)), q),
+  },
   {
     path: "/cosmos/bank/v1beta1/supply",
     answer: (l, _p, q, h) => list("supply", [l.coin(1_000_000_000_000_000n + BigInt(h) * 1_000_000n)], q),
@@ -37,7 +40,11 @@ export const COSMOS_ROUTES: readonly ModuleRoute[] = [
     path: "/cosmos/staking/v1beta1/validators",
     answer: (l, _p, q) => {
       const status = q.get("status");
-      return list("validators", l.validators().filter((v) => !status || v.status === status), q);
+      return list(
+        "validators",
+        l.validators().filter((v) => !status || v.status === status),
+        q,
+      );
     },
   },
   {
@@ -47,11 +54,17 @@ export const COSMOS_ROUTES: readonly ModuleRoute[] = [
   {
     path: "/cosmos/staking/v1beta1/pool",
     answer: (l) => {
-      const bonded = l.validators().filter((v) => v.status === "BOND_STATUS_BONDED").reduce((n, v) => n + BigInt(v.tokens), 0n);
+      const bonded = l
+        .validators()
+        .filter((v) => v.status === "BOND_STATUS_BONDED")
+        .reduce((n, v) => n + BigInt(v.tokens), 0n);
       return { pool: { not_bonded_tokens: "1250000000000", bonded_tokens: String(bonded) } };
     },
   },
-  { path: "/cosmos/auth/v1beta1/accounts/:address", answer: (l, p, _q, h) => accountAt(l, l.checkAddress(p.address!), h) },
+  {
+    path: "/cosmos/auth/v1beta1/accounts/:address",
+    answer: (l, p, _q, h) => accountAt(l, l.checkAddress(p.address!), h),
+  },
   { path: "/cosmos/tx/v1beta1/txs/:hash", answer: (l, p, _q, h) => getTxResponse(l, p.hash!, h) },
   ...BLOCK_ROUTES,
   {

@@ -10,7 +10,10 @@ const decCoin = (ledger: Ledger, atto: bigint) => ({ denom: ledger.brand.nativeD
 
 /** `delegators/{delegator}/rewards`: one entry per delegation and their sum (both empty without delegations). */
 export function delegatorRewards(ledger: Ledger, delegator: string, height: number) {
-  const accrued = ledger.delegations(delegator).map((d) => ({ validator: d.delegation.validator_address, atto: BigInt(d.balance.amount) * BigInt(height) * 123_456_789n }));
+  const accrued = ledger.delegations(delegator).map((d) => ({
+    validator: d.delegation.validator_address,
+    atto: BigInt(d.balance.amount) * BigInt(height) * 123_456_789n,
+  }));
   const sum = accrued.reduce((n, r) => n + r.atto, 0n);
   return {
     rewards: accrued.map((r) => ({ validator_address: r.validator, reward: [decCoin(ledger, r.atto)] })),
@@ -24,7 +27,9 @@ export function delegatorRewards(ledger: Ledger, delegator: string, height: numb
  */
 export function validatorCommission(ledger: Ledger, valoper: string, height: number) {
   const validator = ledger.validators().find((v) => v.operator_address === valoper);
-  const commission = validator ? [decCoin(ledger, (BigInt(validator.tokens) * BigInt(height) * 7_654_321n) / 1000n)] : [];
+  const commission = validator
+    ? [decCoin(ledger, (BigInt(validator.tokens) * BigInt(height) * 7_654_321n) / 1000n)]
+    : [];
   return { commission: { commission } };
 }
 

@@ -47,7 +47,11 @@ export class FaultBoard {
   }
 
   /** Requests whose key starts with `prefix` (all when empty), with the headers of the last one per key. */
-  requests(prefix = ""): { count: number; by_path: Record<string, number>; last_headers: Record<string, Record<string, string>> } {
+  requests(prefix = ""): {
+    count: number;
+    by_path: Record<string, number>;
+    last_headers: Record<string, Record<string, string>>;
+  } {
     const by_path: Record<string, number> = {};
     const last_headers: Record<string, Record<string, string>> = {};
     let count = 0;
@@ -82,7 +86,9 @@ export class FaultBoard {
 
   /** The fault for a request, consuming one use of it. */
   take(tag: string, pathAndQuery: string): Fault | undefined {
-    const fault = this.faults.find((f) => (f.tag === undefined || f.tag === tag) && (!f.prefix || pathAndQuery.startsWith(f.prefix)));
+    const fault = this.faults.find(
+      (f) => (f.tag === undefined || f.tag === tag) && (!f.prefix || pathAndQuery.startsWith(f.prefix)),
+    );
     if (fault?.times !== undefined && --fault.times <= 0) this.remove(fault.id);
     return fault;
   }

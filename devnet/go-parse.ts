@@ -12,10 +12,15 @@ const UINT64_MAX = 0xffff_ffff_ffff_ffffn;
 export function parseUint64(raw: string): bigint {
   const refuse = (why: string) => badRequest(`strconv.ParseUint: parsing ${JSON.stringify(raw)}: ${why}`);
   const prefixed = /^0[xXoObB]/.test(raw);
-  const base = prefixed ? { x: 16, o: 8, b: 2 }[raw[1]!.toLowerCase() as "x" | "o" | "b"] : raw.length > 1 && raw[0] === "0" ? 8 : 10;
+  const base = prefixed
+    ? { x: 16, o: 8, b: 2 }[raw[1]!.toLowerCase() as "x" | "o" | "b"]
+    : raw.length > 1 && raw[0] === "0"
+      ? 8
+      : 10;
   const body = prefixed ? raw.slice(2) : raw;
   // Go accepts `_` only between digits (or right after a base prefix) when the base is implied.
-  if (!(prefixed ? /^_?[0-9a-fA-F]+(?:_[0-9a-fA-F]+)*$/ : /^[0-9a-fA-F]+(?:_[0-9a-fA-F]+)*$/).test(body)) throw refuse("invalid syntax");
+  if (!(prefixed ? /^_?[0-9a-fA-F]+(?:_[0-9a-fA-F]+)*$/ : /^[0-9a-fA-F]+(?:_[0-9a-fA-F]+)*$/).test(body))
+    throw refuse("invalid syntax");
   let value = 0n;
   for (const char of body.replaceAll("_", "")) {
     const digit = parseInt(char, 16);
@@ -39,7 +44,8 @@ export function parseBool(raw: string): boolean {
 /** runtime.Bytes(raw): padded standard base64, else padded URL-safe base64 (Go skips CR and LF). */
 export function parseBytes(raw: string): Uint8Array {
   const text = raw.replace(/[\r\n]/g, "");
-  const padded = (alphabet: string) => new RegExp(`^(?:[${alphabet}]{4})*(?:[${alphabet}]{2}==|[${alphabet}]{3}=)?$`).test(text);
+  const padded = (alphabet: string) =>
+    new RegExp(`^(?:[${alphabet}]{4})*(?:[${alphabet}]{2}==|[${alphabet}]{3}=)?$`).test(text);
   if (padded("A-Za-z0-9+/")) return new Uint8Array(Buffer.from(text, "base64"));
   if (padded("A-Za-z0-9_-")) return new Uint8Array(Buffer.from(text, "base64url"));
   // Go names the first byte it could not place: a stray character, or the start of a short last quantum.

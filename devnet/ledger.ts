@@ -8,7 +8,13 @@
 import { fromBech32, toBech32 } from "@cosmjs/encoding";
 import type { Brand } from "./brand.ts";
 import { badRequest, DevnetError, Code } from "./cosmos-errors.ts";
-import { ErrAuthorizationExists, ErrNodeNotFound, ErrOperatorNotAuthorized, ErrSelfAuthorization, ModuleError } from "./incentives-errors.ts";
+import {
+  ErrAuthorizationExists,
+  ErrNodeNotFound,
+  ErrOperatorNotAuthorized,
+  ErrSelfAuthorization,
+  ModuleError,
+} from "./incentives-errors.ts";
 import { NodeRecords, type NodeChange, type NodeRecord } from "./node-records.ts";
 import { dec, seedBytes, seeded } from "./seeds.ts";
 import { TxLog } from "./tx-log.ts";
@@ -19,7 +25,8 @@ const GENESIS_MS = Date.UTC(2026, 0, 1);
 /** A label as the incentives module takes it (absent: empty), or the node's 400. */
 function checkLabel(value: unknown): string {
   const label = value === undefined ? "" : value;
-  if (typeof label !== "string" || label.length > 140) throw badRequest("label must be a string of at most 140 characters");
+  if (typeof label !== "string" || label.length > 140)
+    throw badRequest("label must be a string of at most 140 characters");
   return label;
 }
 
@@ -57,7 +64,11 @@ export class Ledger {
     this.firstBlock = this.height();
     const payout = this.account("payout-1");
     const seededAt = this.height(Date.UTC(2026, 0, 2, 9, 30));
-    for (const n of [1, 2]) this.authorize({ payout_recipient: payout, operator: this.account(`operator-${n}`), label: `rack-a-${n}` }, seededAt);
+    for (const n of [1, 2])
+      this.authorize(
+        { payout_recipient: payout, operator: this.account(`operator-${n}`), label: `rack-a-${n}` },
+        seededAt,
+      );
   }
 
   /** Current block height: advances one block every `blockMs` since genesis. */
@@ -110,13 +121,16 @@ export class Ledger {
     } catch (err) {
       throw badRequest(`invalid address: decoding bech32 failed: ${(err as Error).message}`);
     }
-    if (decoded.prefix !== prefix) throw badRequest(`invalid address: invalid Bech32 prefix; expected ${prefix}, got ${decoded.prefix}`);
+    if (decoded.prefix !== prefix)
+      throw badRequest(`invalid address: invalid Bech32 prefix; expected ${prefix}, got ${decoded.prefix}`);
     return value;
   }
 
   checkUint64(name: string, value: string): bigint {
     if (!/^\d{1,20}$/.test(value) || BigInt(value) > 0xffff_ffff_ffff_ffffn) {
-      throw badRequest(`type mismatch, parameter: ${name}, error: strconv.ParseUint: parsing ${JSON.stringify(value)}: invalid syntax`);
+      throw badRequest(
+        `type mismatch, parameter: ${name}, error: strconv.ParseUint: parsing ${JSON.stringify(value)}: invalid syntax`,
+      );
     }
     return BigInt(value);
   }
@@ -137,7 +151,8 @@ export class Ledger {
     const { payout_recipient: payout, operator } = request;
     if (payout === operator) throw new ModuleError(ErrSelfAuthorization, "payout recipient equals operator");
     const list = this.recorded.get(payout) ?? [];
-    if (list.some((a) => a.entry.operator === operator)) throw new ModuleError(ErrAuthorizationExists, `${payout} -> ${operator}`);
+    if (list.some((a) => a.entry.operator === operator))
+      throw new ModuleError(ErrAuthorizationExists, `${payout} -> ${operator}`);
     const entry = { ...request, authorized_at: this.blockTime(height) };
     this.recorded.set(payout, [...list, { entry, height }]);
     return entry;
@@ -169,12 +184,21 @@ export class Ledger {
       const tokens = BigInt(seeded(`val-${i}`, 2_000_000, 9_000_000)) * 1_000_000n;
       return {
         operator_address: this.valoper(`validator-${i}`),
-        consensus_pubkey: { "@type": "/cosmos.crypto.ed25519.PubKey", key: seedBytes(`cons-${i}`, 32).toString("base64") },
+        consensus_pubkey: {
+          "@type": "/cosmos.crypto.ed25519.PubKey",
+          key: seedBytes(`cons-${i}`, 32).toString("base64"),
+        },
         jailed: false,
         status: i === 3 ? "BOND_STATUS_UNBONDING" : "BOND_STATUS_BONDED",
         tokens: String(tokens),
         delegator_shares: `${tokens}.000000000000000000`,
-        description: { moniker, identity: "", website: `https://${moniker.toLowerCase()}.devnet.invalid`, security_contact: "", details: "devnet validator" },
+        description: {
+          moniker,
+          identity: "",
+          website: `https://${moniker.toLowerCase()}.devnet.invalid`,
+          security_contact: "",
+          details: "devnet validator",
+        },
         unbonding_height: i === 3 ? "1200" : "0",
         unbonding_time: i === 3 ? "2026-01-22T00:00:00Z" : "1970-01-01T00:00:00Z",
         commission: {
@@ -191,13 +215,19 @@ export class Ledger {
   delegations(delegator: string) {
     const known = [1, 2, 3].map((n) => this.account(`operator-${n}`)).concat(this.account("payout-1"));
     if (!known.includes(delegator)) return [];
-    return this.validators().slice(0, 2).map((v, i) => {
-      const amount = seeded(`del-${delegator}-${i}`, 1_000, 900_000) * 1000;
-      return {
-        delegation: { delegator_address: delegator, validator_address: v.operator_address, shares: `${amount}.000000000000000000` },
-        balance: this.coin(amount),
-      };
-    });
+    return this.validators()
+      .slice(0, 2)
+      .map((v, i) => {
+        const amount = seeded(`del-${delegator}-${i}`, 1_000, 900_000) * 1000;
+        return {
+          delegation: {
+            delegator_address: delegator,
+            validator_address: v.operator_address,
+            shares: `${amount}.000000000000000000`,
+          },
+          balance: this.coin(amount),
+        };
+      });
   }
 
   balances(address: string) {
@@ -215,7 +245,11 @@ export class Ledger {
     const operator = this.checkAddress(typeof input.operator === "string" ? input.operator : "");
     const payout = input.payoutRecipient ?? "";
     if (typeof payout !== "string") throw badRequest("payout recipient must be a string");
-    return { operator, payout_recipient: payout === "" ? "" : this.checkAddress(payout), label: checkLabel(input.label) };
+    return {
+      operator,
+      payout_recipient: payout === "" ? "" : this.checkAddress(payout),
+      label: checkLabel(input.label),
+    };
   }
 
   /**
@@ -225,8 +259,12 @@ export class Ledger {
    */
   updateNode(change: NodeChange, height: number): void {
     const { operator, payout_recipient: payout } = change;
-    if (!this.nodes(height).some((n) => n.operator === operator)) throw new ModuleError(ErrNodeNotFound, `node ${operator}`);
-    const authorized = payout === "" || payout === operator || this.authorizationsOf(payout, height).some((a) => a.operator === operator);
+    if (!this.nodes(height).some((n) => n.operator === operator))
+      throw new ModuleError(ErrNodeNotFound, `node ${operator}`);
+    const authorized =
+      payout === "" ||
+      payout === operator ||
+      this.authorizationsOf(payout, height).some((a) => a.operator === operator);
     if (!authorized) throw new ModuleError(ErrOperatorNotAuthorized, `${payout} has not authorized ${operator}`);
     this.nodeRecords.change(change, height);
   }

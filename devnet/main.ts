@@ -9,7 +9,9 @@ import { startDevnet } from "./server.ts";
 const port = Number(process.env.DEVNET_PORT ?? 1317);
 const blockMs = Number(process.env.DEVNET_BLOCK_MS ?? 2000);
 if (!Number.isInteger(blockMs) || blockMs < 1) {
-  console.error(`devnet: DEVNET_BLOCK_MS must be a whole number of milliseconds, got ${JSON.stringify(process.env.DEVNET_BLOCK_MS)}`);
+  console.error(
+    `devnet: DEVNET_BLOCK_MS must be a whole number of milliseconds, got ${JSON.stringify(process.env.DEVNET_BLOCK_MS)}`,
+  );
   process.exit(1);
 }
 let heightHeader: HeightHeaderForm;

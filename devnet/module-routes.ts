@@ -15,7 +15,13 @@ export function matchModuleRoute(namespace: string, pathname: string) {
     const pattern = route.path.replace("{ns}", namespace).split("/");
     if (pattern.length !== segments.length) continue;
     const params: Record<string, string> = {};
-    if (pattern.every((p, i) => (p.startsWith(":") ? ((params[p.slice(1)] = decodeURIComponent(segments[i]!)), segments[i] !== "") : p === segments[i]))) {
+    if (
+      pattern.every((p, i) =>
+        p.startsWith(":")
+          ? ((params[p.slice(1)] = decodeURIComponent(segments[i]!)), segments[i] !== "")
+          : p === segments[i],
+      )
+    ) {
       return { route, params };
     }
   }

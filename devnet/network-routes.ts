@@ -37,13 +37,23 @@ export const NETWORK_ROUTES: readonly ModuleRoute[] = [
     path: "/{ns}/incentives/v1/operator_authorizations/:payout_recipient",
     answer: (l, p, q, h) => list("authorizations", l.authorizationsOf(l.checkAddress(p.payout_recipient!), h), q),
   },
-  { path: "/{ns}/incentives/v1/peer_grant/:operator", answer: (l, p, _q, h) => peerGrant(l, l.checkAddress(p.operator!), h) },
-  { path: "/{ns}/incentives/v1/eligible_nodes", answer: (l, _p, q, h) => list("eligible_nodes", eligibleNodes(l, h), q) },
+  {
+    path: "/{ns}/incentives/v1/peer_grant/:operator",
+    answer: (l, p, _q, h) => peerGrant(l, l.checkAddress(p.operator!), h),
+  },
+  {
+    path: "/{ns}/incentives/v1/eligible_nodes",
+    answer: (l, _p, q, h) => list("eligible_nodes", eligibleNodes(l, h), q),
+  },
   {
     path: "/{ns}/incentives/v1/estimated_daily_payout",
     answer: (l, _p, _q, h) => {
       const active = l.nodes(h).filter((n) => n.status === "NODE_STATUS_ACTIVE").length;
-      return { estimated_daily_payout: l.coin(Math.floor(250_000_000_000 / active)), active_nodes: String(active), epoch: String(Math.floor(h / 1200)) };
+      return {
+        estimated_daily_payout: l.coin(Math.floor(250_000_000_000 / active)),
+        active_nodes: String(active),
+        epoch: String(Math.floor(h / 1200)),
+      };
     },
   },
   {
@@ -63,13 +73,22 @@ export const NETWORK_ROUTES: readonly ModuleRoute[] = [
   },
   {
     path: "/{ns}/trustscore/v1/params",
-    answer: (l) => ({ params: { epoch_length: "600", damping_factor: "0.150000000000000000", max_iterations: "50", pre_trusted: [l.account("operator-1")] } }),
+    answer: (l) => ({
+      params: {
+        epoch_length: "600",
+        damping_factor: "0.150000000000000000",
+        max_iterations: "50",
+        pre_trusted: [l.account("operator-1")],
+      },
+    }),
   },
   {
     path: "/{ns}/trustscore/v1/epoch",
     answer: (_l, _p, _q, h) => {
       const number = Math.floor(h / 600);
-      return { epoch: { number: String(number), start_height: String(number * 600), end_height: String(number * 600 + 599) } };
+      return {
+        epoch: { number: String(number), start_height: String(number * 600), end_height: String(number * 600 + 599) },
+      };
     },
   },
   { path: "/{ns}/trustscore/v1/global_trusts", answer: (l, _p, q) => list("global_trusts", l.trustScores(), q) },
@@ -88,7 +107,13 @@ export const NETWORK_ROUTES: readonly ModuleRoute[] = [
     path: "/{ns}/campaign/v1/treasury/:campaign_id",
     answer: (l, p) => {
       const campaign = l.campaign(l.checkUint64("campaign_id", p.campaign_id!));
-      return { treasury: { campaign_id: campaign.id, address: l.account(`treasury-${campaign.id}`), balance: [campaign.raised] } };
+      return {
+        treasury: {
+          campaign_id: campaign.id,
+          address: l.account(`treasury-${campaign.id}`),
+          balance: [campaign.raised],
+        },
+      };
     },
   },
 ];

@@ -50,7 +50,10 @@ export class NodeRecords {
 
   /** Every record at `height`: the seeded ones, then registrations in order, with the changes made by then. */
   at(height: number): NodeRecord[] {
-    const records = [...SEEDED.map((n) => this.seeded(n, height)), ...this.registered.filter((r) => r.height <= height).map((r) => this.fresh(r))];
+    const records = [
+      ...SEEDED.map((n) => this.seeded(n, height)),
+      ...this.registered.filter((r) => r.height <= height).map((r) => this.fresh(r)),
+    ];
     for (const change of this.changes) {
       if (change.height > height) continue;
       const record = records.find((r) => r.operator === change.operator);
@@ -63,7 +66,8 @@ export class NodeRecords {
 
   /** Registers a node for `operator` at `height`, paying the operator itself (no PAYOUT_RECIPIENT); 409 when it has one. */
   register(operator: string, label: string, height: number): NodeRecord {
-    if (this.at(Infinity).some((r) => r.operator === operator)) throw new DevnetError(409, Code.ALREADY_EXISTS, `node ${operator} already exists`);
+    if (this.at(Infinity).some((r) => r.operator === operator))
+      throw new DevnetError(409, Code.ALREADY_EXISTS, `node ${operator} already exists`);
     const entry = { operator, label, height };
     this.registered.push(entry);
     return this.fresh(entry);

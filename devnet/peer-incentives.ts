@@ -23,7 +23,11 @@ export function peerGrant(ledger: Ledger, operator: string, height: number) {
       operator,
       claimed_height: String(Number(node.registered_height) - 1),
       registration_bond: ledger.coin(10),
-      allowed_messages: [`${incentives}.MsgRegisterNode`, `${incentives}.MsgUpdateNode`, `${incentives}.MsgSubmitSyncProof`],
+      allowed_messages: [
+        `${incentives}.MsgRegisterNode`,
+        `${incentives}.MsgUpdateNode`,
+        `${incentives}.MsgSubmitSyncProof`,
+      ],
     },
   };
 }
@@ -33,7 +37,12 @@ export function eligibleNodes(ledger: Ledger, height: number) {
   return ledger
     .nodes(height)
     .map((node, i) => ({ node, healthySlots: i === 4 ? 10 : 12 }))
-    .filter(({ node, healthySlots }) => node.status === "NODE_STATUS_ACTIVE" && height - Number(node.last_seen_height) <= MAX_LAG && healthySlots >= HEALTHY_SLOTS_REQUIRED)
+    .filter(
+      ({ node, healthySlots }) =>
+        node.status === "NODE_STATUS_ACTIVE" &&
+        height - Number(node.last_seen_height) <= MAX_LAG &&
+        healthySlots >= HEALTHY_SLOTS_REQUIRED,
+    )
     .map(({ node, healthySlots }, i) => ({
       operator: node.operator,
       payout_recipient: node.payout_recipient,

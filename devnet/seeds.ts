@@ -4,7 +4,12 @@ import { createHash } from "node:crypto";
 /** `length` bytes derived from `label` (SHA-256 blocks, concatenated). */
 export function seedBytes(label: string, length = 20): Buffer {
   const blocks: Buffer[] = [];
-  for (let i = 0; blocks.length * 32 < length; i++) blocks.push(createHash("sha256").update(`devnet:${label}${i ? `#${i}` : ""}`).digest());
+  for (let i = 0; blocks.length * 32 < length; i++)
+    blocks.push(
+      createHash("sha256")
+        .update(`devnet:${label}${i ? `#${i}` : ""}`)
+        .digest(),
+    );
   return Buffer.concat(blocks).subarray(0, length);
 }
 

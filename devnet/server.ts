@@ -92,7 +92,13 @@ interface LocalNode {
 /** The block height an answer reports, under the header name it goes out with; null sends none. */
 type HeightStamp = { header: string; height: number } | null;
 
-function send(res: ServerResponse, status: number, body: unknown, stamp: HeightStamp, contentType = "application/json"): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  stamp: HeightStamp,
+  contentType = "application/json",
+): void {
   // Like a node run with CORS enabled: pages on another local port may ask it directly.
   const headers: Record<string, string> = { "content-type": contentType, "access-control-allow-origin": "*" };
   if (stamp) headers[stamp.header] = String(stamp.height);
@@ -151,11 +157,19 @@ async function handle(node: LocalNode, req: IncomingMessage, res: ServerResponse
   const header = HEIGHT_HEADER[fault?.rename_height ? "bare" : node.heightHeader];
   const offset = fault?.height_offset ?? 0;
   const stamp = (height: number): HeightStamp => (fault?.omit_height ? null : { header, height: height + offset });
-  if (fault?.body !== undefined) return send(res, fault.status ?? 200, fault.body, stamp(ledger.height()), fault.content_type ?? "text/html");
-  if (fault?.status && fault.status >= 400) return send(res, fault.status, { code: Code.INTERNAL, message: `injected fault ${fault.status}`, details: [] }, stamp(ledger.height()));
+  if (fault?.body !== undefined)
+    return send(res, fault.status ?? 200, fault.body, stamp(ledger.height()), fault.content_type ?? "text/html");
+  if (fault?.status && fault.status >= 400)
+    return send(
+      res,
+      fault.status,
+      { code: Code.INTERNAL, message: `injected fault ${fault.status}`, details: [] },
+      stamp(ledger.height()),
+    );
 
   // Refused before a query reaches the chain, so no height is reported.
-  if (req.method !== "GET" && req.method !== "HEAD") throw new DevnetError(405, Code.UNIMPLEMENTED, "Method Not Allowed");
+  if (req.method !== "GET" && req.method !== "HEAD")
+    throw new DevnetError(405, Code.UNIMPLEMENTED, "Method Not Allowed");
   const matched = matchModuleRoute(ledger.brand.namespace, pathname);
   if (!matched) throw new DevnetError(404, Code.NOT_FOUND, "Not Found");
   const asked = requestedHeight(req.headers[REQUEST_HEIGHT_HEADER], ledger.height());
@@ -190,7 +204,12 @@ async function control(node: LocalNode, req: IncomingMessage, res: ServerRespons
         throw err instanceof ModuleError ? err.toDevnetError() : err;
       }
       const value = { payoutRecipient: request.payout_recipient, operator: request.operator, label: request.label };
-      recordApplied(ledger, request.payout_recipient, { typeUrl: `/${ledger.brand.namespace}.incentives.v1.MsgAuthorizeOperator`, value }, height);
+      recordApplied(
+        ledger,
+        request.payout_recipient,
+        { typeUrl: `/${ledger.brand.namespace}.incentives.v1.MsgAuthorizeOperator`, value },
+        height,
+      );
       await untilIncluded(ledger, url, height);
       return send(res, 201, entry, { header: HEIGHT_HEADER[node.heightHeader], height });
     }
@@ -198,8 +217,20 @@ async function control(node: LocalNode, req: IncomingMessage, res: ServerRespons
       const record = ledger.registerNode(await readJson(req));
       const height = Number(record.registered_height);
       // Assumed: how a node registers is not public; the message carries the record's own fields.
-      const value = { operator: record.operator, nodeId: record.node_id, externalAddress: record.external_address, rpcUrl: record.rpc_url, label: record.label, payoutRecipient: record.payout_recipient };
-      recordApplied(ledger, record.operator, { typeUrl: `/${ledger.brand.namespace}.incentives.v1.MsgRegisterNode`, value }, height);
+      const value = {
+        operator: record.operator,
+        nodeId: record.node_id,
+        externalAddress: record.external_address,
+        rpcUrl: record.rpc_url,
+        label: record.label,
+        payoutRecipient: record.payout_recipient,
+      };
+      recordApplied(
+        ledger,
+        record.operator,
+        { typeUrl: `/${ledger.brand.namespace}.incentives.v1.MsgRegisterNode`, value },
+        height,
+      );
       await untilIncluded(ledger, url, height);
       return send(res, 201, record, { header: HEIGHT_HEADER[node.heightHeader], height });
     }
@@ -222,7 +253,14 @@ async function control(node: LocalNode, req: IncomingMessage, res: ServerRespons
       return send(
         res,
         200,
-        { height: ledger.height(), chain_id: brand.chainId, namespace: brand.namespace, bech32_prefix: brand.bech32Prefix, native_denom: brand.nativeDenom, height_header: node.heightHeader },
+        {
+          height: ledger.height(),
+          chain_id: brand.chainId,
+          namespace: brand.namespace,
+          bech32_prefix: brand.bech32Prefix,
+          native_denom: brand.nativeDenom,
+          height_header: node.heightHeader,
+        },
         null,
       );
     }

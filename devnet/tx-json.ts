@@ -40,7 +40,13 @@ const attributes = (pairs: [string, string][]) => pairs.map(([key, value]) => ({
 
 function events(record: TxRecord, fee: string) {
   const paid = [
-    { type: "tx", attributes: attributes([["fee", fee], ["fee_payer", record.signer]]) },
+    {
+      type: "tx",
+      attributes: attributes([
+        ["fee", fee],
+        ["fee_payer", record.signer],
+      ]),
+    },
     { type: "tx", attributes: attributes([["acc_seq", `${record.signer}/${record.sequence}`]]) },
   ];
   if (record.code !== 0) return paid;
@@ -48,7 +54,12 @@ function events(record: TxRecord, fee: string) {
     ...paid,
     ...record.messages.map((m, i) => ({
       type: "message",
-      attributes: attributes([["action", m.typeUrl], ["sender", record.signer], ["module", moduleOf(m.typeUrl)], ["msg_index", String(i)]]),
+      attributes: attributes([
+        ["action", m.typeUrl],
+        ["sender", record.signer],
+        ["module", moduleOf(m.typeUrl)],
+        ["msg_index", String(i)],
+      ]),
     })),
   ];
 }
@@ -57,7 +68,11 @@ function events(record: TxRecord, fee: string) {
 function findTx(ledger: Ledger, hash: string, height: number): TxRecord {
   if (/[^0-9a-fA-F]/.test(hash)) {
     const bad = [...hash].find((c) => !/[0-9a-fA-F]/.test(c))!;
-    throw new DevnetError(500, Code.UNKNOWN, `encoding/hex: invalid byte: U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")} '${bad}'`);
+    throw new DevnetError(
+      500,
+      Code.UNKNOWN,
+      `encoding/hex: invalid byte: U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")} '${bad}'`,
+    );
   }
   if (hash.length % 2 === 1) throw new DevnetError(500, Code.UNKNOWN, "encoding/hex: odd length hex string");
   const record = ledger.txs.find(hash, height);
@@ -85,7 +100,13 @@ export function txJson(ledger: Ledger, record: TxRecord) {
       non_critical_extension_options: [],
     },
     auth_info: {
-      signer_infos: [{ public_key: publicKeyOf(ledger, record.signer), mode_info: { single: { mode: "SIGN_MODE_DIRECT" } }, sequence: String(record.sequence) }],
+      signer_infos: [
+        {
+          public_key: publicKeyOf(ledger, record.signer),
+          mode_info: { single: { mode: "SIGN_MODE_DIRECT" } },
+          sequence: String(record.sequence),
+        },
+      ],
       fee: { amount: [fee], gas_limit: String(gasWanted), payer: "", granter: "" },
       tip: null,
     },

@@ -9,7 +9,19 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { BlockReadError, readBlockStrings, readHead } from "../src/chain-follower/chain-blocks";
-import { AddressIndex, ASLEEP, fallAsleep, isFollowing, learnHead, passFailed, passSucceeded, PASS_MS, readBlock, type FollowerCursor, type Wake } from "../src/chain-follower/machine";
+import {
+  AddressIndex,
+  ASLEEP,
+  fallAsleep,
+  isFollowing,
+  learnHead,
+  passFailed,
+  passSucceeded,
+  PASS_MS,
+  readBlock,
+  type FollowerCursor,
+  type Wake,
+} from "../src/chain-follower/machine";
 import { readConfig, type Config } from "../src/config";
 import { UpstreamBoard } from "../src/gateway/upstream-board";
 import { noUpstreamAnswered } from "../src/gateway/upstreams";
@@ -32,7 +44,8 @@ export class ChainFollower extends DurableObject<Env> {
     this.config = readConfig(env);
     ctx.blockConcurrencyWhile(async () => {
       this.cursor = (await ctx.storage.get<FollowerCursor>(CURSOR_KEY)) ?? ASLEEP;
-      for (const [key, addresses] of await ctx.storage.list<string[]>({ prefix: WATCH_PREFIX })) this.index.set(key.slice(WATCH_PREFIX.length), addresses);
+      for (const [key, addresses] of await ctx.storage.list<string[]>({ prefix: WATCH_PREFIX }))
+        this.index.set(key.slice(WATCH_PREFIX.length), addresses);
     });
   }
 
@@ -74,7 +87,12 @@ export class ChainFollower extends DurableObject<Env> {
       this.save(head.cursor);
       await this.hint(head.wake);
       for (const height of head.read) {
-        const read = readBlock(this.cursor, height, await readBlockStrings(this.config, this.board, height), this.index);
+        const read = readBlock(
+          this.cursor,
+          height,
+          await readBlockStrings(this.config, this.board, height),
+          this.index,
+        );
         this.save(read.cursor);
         await this.hint(read.wake);
       }
@@ -83,8 +101,13 @@ export class ChainFollower extends DurableObject<Env> {
       await this.hint(done.wake);
     } catch (err) {
       // The nodes failed, or the follower did: either way, onboardings must not rely on it.
-      if (!(err instanceof BlockReadError) && !noUpstreamAnswered(err)) log("error", "chain_follower_fault", { error: String(err) });
-      else log("warn", "chain_follower_read_failed", { error: err instanceof Error ? err.message : String(err), failures: this.cursor.failures + 1 });
+      if (!(err instanceof BlockReadError) && !noUpstreamAnswered(err))
+        log("error", "chain_follower_fault", { error: String(err) });
+      else
+        log("warn", "chain_follower_read_failed", {
+          error: err instanceof Error ? err.message : String(err),
+          failures: this.cursor.failures + 1,
+        });
       const failed = passFailed(this.cursor, this.index.ids());
       this.save(failed.cursor);
       await this.hint(failed.wake);
@@ -110,7 +133,8 @@ export class ChainFollower extends DurableObject<Env> {
       const batch = wake.ids.slice(i, i + HINTS_IN_FLIGHT);
       const results = await Promise.allSettled(batch.map((id) => this.onboarding(id).chainHint(wake.hint)));
       results.forEach((result, n) => {
-        if (result.status === "rejected") log("warn", "chain_hint_failed", { onboarding: batch[n], error: String(result.reason) });
+        if (result.status === "rejected")
+          log("warn", "chain_hint_failed", { onboarding: batch[n], error: String(result.reason) });
       });
     }
   }

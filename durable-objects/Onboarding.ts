@@ -17,7 +17,14 @@ import { isRefusal, type Answer } from "../src/http/answer";
 import { log } from "../src/log";
 import { lookUpClaim, readChain } from "../src/onboardings/chain-watch";
 import { IndexSync } from "../src/onboardings/index-sync";
-import { transition, type MachineRules, type NewOnboarding, type OnboardingEffect, type OnboardingEvent, type PairedPayout } from "../src/onboardings/machine";
+import {
+  transition,
+  type MachineRules,
+  type NewOnboarding,
+  type OnboardingEffect,
+  type OnboardingEvent,
+  type PairedPayout,
+} from "../src/onboardings/machine";
 import { eventsLog, pendingHead } from "../src/onboardings/outbox";
 import { ONBOARDING_NOT_FOUND } from "../src/onboardings/refusals";
 import { relayedPayout } from "../src/onboardings/relayed-payout";
@@ -27,7 +34,12 @@ import { customerView, hostView } from "../src/onboardings/views";
 import { delivered } from "../src/onboardings/webhook";
 import type { ProbeOutcome } from "../src/webhooks/lane";
 import { attemptLogged, deliveryTurn } from "../src/webhooks/lane-delivery";
-import { isOnboardingEnded, type OnboardingCustomerView, type OnboardingEventsLog, type OnboardingView } from "../src/protocol/index";
+import {
+  isOnboardingEnded,
+  type OnboardingCustomerView,
+  type OnboardingEventsLog,
+  type OnboardingView,
+} from "../src/protocol/index";
 import { PushObject, type PushView } from "./push";
 import { performEach } from "./effects";
 
@@ -138,7 +150,8 @@ export class Onboarding extends PushObject {
   private async wake(): Promise<void> {
     // The alarm that woke the object is spent.
     this.alarmAt = undefined;
-    for (let work = this.apply({ type: "wake" }).work; work.length > 0; work = this.apply({ type: "wake" }).work) await Promise.all(work);
+    for (let work = this.apply({ type: "wake" }).work; work.length > 0; work = this.apply({ type: "wake" }).work)
+      await Promise.all(work);
     await this.index.flush();
   }
 
@@ -180,11 +193,15 @@ export class Onboarding extends PushObject {
       case "read": {
         // The reading counts as of when it began, so checks keep their interval however long the nodes take.
         const since = Date.now();
-        return readChain(this.config, effect.record, effect.claimed).then((reading) => void this.apply({ type: "observed", reading, since }));
+        return readChain(this.config, effect.record, effect.claimed).then(
+          (reading) => void this.apply({ type: "observed", reading, since }),
+        );
       }
       case "deliver": {
         const { id } = effect.event;
-        return deliveryTurn(this.lane(), this.config.hostWebhook!, this.state!.record.id, effect.event).then((turn) => void this.apply({ type: "delivered", id, turn }));
+        return deliveryTurn(this.lane(), this.config.hostWebhook!, this.state!.record.id, effect.event).then(
+          (turn) => void this.apply({ type: "delivered", id, turn }),
+        );
       }
       case "follow":
         return this.follower()
@@ -201,7 +218,9 @@ export class Onboarding extends PushObject {
       case "unfollow":
         return this.follower()
           .unwatch(effect.id)
-          .catch((err: unknown) => log("warn", "chain_follower_unreachable", { onboarding: effect.id, error: String(err) }));
+          .catch((err: unknown) =>
+            log("warn", "chain_follower_unreachable", { onboarding: effect.id, error: String(err) }),
+          );
       case "erase":
         this.push(null);
         this.wakeAt = null;
@@ -242,7 +261,10 @@ export class Onboarding extends PushObject {
 
 /** What the customer's page is pushed: its view, closed once the onboarding has ended. */
 function pageView(record: OnboardingRecord): PushView {
-  return { message: JSON.stringify(customerView(record)), final: isOnboardingEnded(record.status) ? record.status : null };
+  return {
+    message: JSON.stringify(customerView(record)),
+    final: isOnboardingEnded(record.status) ? record.status : null,
+  };
 }
 
 /** The answer with the state shown as `show` shows it. */

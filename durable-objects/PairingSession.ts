@@ -13,7 +13,15 @@
  */
 import { readConfig } from "../src/config";
 import { isSettled, type SessionRow, type WalletProof } from "../src/protocol/index";
-import { rowAt, transition, type NewSession, type SessionAnswer, type SessionEffect, type SessionEvent, type SessionRules } from "../src/sessions/machine";
+import {
+  rowAt,
+  transition,
+  type NewSession,
+  type SessionAnswer,
+  type SessionEffect,
+  type SessionEvent,
+  type SessionRules,
+} from "../src/sessions/machine";
 import { SESSION_NOT_FOUND } from "../src/sessions/refusals";
 import { PushObject, type PushView } from "./push";
 
@@ -83,7 +91,10 @@ export class PairingSession extends PushObject {
         void this.ctx.storage.setAlarm(effect.at);
         return;
       case "notify":
-        return this.push({ message: JSON.stringify(effect.row), final: isSettled(effect.row.status) ? effect.row.status : null });
+        return this.push({
+          message: JSON.stringify(effect.row),
+          final: isSettled(effect.row.status) ? effect.row.status : null,
+        });
       case "erase":
         this.push(null);
         void this.ctx.storage.deleteAlarm();

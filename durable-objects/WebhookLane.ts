@@ -10,7 +10,16 @@
  * key of its own, so registering one writes one small value however many wait.
  */
 import { DurableObject } from "cloudflare:workers";
-import { ANSWERING, laneTransition, type Admission, type LaneEffect, type LaneEvent, type LaneState, type ProbeOutcome, type Waiter } from "../src/webhooks/lane";
+import {
+  ANSWERING,
+  laneTransition,
+  type Admission,
+  type LaneEffect,
+  type LaneEvent,
+  type LaneState,
+  type ProbeOutcome,
+  type Waiter,
+} from "../src/webhooks/lane";
 import { performEach } from "./effects";
 
 const LANE_KEY = "lane";
@@ -28,7 +37,8 @@ export class WebhookLane extends DurableObject<Env> {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       this.lane = (await ctx.storage.get<LaneState>(LANE_KEY)) ?? ANSWERING;
-      for (const [key, waiter] of await ctx.storage.list<Waiter>({ prefix: WAITER_PREFIX })) this.waiting.set(key.slice(WAITER_PREFIX.length), waiter);
+      for (const [key, waiter] of await ctx.storage.list<Waiter>({ prefix: WAITER_PREFIX }))
+        this.waiting.set(key.slice(WAITER_PREFIX.length), waiter);
     });
   }
 
@@ -46,7 +56,10 @@ export class WebhookLane extends DurableObject<Env> {
   retryNow(): { failing: boolean; next_attempt_at: string | null } {
     this.apply({ type: "retry" });
     const { failing_since, next_probe_at } = this.lane;
-    return { failing: failing_since !== null, next_attempt_at: next_probe_at === null ? null : new Date(next_probe_at).toISOString() };
+    return {
+      failing: failing_since !== null,
+      next_attempt_at: next_probe_at === null ? null : new Date(next_probe_at).toISOString(),
+    };
   }
 
   /** The probe when one is due, or the releases still owed; an alarm while one runs (a retry asked for meanwhile) joins it. */

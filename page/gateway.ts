@@ -33,12 +33,20 @@ async function getJson(path: string, signal?: AbortSignal): Promise<unknown> {
 }
 
 /** True when `operator_authorizations/<payout>` lists `operator`. */
-export async function isOperatorAuthorized(ctx: ChainContext, payoutRecipient: string, operator: string, signal?: AbortSignal): Promise<boolean> {
+export async function isOperatorAuthorized(
+  ctx: ChainContext,
+  payoutRecipient: string,
+  operator: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
   return listsOperator(await getJson(operatorAuthorizationsPath(ctx, payoutRecipient), signal), operator);
 }
 
 /** What the network says about transaction `txhash` now; a gateway error is a GatewayError. */
-export async function lookUpTransaction(txhash: string, signal?: AbortSignal): Promise<Exclude<TxOutcome, { kind: "unreadable" }>> {
+export async function lookUpTransaction(
+  txhash: string,
+  signal?: AbortSignal,
+): Promise<Exclude<TxOutcome, { kind: "unreadable" }>> {
   const { status, body } = await get(txLookupPath(txhash), signal);
   const outcome = readTxAnswer(status, body);
   if (outcome.kind === "unreadable") throw unusable(outcome.status);
@@ -46,7 +54,10 @@ export async function lookUpTransaction(txhash: string, signal?: AbortSignal): P
 }
 
 /** How the authorization showed itself: listed, a transaction's final outcome, or not before the deadline. */
-export type AuthorizationEvidence = { kind: "listed" } | { kind: "expired" } | Exclude<TxOutcome, { kind: "pending" } | { kind: "unreadable" }>;
+export type AuthorizationEvidence =
+  | { kind: "listed" }
+  | { kind: "expired" }
+  | Exclude<TxOutcome, { kind: "pending" } | { kind: "unreadable" }>;
 
 /**
  * Polls until the authorization shows itself or the deadline passes. While no transaction hash is
@@ -57,7 +68,15 @@ export type AuthorizationEvidence = { kind: "listed" } | { kind: "expired" } | E
  */
 export async function waitForAuthorization(
   ctx: ChainContext,
-  input: { payoutRecipient: string; operator: string; deadline: Date; txhash(): string | null; wake: EventTarget; signal: AbortSignal; intervalMs?: number },
+  input: {
+    payoutRecipient: string;
+    operator: string;
+    deadline: Date;
+    txhash(): string | null;
+    wake: EventTarget;
+    signal: AbortSignal;
+    intervalMs?: number;
+  },
 ): Promise<AuthorizationEvidence> {
   for (;;) {
     const txhash = input.txhash();
@@ -74,7 +93,9 @@ export async function waitForAuthorization(
 
 /** The operator's balance of the native denom (smallest unit), or null when the gateway has none. */
 export async function nativeBalance(ctx: ChainContext, address: string): Promise<string | null> {
-  const body = (await getJson(`/cosmos/bank/v1beta1/balances/${encodeURIComponent(address)}`)) as { balances?: { denom?: string; amount?: string }[] };
+  const body = (await getJson(`/cosmos/bank/v1beta1/balances/${encodeURIComponent(address)}`)) as {
+    balances?: { denom?: string; amount?: string }[];
+  };
   const coin = body.balances?.find((c) => c.denom === ctx.nativeDenom);
   return coin?.amount ?? null;
 }

@@ -25,14 +25,24 @@ async function main(): Promise<void> {
   try {
     settings = readSettings();
   } catch (error) {
-    return show(status, el("p", { class: "error", role: "alert" }, error instanceof Error ? error.message : "The page could not start."));
+    return show(
+      status,
+      el("p", { class: "error", role: "alert" }, error instanceof Error ? error.message : "The page could not start."),
+    );
   }
   show(status);
   const { ctx, walletApp, nodeDefaults, sessionTtlMaxSeconds } = settings;
   // A host's onboarding link: its operator and label are the server's, not the query string's.
   const onboardingId = onboardingIdParam(location.search);
   const first = readFirstSession();
-  if (onboardingId !== null) return runHostedOnboarding(onboardingId, { ctx, walletApp, sessionTtlMaxSeconds, originName: PAGE_ORIGIN_NAME, first });
+  if (onboardingId !== null)
+    return runHostedOnboarding(onboardingId, {
+      ctx,
+      walletApp,
+      sessionTtlMaxSeconds,
+      originName: PAGE_ORIGIN_NAME,
+      first,
+    });
   const { params, problem } = readParams(ctx, location.search);
   if (problem !== null) return showStartForm(document.getElementById("start") as HTMLFormElement, ctx, params, problem);
 
@@ -51,9 +61,18 @@ async function main(): Promise<void> {
   const paired = await runConnectStep(connect, ctx, client, app);
   authorize.section.querySelector("h2")?.focus();
   const pair = { operator: params.operator, payoutRecipient: paired.address };
-  await runAuthorizeStep(authorize, ctx, { ...pair, label: params.label, origin, ttlSeconds: sessionTtlMaxSeconds }, await app);
+  await runAuthorizeStep(
+    authorize,
+    ctx,
+    { ...pair, label: params.label, origin, ttlSeconds: sessionTtlMaxSeconds },
+    await app,
+  );
 
-  const target = createNodeTargetFields({ ...nodeDefaults, keyName: params.keyName ?? nodeDefaults.keyName, container: params.container ?? nodeDefaults.container });
+  const target = createNodeTargetFields({
+    ...nodeDefaults,
+    keyName: params.keyName ?? nodeDefaults.keyName,
+    container: params.container ?? nodeDefaults.container,
+  });
   runApplyStep(apply, ctx, pair, target);
   runSweepStep(sweep, ctx, pair, target);
   apply.section.querySelector("h2")?.focus();

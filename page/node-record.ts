@@ -16,7 +16,11 @@ export interface NodePayout {
 export async function readNodePayout(ctx: ChainContext, operator: string, signal?: AbortSignal): Promise<NodePayout> {
   let response: Response;
   try {
-    response = await fetch(`/api/${ctx.namespace}/incentives/v1/node/${encodeURIComponent(operator)}`, { headers: { accept: "application/json" }, cache: "no-store", signal });
+    response = await fetch(`/api/${ctx.namespace}/incentives/v1/node/${encodeURIComponent(operator)}`, {
+      headers: { accept: "application/json" },
+      cache: "no-store",
+      signal,
+    });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new GatewayError("The network gateway could not be reached.");

@@ -14,7 +14,16 @@ export function qrElement(text: string, label: string): SVGSVGElement {
     for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
     return node;
   };
-  const svg = make("svg", { viewBox: `0 0 ${side} ${side}`, "shape-rendering": "crispEdges", class: "qr", role: "img", "aria-label": label });
-  svg.append(make("rect", { width: String(side), height: String(side), fill: "#fff" }), make("path", { stroke: "#000", d }));
+  const svg = make("svg", {
+    viewBox: `0 0 ${side} ${side}`,
+    "shape-rendering": "crispEdges",
+    class: "qr",
+    role: "img",
+    "aria-label": label,
+  });
+  svg.append(
+    make("rect", { width: String(side), height: String(side), fill: "#fff" }),
+    make("path", { stroke: "#000", d }),
+  );
   return svg;
 }

@@ -38,12 +38,42 @@ function operationView(method: string, path: string, op: Operation): HTMLElement
       ? el(
           "table",
           {},
-          el("thead", {}, el("tr", {}, el("th", {}, "parameter"), el("th", {}, "in"), el("th", {}, "required"), el("th", {}, "about"))),
-          el("tbody", {}, ...params.map((p) => el("tr", {}, el("td", {}, el("code", {}, p.name)), el("td", {}, p.in), el("td", {}, p.required ? "yes" : "no"), el("td", {}, p.description ?? "")))),
+          el(
+            "thead",
+            {},
+            el(
+              "tr",
+              {},
+              el("th", {}, "parameter"),
+              el("th", {}, "in"),
+              el("th", {}, "required"),
+              el("th", {}, "about"),
+            ),
+          ),
+          el(
+            "tbody",
+            {},
+            ...params.map((p) =>
+              el(
+                "tr",
+                {},
+                el("td", {}, el("code", {}, p.name)),
+                el("td", {}, p.in),
+                el("td", {}, p.required ? "yes" : "no"),
+                el("td", {}, p.description ?? ""),
+              ),
+            ),
+          ),
         )
       : null,
-    body ? el("details", {}, el("summary", {}, "Request body (JSON Schema)"), el("pre", {}, JSON.stringify(body, null, 2))) : null,
-    el("ul", { class: "responses" }, ...Object.entries(op.responses).map(([status, r]) => el("li", {}, el("code", {}, status), ` ${r.description}`))),
+    body
+      ? el("details", {}, el("summary", {}, "Request body (JSON Schema)"), el("pre", {}, JSON.stringify(body, null, 2)))
+      : null,
+    el(
+      "ul",
+      { class: "responses" },
+      ...Object.entries(op.responses).map(([status, r]) => el("li", {}, el("code", {}, status), ` ${r.description}`)),
+    ),
   );
 }
 
@@ -55,7 +85,14 @@ async function main(): Promise<void> {
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     doc = (await response.json()) as Document;
   } catch (err) {
-    show(root, el("p", { class: "error", role: "alert" }, `The API description could not be loaded (${String(err)}). Reload the page to try again.`));
+    show(
+      root,
+      el(
+        "p",
+        { class: "error", role: "alert" },
+        `The API description could not be loaded (${String(err)}). Reload the page to try again.`,
+      ),
+    );
     return;
   }
   document.title = `API reference: ${doc.info.title}`;
@@ -65,11 +102,22 @@ async function main(): Promise<void> {
         .filter(([, op]) => op.tags?.includes(tag.name))
         .map(([method, op]) => operationView(method, path, op)),
     );
-    return el("section", { "aria-labelledby": `tag-${tag.name}` }, el("h2", { id: `tag-${tag.name}` }, tag.name), el("p", { class: "muted" }, tag.description ?? ""), ...operations);
+    return el(
+      "section",
+      { "aria-labelledby": `tag-${tag.name}` },
+      el("h2", { id: `tag-${tag.name}` }, tag.name),
+      el("p", { class: "muted" }, tag.description ?? ""),
+      ...operations,
+    );
   });
   show(
     root,
-    el("p", {}, `${doc.info.title}, version ${doc.info.version}. `, el("a", { href: "/api/openapi.json" }, "OpenAPI 3.1 document")),
+    el(
+      "p",
+      {},
+      `${doc.info.title}, version ${doc.info.version}. `,
+      el("a", { href: "/api/openapi.json" }, "OpenAPI 3.1 document"),
+    ),
     doc.info.description ? el("p", { class: "muted" }, doc.info.description) : null,
     ...sections,
   );

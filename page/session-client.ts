@@ -104,10 +104,18 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
     const asked = options.expiresInMs === undefined ? undefined : new Date(Date.now() + options.expiresInMs);
     const { expires_at, ...rest } = buildConnectPayload(ctx, { sessionId, origin, expiresAt: asked });
     const body = asked === undefined ? rest : { ...rest, expires_at };
-    const response = await request(base, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await request(base, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     if (response.status !== 201) throw await failure(response);
     const row = rowFrom(await response.json().catch(() => null));
-    if (!row || row.session_id !== sessionId) throw new PairingError("server", "The server answered the connection request with something that is not a session.");
+    if (!row || row.session_id !== sessionId)
+      throw new PairingError(
+        "server",
+        "The server answered the connection request with something that is not a session.",
+      );
     return row;
   }
 
@@ -177,7 +185,12 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
           // Already closing.
         }
         if (row.status === "connected" && row.address && row.pubkey_base64) {
-          resolve({ address: row.address, pubkeyBase64: row.pubkey_base64, accountLabel: row.account_label, sessionId: row.session_id });
+          resolve({
+            address: row.address,
+            pubkeyBase64: row.pubkey_base64,
+            accountLabel: row.account_label,
+            sessionId: row.session_id,
+          });
         } else if (row.status === "expired") {
           reject(new PairingError("expired", "The connection request expired before the wallet answered."));
         } else {
@@ -188,7 +201,9 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
       const fail = (error: unknown) => {
         if (done) return;
         done = true;
-        reject(error instanceof PairingError ? error : new PairingError("server", "The server answered with an error."));
+        reject(
+          error instanceof PairingError ? error : new PairingError("server", "The server answered with an error."),
+        );
       };
       const poll = async () => {
         if (done) return;
@@ -200,7 +215,8 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
             if (!row) throw new PairingError("server", "The server answered with something that is not a session.");
             if (settle(row)) return;
           } else if (response.status !== 404) {
-            if ((await reasonOf(response)).reason === "SESSION_EXPIRED") return void settle({ ...first, status: "expired" });
+            if ((await reasonOf(response)).reason === "SESSION_EXPIRED")
+              return void settle({ ...first, status: "expired" });
             throw new PairingError("server", "The server answered with an error while waiting for the wallet.");
           }
         } catch (error) {
@@ -268,13 +284,22 @@ function rowFrom(value: unknown): SessionRow | null {
 }
 
 /** The error body's message, reason and metadata, as far as they are there. */
-async function reasonOf(response: Response): Promise<{ message?: string; reason?: string; metadata?: Record<string, string> }> {
-  const body = (await response.clone().json().catch(() => null)) as { message?: string; details?: { reason?: string; metadata?: Record<string, string> }[] } | null;
+async function reasonOf(
+  response: Response,
+): Promise<{ message?: string; reason?: string; metadata?: Record<string, string> }> {
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as {
+    message?: string;
+    details?: { reason?: string; metadata?: Record<string, string> }[];
+  } | null;
   return { message: body?.message, reason: body?.details?.[0]?.reason, metadata: body?.details?.[0]?.metadata };
 }
 
 async function failure(response: Response): Promise<PairingError> {
-  if (response.status === 429) return new PairingError("server", "Too many connection attempts from this network; wait a minute and try again.");
+  if (response.status === 429)
+    return new PairingError("server", "Too many connection attempts from this network; wait a minute and try again.");
   const { message } = await reasonOf(response);
   return new PairingError("server", `The server refused the connection request${message ? ` (${message})` : ""}.`);
 }

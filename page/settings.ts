@@ -2,7 +2,13 @@
  * The page's settings: the brand words `GET /api/config` answers, which the Worker writes into
  * the page's `#page-settings` block (src/page/), never literals in the page.
  */
-import { chainContextFromSettings, SESSION_ID_PATTERN, walletAppGlobals, type ChainContext, type WalletAppGlobals } from "../src/protocol/index.ts";
+import {
+  chainContextFromSettings,
+  SESSION_ID_PATTERN,
+  walletAppGlobals,
+  type ChainContext,
+  type WalletAppGlobals,
+} from "../src/protocol/index.ts";
 import type { FirstSession } from "./session-client.ts";
 
 /** Where the printed node commands run, before the user edits it. */
@@ -44,7 +50,12 @@ function settingsFrom(body: Record<string, unknown>): PageSettings {
   return {
     ctx: chainContextFromSettings(body),
     walletApp: walletAppGlobals(text("wallet_bridge")),
-    nodeDefaults: { keyName: text("node_key_name"), home: text("node_home"), keyringBackend: text("node_keyring_backend"), container: text("node_container") },
+    nodeDefaults: {
+      keyName: text("node_key_name"),
+      home: text("node_home"),
+      keyringBackend: text("node_keyring_backend"),
+      container: text("node_container"),
+    },
     sessionTtlMaxSeconds: Number.isFinite(ttl) && ttl > 0 ? ttl : 300,
   };
 }
@@ -62,6 +73,11 @@ export function readFirstSession(doc: Document = document): FirstSession | null 
   }
   const value = body as Partial<Record<keyof FirstSession, unknown>> | null;
   if (typeof value?.session_id !== "string" || !SESSION_ID_PATTERN.test(value.session_id)) return null;
-  if (typeof value.expires_at !== "string" || Number.isNaN(Date.parse(value.expires_at)) || typeof value.link !== "string") return null;
+  if (
+    typeof value.expires_at !== "string" ||
+    Number.isNaN(Date.parse(value.expires_at)) ||
+    typeof value.link !== "string"
+  )
+    return null;
   return { session_id: value.session_id, expires_at: value.expires_at, link: value.link };
 }

@@ -32,7 +32,12 @@ export function readParams(ctx: ChainContext, search: string): { params: Onboard
 }
 
 /** Shows the form that asks for the operator address and a label. */
-export function showStartForm(form: HTMLFormElement, ctx: ChainContext, params: OnboardingParams, problem: string): void {
+export function showStartForm(
+  form: HTMLFormElement,
+  ctx: ChainContext,
+  params: OnboardingParams,
+  problem: string,
+): void {
   const operator = el("input", {
     id: "operator",
     name: "operator",
@@ -45,12 +50,24 @@ export function showStartForm(form: HTMLFormElement, ctx: ChainContext, params: 
     "aria-describedby": "operator-help operator-error",
     "aria-invalid": problem ? "true" : undefined,
   });
-  const label = el("input", { id: "label", name: "label", type: "text", maxlength: "64", autocomplete: "off", value: params.label, "aria-describedby": "label-help" });
+  const label = el("input", {
+    id: "label",
+    name: "label",
+    type: "text",
+    maxlength: "64",
+    autocomplete: "off",
+    value: params.label,
+    "aria-describedby": "label-help",
+  });
   show(
     form,
     el("h2", {}, "Which node are you onboarding?"),
     el("label", { for: "operator" }, "Node operator address"),
-    el("p", { id: "operator-help", class: "muted" }, `Your hosting provider gives you this address; it starts with ${ctx.bech32Prefix}1.`),
+    el(
+      "p",
+      { id: "operator-help", class: "muted" },
+      `Your hosting provider gives you this address; it starts with ${ctx.bech32Prefix}1.`,
+    ),
     operator,
     el("p", { id: "operator-error", class: "error", role: problem ? "alert" : undefined }, problem),
     el("label", { for: "label" }, "Label (optional)"),

@@ -33,7 +33,8 @@ type Globals = Record<string, unknown>;
 
 function bridgeOf(w: Globals, names: WalletAppGlobals): MobileBridge | null {
   const bridge = w[names.bridge] as Partial<MobileBridge & { isAvailable: unknown }> | undefined;
-  if (!bridge?.isAvailable || typeof bridge.requestConnect !== "function" || typeof bridge.requestSign !== "function") return null;
+  if (!bridge?.isAvailable || typeof bridge.requestConnect !== "function" || typeof bridge.requestSign !== "function")
+    return null;
   return {
     requestConnect: (payload) => bridge.requestConnect!.call(bridge, payload),
     requestSign: (payload) => bridge.requestSign!.call(bridge, payload),
@@ -42,14 +43,20 @@ function bridgeOf(w: Globals, names: WalletAppGlobals): MobileBridge | null {
 
 function webViewOf(w: Globals): WebViewHost | null {
   const host = w[WEB_VIEW_GLOBAL] as Partial<WebViewHost> | undefined;
-  return host && typeof host.postMessage === "function" ? { postMessage: (message) => host.postMessage!.call(host, message) } : null;
+  return host && typeof host.postMessage === "function"
+    ? { postMessage: (message) => host.postMessage!.call(host, message) }
+    : null;
 }
 
 /**
  * Looks for the wallet app: in the app (bridge available, in-app flag, or the React Native host)
  * but without the bridge yet, checks again every 100 ms for up to 2.5 s.
  */
-export async function findWalletApp(names: WalletAppGlobals, w: Globals = window as unknown as Globals, waitMs = BRIDGE_WAIT_MS): Promise<WalletApp> {
+export async function findWalletApp(
+  names: WalletAppGlobals,
+  w: Globals = window as unknown as Globals,
+  waitMs = BRIDGE_WAIT_MS,
+): Promise<WalletApp> {
   let bridge = bridgeOf(w, names);
   if (!bridge && (Boolean(w[names.inAppFlag]) || webViewOf(w) !== null)) {
     bridge = await new Promise<MobileBridge | null>((resolve) => {
@@ -77,7 +84,13 @@ export async function findWalletApp(names: WalletAppGlobals, w: Globals = window
  * The "Open wallet" action for `link`: a plain link in a browser; inside the app, a click posts
  * `{"type":"<scheme>_deeplink","url":link}` to the app instead of navigating.
  */
-export function openWalletLink(app: WalletApp, scheme: string, link: string, attrs: Record<string, string>, label = "Open wallet"): HTMLAnchorElement {
+export function openWalletLink(
+  app: WalletApp,
+  scheme: string,
+  link: string,
+  attrs: Record<string, string>,
+  label = "Open wallet",
+): HTMLAnchorElement {
   const anchor = el("a", { ...attrs, href: link }, label);
   const host = app.webView;
   if (host) {

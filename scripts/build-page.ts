@@ -25,5 +25,7 @@ await build({
 await writeOpenApiTemplate();
 for (const outfile of ["public/app.js", "public/reference.js", OPENAPI_TEMPLATE_FILE]) {
   const bytes = readFileSync(outfile);
-  console.log(`page: ${outfile} ${(bytes.length / 1024).toFixed(1)} KiB (${(gzipSync(bytes).length / 1024).toFixed(1)} KiB gzipped)`);
+  console.log(
+    `page: ${outfile} ${(bytes.length / 1024).toFixed(1)} KiB (${(gzipSync(bytes).length / 1024).toFixed(1)} KiB gzipped)`,
+  );
 }

@@ -6,7 +6,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 
-const files = execFileSync("git", ["ls-files", "src/*.ts", "durable-objects/*.ts", "page/*.ts"], { encoding: "utf8" }).split("\n").filter(Boolean);
+const files = execFileSync("git", ["ls-files", "src/*.ts", "durable-objects/*.ts", "page/*.ts"], { encoding: "utf8" })
+  .split("\n")
+  .filter(Boolean);
 const known = new Set(files);
 
 function resolve(from: string, specifier: string): string | null {
@@ -18,8 +20,13 @@ function resolve(from: string, specifier: string): string | null {
 const imports = new Map<string, string[]>();
 for (const file of files) {
   const text = readFileSync(file, "utf8");
-  const targets = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']/g)].map((m) => resolve(file, m[1]!));
-  imports.set(file, targets.filter((t): t is string => t !== null));
+  const targets = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+["'](\.{1,2}\/[^"']+)["']/g)].map((m) =>
+    resolve(file, m[1]!),
+  );
+  imports.set(
+    file,
+    targets.filter((t): t is string => t !== null),
+  );
 }
 
 const cycles: string[] = [];

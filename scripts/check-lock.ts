@@ -11,7 +11,9 @@ interface LockEntry {
   version?: string;
   optionalDependencies?: Record<string, string>;
 }
-const lock = JSON.parse(readFileSync(new URL("../package-lock.json", import.meta.url), "utf8")) as { packages: Record<string, LockEntry> };
+const lock = JSON.parse(readFileSync(new URL("../package-lock.json", import.meta.url), "utf8")) as {
+  packages: Record<string, LockEntry>;
+};
 
 const problems: string[] = [];
 let versions = 0;
@@ -23,13 +25,17 @@ for (const [path, entry] of Object.entries(lock.packages)) {
   for (const platform of PLATFORMS) {
     const name = `@cloudflare/workerd-${platform}`;
     const wanted = entry.optionalDependencies?.[name];
-    const found = folders.map((_, i) => `${folders.slice(0, folders.length - i).join("node_modules/")}node_modules/${name}`).find((p) => lock.packages[p]?.version === wanted);
+    const found = folders
+      .map((_, i) => `${folders.slice(0, folders.length - i).join("node_modules/")}node_modules/${name}`)
+      .find((p) => lock.packages[p]?.version === wanted);
     if (!found) problems.push(`${name}@${wanted ?? "?"} (wanted by ${path}@${entry.version})`);
   }
 }
 if (versions === 0) problems.push("no workerd in the lock at all");
 if (problems.length > 0) {
-  console.error(`package-lock.json lacks workerd builds:\n  ${problems.join("\n  ")}\nRegenerate it with \`npm install\` on a machine that reaches the registry, and commit it.`);
+  console.error(
+    `package-lock.json lacks workerd builds:\n  ${problems.join("\n  ")}\nRegenerate it with \`npm install\` on a machine that reaches the registry, and commit it.`,
+  );
   process.exit(1);
 }
 console.log(`package-lock.json: ${versions} workerd version(s), each with all ${PLATFORMS.length} platform builds`);

@@ -24,12 +24,15 @@ export function codeMapProblems(root = "."): string[] {
   for (const folder of foldersUnder(root, "src")) {
     if (!paths.has(`${folder}/`)) problems.push(`the folder \`${folder}/\``);
   }
-  for (const file of readdirSync(join(root, "durable-objects")).filter((name) => name.endsWith(".ts")).sort()) {
+  for (const file of readdirSync(join(root, "durable-objects"))
+    .filter((name) => name.endsWith(".ts"))
+    .sort()) {
     if (!paths.has(`durable-objects/${file}`)) problems.push(`the file \`durable-objects/${file}\``);
   }
   const entry = rows.find((row) => row.paths.includes("src/index.ts"));
   for (const name of durableObjectExports(readFileSync(join(root, "src/index.ts"), "utf8"))) {
-    if (!entry || !new RegExp(`\\b${name}\\b`).test(entry.job)) problems.push(`the Durable Object class ${name} (exported by src/index.ts) in the \`src/index.ts\` row`);
+    if (!entry || !new RegExp(`\\b${name}\\b`).test(entry.job))
+      problems.push(`the Durable Object class ${name} (exported by src/index.ts) in the \`src/index.ts\` row`);
   }
   return problems.map((what) => `${MAP_FILE}'s code map does not name ${what}`);
 }
@@ -65,6 +68,15 @@ function foldersUnder(root: string, folder: string): string[] {
 /** The names `src/index.ts` re-exports from durable-objects/: the classes wrangler.toml binds. */
 function durableObjectExports(source: string): string[] {
   return [...source.matchAll(/export\s*\{([^}]*)\}\s*from\s*["']\.\.\/durable-objects\/[^"']+["']/g)].flatMap((m) =>
-    m[1]!.split(",").map((name) => name.trim().split(/\s+as\s+/).pop()!).filter(Boolean),
+    m[1]!
+      .split(",")
+      .map(
+        (name) =>
+          name
+            .trim()
+            .split(/\s+as\s+/)
+            .pop()!,
+      )
+      .filter(Boolean),
   );
 }

@@ -10,10 +10,14 @@ import { startDevnet, type Devnet } from "../devnet/server.ts";
 import { WRANGLER_OFFLINE_ENV } from "./offline-env.ts";
 
 // The onboarding index's tables (migrations/) in the same local state the server will use.
-const migrated = spawnSync("wrangler", ["d1", "migrations", "apply", "ONBOARDING_INDEX", "--local", ...stateArgs(process.argv.slice(2))], {
-  stdio: "inherit",
-  env: { ...process.env, ...WRANGLER_OFFLINE_ENV },
-});
+const migrated = spawnSync(
+  "wrangler",
+  ["d1", "migrations", "apply", "ONBOARDING_INDEX", "--local", ...stateArgs(process.argv.slice(2))],
+  {
+    stdio: "inherit",
+    env: { ...process.env, ...WRANGLER_OFFLINE_ENV },
+  },
+);
 if (migrated.status !== 0) process.exit(migrated.status ?? 1);
 
 const devnetPort = Number(process.env.DEVNET_PORT ?? 1317);

@@ -35,7 +35,9 @@ import { loadReference } from "./load-reference.ts";
   const unmapped = codeMapProblems();
   for (const problem of unmapped) console.error(`${problem}: add it to the table (by hand; it is not generated).`);
   if (stale.length > 0) {
-    console.error(`Generated documentation is out of date: ${stale.join(", ")}. Run \`npm run docs\` and commit the result.`);
+    console.error(
+      `Generated documentation is out of date: ${stale.join(", ")}. Run \`npm run docs\` and commit the result.`,
+    );
     process.exitCode = 1;
   } else if (unmapped.length > 0) {
     process.exitCode = 1;

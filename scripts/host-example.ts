@@ -31,7 +31,8 @@ function describe(event: OnboardingEvent, id: string): string {
   const parts = [event.type, o.id, `status ${o.status}`, `operator ${o.operator}`];
   if (o.payout) parts.push(`payout ${o.payout}`);
   if (o.reference) parts.push(`reference ${o.reference}`);
-  if (o.node?.payout_recipient) parts.push(`node pays ${o.node.payout_recipient}${o.node.height ? ` (height ${o.node.height})` : ""}`);
+  if (o.node?.payout_recipient)
+    parts.push(`node pays ${o.node.payout_recipient}${o.node.height ? ` (height ${o.node.height})` : ""}`);
   if (o.problem) parts.push(`problem ${o.problem.reason}: ${o.problem.message}`);
   return `${parts.join("  ")}  (${id})`;
 }
@@ -69,7 +70,8 @@ const devnet = args.devnet?.replace(/\/+$/, "");
 // Asked once it answers: the receiver may start before `npm run dev` has the devnet up.
 let namespace = "";
 const devnetWords = async () => (namespace ||= await devnetNamespace(devnet!));
-if (devnet) await devnetWords().catch((error: Error) => log(`${error.message} (asked again on the first onboarding.authorized)`));
+if (devnet)
+  await devnetWords().catch((error: Error) => log(`${error.message} (asked again on the first onboarding.authorized)`));
 
 async function handle(event: OnboardingEvent, id: string): Promise<void> {
   log(describe(event, id));
@@ -95,7 +97,11 @@ try {
   const err = error as NodeJS.ErrnoException;
   fail(err.code === "EADDRINUSE" ? `port ${port} is already in use; pass --port` : err.message);
 }
-const mode = devnet ? `playing the operator on ${devnet}` : args.run ? "running update-node with the shell" : "printing update-node";
+const mode = devnet
+  ? `playing the operator on ${devnet}`
+  : args.run
+    ? "running update-node with the shell"
+    : "printing update-node";
 log(`host example: listening on ${receiver.url} (set HOST_WEBHOOK_URL to it); ${mode}; Ctrl-C stops it`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => void receiver.close().then(() => process.exit(0)));

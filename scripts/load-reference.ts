@@ -21,7 +21,15 @@ export async function loadReference(): Promise<Reference> {
   const dir = mkdtempSync(join(tmpdir(), "chain-edge-docs-"));
   const outfile = join(dir, "reference.mjs");
   try {
-    await build({ entryPoints: ["scripts/docs/reference.ts"], outfile, bundle: true, format: "esm", platform: "neutral", logLevel: "warning", mainFields: ["module", "main"] });
+    await build({
+      entryPoints: ["scripts/docs/reference.ts"],
+      outfile,
+      bundle: true,
+      format: "esm",
+      platform: "neutral",
+      logLevel: "warning",
+      mainFields: ["module", "main"],
+    });
     return (await import(pathToFileURL(outfile).href)) as Reference;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -27,7 +27,10 @@ interface Mutation {
 const mutations = (JSON.parse(readFileSync("test/mutations.json", "utf8")) as { mutations: Mutation[] }).mutations;
 /** Rows whose claim or file contains any of the filters given; every row without one. */
 const filters = process.argv.slice(2);
-const chosen = filters.length > 0 ? mutations.filter((m) => filters.some((f) => m.claim.includes(f) || m.file.includes(f))) : mutations;
+const chosen =
+  filters.length > 0
+    ? mutations.filter((m) => filters.some((f) => m.claim.includes(f) || m.file.includes(f)))
+    : mutations;
 const results: { mutation: Mutation; outcome: "killed" | "SURVIVED" | "NOT APPLIED" }[] = [];
 
 const copy = copyWorkingTree();

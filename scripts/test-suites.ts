@@ -19,13 +19,17 @@ interface Outcome {
 function suite(name: string, args: string[], streamed: boolean): Promise<Outcome> {
   // Colours as the terminal would get them, also for the suite whose output is held back.
   const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: "1" } : process.env;
-  const child = spawn(process.execPath, [VITEST, "run", ...args], { stdio: streamed ? "inherit" : ["ignore", "pipe", "pipe"], env });
+  const child = spawn(process.execPath, [VITEST, "run", ...args], {
+    stdio: streamed ? "inherit" : ["ignore", "pipe", "pipe"],
+    env,
+  });
   const held: Buffer[] = [];
   child.stdout?.on("data", (chunk: Buffer) => held.push(chunk));
   child.stderr?.on("data", (chunk: Buffer) => held.push(chunk));
   return new Promise((done) => {
     child.once("exit", (code) => {
-      if (!streamed) process.stdout.write(`\n── ${name} ──\n${Buffer.concat(held).toString()}\n── end of ${name} ──\n\n`);
+      if (!streamed)
+        process.stdout.write(`\n── ${name} ──\n${Buffer.concat(held).toString()}\n── end of ${name} ──\n\n`);
       done({ name, ok: code === 0 });
     });
   });

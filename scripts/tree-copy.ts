@@ -12,7 +12,12 @@ import { dirname, join, resolve } from "node:path";
 /** The working tree as it is now (tracked and untracked files, not ignored ones), in a new temporary folder. */
 export function copyWorkingTree(root = process.cwd()): string {
   const dir = mkdtempSync(join(tmpdir(), "chain-edge-copy-"));
-  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: root, encoding: "utf8" }).split("\0").filter(Boolean);
+  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+    cwd: root,
+    encoding: "utf8",
+  })
+    .split("\0")
+    .filter(Boolean);
   for (const file of files) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     try {

@@ -47,7 +47,13 @@ class WalletError extends Error {}
 function seededBytes(seed: string, length: number): Uint8Array {
   const out = new Uint8Array(length);
   for (let i = 0, offset = 0; offset < length; i++, offset += 32) {
-    out.set(createHash("sha256").update(`wallet-simulator:${seed}:${i}`).digest().subarray(0, Math.min(32, length - offset)), offset);
+    out.set(
+      createHash("sha256")
+        .update(`wallet-simulator:${seed}:${i}`)
+        .digest()
+        .subarray(0, Math.min(32, length - offset)),
+      offset,
+    );
   }
   return out;
 }
@@ -88,11 +94,17 @@ interface ConnectTarget {
 /** The proof body as the wallet app posts it, in the variant the options ask for. */
 function proofBody(ctx: ChainContext, sessionId: string, options: Options): Record<string, string> {
   const address = options.address ?? toBech32(ctx.bech32Prefix, seededBytes(`${options.seed}:address`, 20));
-  const key = Buffer.from(seededBytes(`${options.seed}:pubkey`, PUBKEY_BYTES)).toString(options.base64url ? "base64url" : "base64");
+  const key = Buffer.from(seededBytes(`${options.seed}:pubkey`, PUBKEY_BYTES)).toString(
+    options.base64url ? "base64url" : "base64",
+  );
   const names = options.camel
     ? { session: "sessionId", key: "pubkeyBase64", label: "accountLabel" }
     : { session: "session_id", key: "pubkey_base64", label: "account_label" };
-  const body: Record<string, string> = { [names.session]: sessionId, address: options.uppercase ? address.toUpperCase() : address, [names.key]: key };
+  const body: Record<string, string> = {
+    [names.session]: sessionId,
+    address: options.uppercase ? address.toUpperCase() : address,
+    [names.key]: key,
+  };
   if (options.label !== "") body[names.label] = options.label;
   return body;
 }
@@ -103,7 +115,9 @@ async function connect(target: ConnectTarget, options: Options): Promise<void> {
     throw new WalletError(`the link is for chain ${target.chainId}, the server runs ${ctx.chainId}`);
   }
   if (target.scheme && target.scheme !== ctx.walletScheme) {
-    throw new WalletError(`the link's scheme is ${target.scheme}://, this network's wallet answers ${ctx.walletScheme}://`);
+    throw new WalletError(
+      `the link's scheme is ${target.scheme}://, this network's wallet answers ${ctx.walletScheme}://`,
+    );
   }
   if (target.expiresAt !== undefined && !(Date.parse(target.expiresAt) > Date.now())) {
     throw new WalletError(`the connect request expired at ${target.expiresAt}`);
@@ -116,11 +130,15 @@ async function connect(target: ConnectTarget, options: Options): Promise<void> {
     return;
   }
   const relayUrl = target.relayUrl ?? `${sessionUrl}/confirm`;
-  if (new URL(relayUrl).origin !== new URL(target.server).origin) throw new WalletError(`relay_url ${relayUrl} is not on the page's origin`);
+  if (new URL(relayUrl).origin !== new URL(target.server).origin)
+    throw new WalletError(`relay_url ${relayUrl} is not on the page's origin`);
   const proof = proofBody(ctx, target.sessionId, options);
   // The same rules as the server's: a proof this wallet sends must be one the protocol accepts.
   const checked = normalizeWalletProof(proof, { sessionId: target.sessionId, bech32Prefix: ctx.bech32Prefix });
-  if (!checked.ok) throw new WalletError(checked.problem.field === "address" ? `--address: ${checked.problem.message}` : checked.problem.message);
+  if (!checked.ok)
+    throw new WalletError(
+      checked.problem.field === "address" ? `--address: ${checked.problem.message}` : checked.problem.message,
+    );
   const { status, body } = await fetchJson(relayUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -136,15 +154,28 @@ function connectTo(scheme: string | null, payload: unknown, options: Options): P
   const parsed = z.safeParse(connectPayloadSchema, payload);
   if (!parsed.success) throw new WalletError("the connect link's payload is not a connect payload");
   const { session_id, relay_url, origin, chain_id, expires_at } = parsed.data;
-  return connect({ sessionId: session_id, relayUrl: relay_url, server: new URL(origin.url).origin, chainId: chain_id, expiresAt: expires_at, scheme }, options);
+  return connect(
+    {
+      sessionId: session_id,
+      relayUrl: relay_url,
+      server: new URL(origin.url).origin,
+      chainId: chain_id,
+      expiresAt: expires_at,
+      scheme,
+    },
+    options,
+  );
 }
 
 async function sign(request: SignRequest, options: Options): Promise<void> {
   const ctx = await settingsOf(new URL(request.origin.url).origin);
-  if (request.chain_id !== ctx.chainId) throw new WalletError(`the request is for chain ${request.chain_id}, not ${ctx.chainId}`);
-  if (Date.parse(request.expires_at) <= Date.now()) throw new WalletError(`sign request ${request.id} expired at ${request.expires_at}`);
+  if (request.chain_id !== ctx.chainId)
+    throw new WalletError(`the request is for chain ${request.chain_id}, not ${ctx.chainId}`);
+  if (Date.parse(request.expires_at) <= Date.now())
+    throw new WalletError(`sign request ${request.id} expired at ${request.expires_at}`);
   const signer = options.address ?? request.account_hint;
-  if (signer !== request.account_hint) throw new WalletError(`the request must be signed by ${request.account_hint}, this wallet holds ${signer}`);
+  if (signer !== request.account_hint)
+    throw new WalletError(`the request must be signed by ${request.account_hint}, this wallet holds ${signer}`);
   console.log(`${request.preview.title}: ${request.preview.summary}`);
   for (const message of request.preview.messages) console.log(`  ${message.type}: ${message.summary ?? ""}`);
   if (options.refuse) {
@@ -178,7 +209,10 @@ async function sign(request: SignRequest, options: Options): Promise<void> {
 /** A sign request from a parsed payload, or a WalletError that says why it is not one. */
 function signRequestOf(payload: unknown): SignRequest {
   const parsed = z.safeParse(signRequestSchema, payload);
-  if (!parsed.success) throw new WalletError(`not a sign request: ${parsed.error.issues[0]!.path.join(".") || "payload"} ${parsed.error.issues[0]!.message}`);
+  if (!parsed.success)
+    throw new WalletError(
+      `not a sign request: ${parsed.error.issues[0]!.path.join(".") || "payload"} ${parsed.error.issues[0]!.message}`,
+    );
   return parsed.data as SignRequest;
 }
 
@@ -211,18 +245,26 @@ async function main(): Promise<void> {
     },
   });
   if (values.help || positionals.length !== 1) {
-    console.log("usage: npm run wallet -- [--address <bech32> | --seed <text>] [--label <text>] [--server <url>] [--devnet <url>] [--refuse] [--camel] [--uppercase] [--base64url] <deep link | QR content | cs_ session id>");
+    console.log(
+      "usage: npm run wallet -- [--address <bech32> | --seed <text>] [--label <text>] [--server <url>] [--devnet <url>] [--refuse] [--camel] [--uppercase] [--base64url] <deep link | QR content | cs_ session id>",
+    );
     process.exitCode = values.help ? 0 : 2;
     return;
   }
-  const options: Options = { ...values, server: values.server.replace(/\/+$/, ""), devnet: values.devnet.replace(/\/+$/, "") };
+  const options: Options = {
+    ...values,
+    server: values.server.replace(/\/+$/, ""),
+    devnet: values.devnet.replace(/\/+$/, ""),
+  };
   const input = positionals[0]!.trim();
   if (SESSION_ID_PATTERN.test(input)) return connect({ sessionId: input, server: options.server }, options);
 
   // A scanned QR holds a link, or a payload's raw base64: a connect payload's or a sign request's.
   if (!input.includes("://")) {
     const payload = decodeWalletPayload(input);
-    return connectPayloadSchema.safeParse(payload).success ? connectTo(null, payload, options) : sign(signRequestOf(payload), options);
+    return connectPayloadSchema.safeParse(payload).success
+      ? connectTo(null, payload, options)
+      : sign(signRequestOf(payload), options);
   }
   const link = parseDeepLink(input);
   if (link.action === "connect") return connectTo(link.scheme, link.payload, options);

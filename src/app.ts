@@ -48,10 +48,16 @@ export function buildApp(config: Config): Hono<AppEnv> {
     const requestId = c.get("requestId");
     if (err instanceof ApiError) return errorResponse(err, { ...err.headers, "x-request-id": requestId });
     // A refusal from hono's own middleware: its status and words, in the one shape.
-    if (err instanceof HTTPException) return errorResponse(httpStatusSpec(err.status, err.message), { "x-request-id": requestId });
+    if (err instanceof HTTPException)
+      return errorResponse(httpStatusSpec(err.status, err.message), { "x-request-id": requestId });
     log("error", "internal_error", { request_id: requestId, error: String(err), stack: err.stack });
     return errorResponse(
-      { status: 500, code: GrpcCode.INTERNAL, reason: "INTERNAL", message: "Internal error; the request id names it in the logs" },
+      {
+        status: 500,
+        code: GrpcCode.INTERNAL,
+        reason: "INTERNAL",
+        message: "Internal error; the request id names it in the logs",
+      },
       { "x-request-id": requestId },
     );
   });

@@ -111,8 +111,17 @@ const HTTP_STATUS_SPECS: Readonly<Record<number, readonly [GrpcCode, string]>> =
  * `HTTPException`, from its middleware): the same status, in the one shape.
  */
 export function httpStatusSpec(status: number, message: string): ErrorSpec {
-  if (status < 400 || status > 599) return { status: 500, code: GrpcCode.INTERNAL, reason: "INTERNAL", message: `Internal error (HTTP ${status} thrown)` };
-  const [code, reason] = HTTP_STATUS_SPECS[status] ?? [status < 500 ? GrpcCode.INVALID_ARGUMENT : GrpcCode.INTERNAL, `HTTP_${status}`];
+  if (status < 400 || status > 599)
+    return {
+      status: 500,
+      code: GrpcCode.INTERNAL,
+      reason: "INTERNAL",
+      message: `Internal error (HTTP ${status} thrown)`,
+    };
+  const [code, reason] = HTTP_STATUS_SPECS[status] ?? [
+    status < 500 ? GrpcCode.INVALID_ARGUMENT : GrpcCode.INTERNAL,
+    `HTTP_${status}`,
+  ];
   return { status: status as ContentfulStatusCode, code, reason, message: message || `HTTP ${status}` };
 }
 

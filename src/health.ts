@@ -12,7 +12,12 @@ import { upstreamHealth } from "./gateway/upstreams";
  * `ok` while some upstream is usable; `down` when every one is being skipped after failures.
  * `shared` is the health object's view (null: shield off, or the object did not answer in time).
  */
-export function healthReport(config: Config, deployment: WorkerVersionMetadata | undefined, shared: UpstreamState[] | null = null, now = Date.now()) {
+export function healthReport(
+  config: Config,
+  deployment: WorkerVersionMetadata | undefined,
+  shared: UpstreamState[] | null = null,
+  now = Date.now(),
+) {
   const upstreams = known(config, shared, now).map((state, index) => ({
     // Only the origin: a provider's key may live in the path of an upstream URL.
     upstream: `${index + 1}: ${new URL(state.url).origin}`,
@@ -28,7 +33,9 @@ export function healthReport(config: Config, deployment: WorkerVersionMetadata |
   return {
     status: upstreams.some((u) => u.healthy) ? ("ok" as const) : ("down" as const),
     version,
-    deployment: deployment ? { id: deployment.id, tag: deployment.tag || null, timestamp: deployment.timestamp || null } : null,
+    deployment: deployment
+      ? { id: deployment.id, tag: deployment.tag || null, timestamp: deployment.timestamp || null }
+      : null,
     config: {
       chain_id: config.chainId,
       namespace: config.namespace,
@@ -45,7 +52,9 @@ export function healthReport(config: Config, deployment: WorkerVersionMetadata |
     // The host handoff: whether it is set up, never a key, a secret or the webhook's path.
     host_handoff: {
       host_api: config.hostApiKeys.length > 0 ? `${config.hostApiKeys.length} key(s) set` : "not set (HOST_API_KEYS)",
-      webhook: config.hostWebhook ? new URL(config.hostWebhook.url).origin : "not set (events kept in each onboarding's log)",
+      webhook: config.hostWebhook
+        ? new URL(config.hostWebhook.url).origin
+        : "not set (events kept in each onboarding's log)",
       onboarding_check_seconds: config.onboardingCheckSeconds,
       onboarding_ttl_seconds: config.onboardingTtlSeconds,
     },

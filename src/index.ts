@@ -35,7 +35,10 @@ export default {
       // A misconfigured deployment says which variable is wrong instead of failing opaquely.
       const requestId = requestIdOf(request);
       log("error", "configuration_invalid", { request_id: requestId, error: err.message });
-      return errorResponse({ status: 500, code: GrpcCode.INTERNAL, reason: "CONFIGURATION", message: err.message }, { "x-request-id": requestId });
+      return errorResponse(
+        { status: 500, code: GrpcCode.INTERNAL, reason: "CONFIGURATION", message: err.message },
+        { "x-request-id": requestId },
+      );
     }
   },
 } satisfies ExportedHandler<Env>;

@@ -11,7 +11,14 @@ import type { Config } from "./config";
 export const OPENAPI_TEMPLATE_PATH = "/api/openapi.template.json";
 
 /** The settings the document names; a setting not listed here must not appear in it. */
-export const OPENAPI_SETTINGS = ["walletPath", "namespace", "bech32Prefix", "chainId", "sessionTtlMaxSeconds", "onboardingTtlSeconds"] as const satisfies readonly (keyof Config)[];
+export const OPENAPI_SETTINGS = [
+  "walletPath",
+  "namespace",
+  "bech32Prefix",
+  "chainId",
+  "sessionTtlMaxSeconds",
+  "onboardingTtlSeconds",
+] as const satisfies readonly (keyof Config)[];
 
 type Setting = (typeof OPENAPI_SETTINGS)[number];
 
@@ -27,13 +34,18 @@ export function templateConfig(config: Config): Config {
 /** The template's text with `config`'s settings in place of the placeholders, each as JSON string content. */
 export function fillOpenApi(template: string, config: Config): string {
   return template.replace(/@@(\w+)@@/g, (token, name: string) =>
-    (OPENAPI_SETTINGS as readonly string[]).includes(name) ? JSON.stringify(String(config[name as Setting])).slice(1, -1) : token,
+    (OPENAPI_SETTINGS as readonly string[]).includes(name)
+      ? JSON.stringify(String(config[name as Setting])).slice(1, -1)
+      : token,
   );
 }
 
 /** The document for `config`, from the assets; throws (a logged 500) when the build did not write the template. */
 export async function servedOpenApi(assets: Fetcher, origin: string, config: Config): Promise<string> {
   const template = await assets.fetch(new Request(new URL(OPENAPI_TEMPLATE_PATH, origin)));
-  if (!template.ok) throw new Error(`${OPENAPI_TEMPLATE_PATH} is not among the assets (HTTP ${template.status}); npm run build writes it`);
+  if (!template.ok)
+    throw new Error(
+      `${OPENAPI_TEMPLATE_PATH} is not among the assets (HTTP ${template.status}); npm run build writes it`,
+    );
   return fillOpenApi(await template.text(), config);
 }

@@ -9,10 +9,21 @@ import type { Config } from "./config";
 import { errorBodySchema } from "./errors";
 import { X_CACHE_PATTERN } from "./gateway/cache-status";
 import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, type GatewayRoute } from "./gateway/route-table";
-import { QUERY_DESCRIPTIONS, QUERY_VALUES, blockHeightSchema, paramDescriptions, paramSchemas } from "./gateway/validators";
+import {
+  QUERY_DESCRIPTIONS,
+  QUERY_VALUES,
+  blockHeightSchema,
+  paramDescriptions,
+  paramSchemas,
+} from "./gateway/validators";
 import { onboardingComponents, onboardingPaths } from "./onboardings/openapi";
 import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES, sessionRowSchema } from "./protocol/index";
-import { createSessionSchema, SESSION_CONFIRM_BODY_LIMIT, SESSION_CREATE_BODY_LIMIT, sessionIdSchema } from "./sessions/schemas";
+import {
+  createSessionSchema,
+  SESSION_CONFIRM_BODY_LIMIT,
+  SESSION_CREATE_BODY_LIMIT,
+  sessionIdSchema,
+} from "./sessions/schemas";
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +39,13 @@ const errorAnswer = (description: string) => ({ description, content: json(ref("
 /** The document for one configuration. */
 export function openApiDocument(config: Config): Json {
   const sessions = `/api/${config.walletPath}/sessions`;
-  const idParam = { name: "id", in: "path", required: true, schema: schema(sessionIdSchema), description: "Session id: cs_ and 32 lowercase hex characters" };
+  const idParam = {
+    name: "id",
+    in: "path",
+    required: true,
+    schema: schema(sessionIdSchema),
+    description: "Session id: cs_ and 32 lowercase hex characters",
+  };
   const row = { description: "The session row", content: json(ref("SessionRow")) };
   const noStore = { "Cache-Control": { schema: { type: "string", const: "no-store" } } };
 
@@ -42,7 +59,9 @@ export function openApiDocument(config: Config): Json {
         requestBody: { required: true, content: json(schema(createSessionSchema, "input")) },
         responses: {
           "201": { ...row, headers: { Location: { schema: { type: "string" } }, ...noStore } },
-          "400": errorAnswer("Invalid payload, origin or relay_url; expires_at past or beyond the cap (EXPIRES_AT_IN_PAST, EXPIRES_AT_TOO_LATE with metadata max_seconds and latest_expires_at)"),
+          "400": errorAnswer(
+            "Invalid payload, origin or relay_url; expires_at past or beyond the cap (EXPIRES_AT_IN_PAST, EXPIRES_AT_TOO_LATE with metadata max_seconds and latest_expires_at)",
+          ),
           "403": errorAnswer("Another origin, or plain http from a non-loopback host"),
           "409": errorAnswer("The session id already exists"),
           "413": errorAnswer(`Body over ${SESSION_CREATE_BODY_LIMIT} bytes`),
@@ -56,7 +75,8 @@ export function openApiDocument(config: Config): Json {
         tags: ["sessions"],
         operationId: "readSession",
         summary: "Read a session (or subscribe to it)",
-        description: "Answers the current row (pending, connected or cancelled). An expired session is answered 410 (SESSION_EXPIRED), which ends the wait of a client that knows no `expired` status. With `Upgrade: websocket` (from this origin only) the same path is a push channel: the row, expired included, is sent at once and on every change; any message asks for it again; `ping` is answered `pong`; the socket closes once the session is settled.",
+        description:
+          "Answers the current row (pending, connected or cancelled). An expired session is answered 410 (SESSION_EXPIRED), which ends the wait of a client that knows no `expired` status. With `Upgrade: websocket` (from this origin only) the same path is a push channel: the row, expired included, is sent at once and on every change; any message asks for it again; `ping` is answered `pong`; the socket closes once the session is settled.",
         parameters: [idParam],
         responses: {
           "200": { ...row, headers: noStore },
@@ -71,9 +91,16 @@ export function openApiDocument(config: Config): Json {
         tags: ["sessions"],
         operationId: "cancelSession",
         summary: "Cancel a pending session",
-        description: "Marks a pending session cancelled; repeating it is harmless. A connected session cannot be cancelled; an expired one answers 410.",
+        description:
+          "Marks a pending session cancelled; repeating it is harmless. A connected session cannot be cancelled; an expired one answers 410.",
         parameters: [idParam],
-        responses: { "200": row, "400": errorAnswer("Malformed id"), "404": errorAnswer("Unknown session"), "409": errorAnswer("Already connected"), "410": errorAnswer("Expired (SESSION_EXPIRED)") },
+        responses: {
+          "200": row,
+          "400": errorAnswer("Malformed id"),
+          "404": errorAnswer("Unknown session"),
+          "409": errorAnswer("Already connected"),
+          "410": errorAnswer("Expired (SESSION_EXPIRED)"),
+        },
       },
     },
     [`${sessions}/{id}/confirm`]: {
@@ -95,11 +122,36 @@ export function openApiDocument(config: Config): Json {
         },
       },
     },
-    "/api/config": { get: { tags: ["service"], operationId: "pageSettings", summary: "Public settings for the onboarding page", responses: { "200": { description: "Chain id, prefix, namespace, wallet path, scheme, denom, binary" } } } },
-    "/api/health": { get: { tags: ["service"], operationId: "health", summary: "Version, configuration summary and upstream state", responses: { "200": { description: "Some upstream is usable" }, "503": { description: "Every upstream is being skipped after failures" } } } },
-    "/api/openapi.json": { get: { tags: ["service"], operationId: "openApi", summary: "This document", responses: { "200": { description: "OpenAPI 3.1" } } } },
+    "/api/config": {
+      get: {
+        tags: ["service"],
+        operationId: "pageSettings",
+        summary: "Public settings for the onboarding page",
+        responses: { "200": { description: "Chain id, prefix, namespace, wallet path, scheme, denom, binary" } },
+      },
+    },
+    "/api/health": {
+      get: {
+        tags: ["service"],
+        operationId: "health",
+        summary: "Version, configuration summary and upstream state",
+        responses: {
+          "200": { description: "Some upstream is usable" },
+          "503": { description: "Every upstream is being skipped after failures" },
+        },
+      },
+    },
+    "/api/openapi.json": {
+      get: {
+        tags: ["service"],
+        operationId: "openApi",
+        summary: "This document",
+        responses: { "200": { description: "OpenAPI 3.1" } },
+      },
+    },
   };
-  for (const route of GATEWAY_ROUTES) paths[`/api${openApiPath(route, config)}`] = { get: gatewayOperation(route, config) };
+  for (const route of GATEWAY_ROUTES)
+    paths[`/api${openApiPath(route, config)}`] = { get: gatewayOperation(route, config) };
   Object.assign(paths, onboardingPaths(config, { schema, errorAnswer }));
   const onboardings = onboardingComponents({ schema });
 
@@ -108,12 +160,17 @@ export function openApiDocument(config: Config): Json {
     info: {
       title: `Edge gateway and wallet pairing for ${config.chainId}`,
       version,
-      description: "Cached read queries of the chain's modules, wallet pairing sessions, onboardings handed to the host, and the onboarding page's settings. Every error the server makes has the Error shape.",
+      description:
+        "Cached read queries of the chain's modules, wallet pairing sessions, onboardings handed to the host, and the onboarding page's settings. Every error the server makes has the Error shape.",
     },
     servers: [{ url: "/" }],
     tags: [
       { name: "sessions", description: "Wallet pairing sessions (one Durable Object each)" },
-      { name: "onboardings", description: "The host handoff: onboardings verified on chain (host API with bearer keys; the customer page's endpoints)" },
+      {
+        name: "onboardings",
+        description:
+          "The host handoff: onboardings verified on chain (host API with bearer keys; the customer page's endpoints)",
+      },
       { name: "gateway", description: "Cached module queries, proxied to the chain's LCD nodes" },
       { name: "service", description: "Settings, health and this description" },
     ],
@@ -152,8 +209,20 @@ function openApiPath(route: GatewayRoute, config: Config): string {
 function gatewayOperation(route: GatewayRoute, config: Config): Json {
   const kinds = paramSchemas(config.bech32Prefix);
   const described = paramDescriptions(config.bech32Prefix);
-  const pathParams = Object.entries(route.params ?? {}).map(([name, kind]) => ({ name, in: "path", required: true, schema: schema(kinds[kind]), description: described[kind] }));
-  const queryParams = (route.query ?? []).map((name) => ({ name, in: "query", required: false, schema: schema(QUERY_VALUES[name]), description: QUERY_DESCRIPTIONS[name] }));
+  const pathParams = Object.entries(route.params ?? {}).map(([name, kind]) => ({
+    name,
+    in: "path",
+    required: true,
+    schema: schema(kinds[kind]),
+    description: described[kind],
+  }));
+  const queryParams = (route.query ?? []).map((name) => ({
+    name,
+    in: "query",
+    required: false,
+    schema: schema(QUERY_VALUES[name]),
+    description: QUERY_DESCRIPTIONS[name],
+  }));
   const height = {
     name: "x-cosmos-block-height",
     in: "header",
@@ -163,10 +232,18 @@ function gatewayOperation(route: GatewayRoute, config: Config): Json {
   };
   return {
     tags: ["gateway"],
-    operationId: route.path.replace("{ns}", "ns").replace(/[/:]+(\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\W+/, ""),
+    operationId: route.path
+      .replace("{ns}", "ns")
+      .replace(/[/:]+(\w)/g, (_, c: string) => c.toUpperCase())
+      .replace(/^\W+/, ""),
     summary: route.summary,
     description: `Cached for ${route.ttl} s (${route.why}); a 4xx answer for ${answerTtl(route, 400, false)} s. Served stale while revalidating and when every upstream fails. Unknown query parameters are refused; the values of known ones go to the node as given.`,
-    parameters: [...pathParams, ...queryParams, height, { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } }],
+    parameters: [
+      ...pathParams,
+      ...queryParams,
+      height,
+      { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
+    ],
     responses: {
       "200": {
         description: "The upstream node's JSON answer",
@@ -174,7 +251,10 @@ function gatewayOperation(route: GatewayRoute, config: Config): Json {
           "X-Cache": { schema: { type: "string", pattern: X_CACHE_PATTERN } },
           ETag: { schema: { type: "string" } },
           Age: { schema: { type: "integer" } },
-          "x-cosmos-block-height": { schema: { type: "string" }, description: "Block height of the answer (the node's Grpc-Metadata-X-Cosmos-Block-Height)" },
+          "x-cosmos-block-height": {
+            schema: { type: "string" },
+            description: "Block height of the answer (the node's Grpc-Metadata-X-Cosmos-Block-Height)",
+          },
         },
         content: json({ type: "object" }),
       },

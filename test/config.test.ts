@@ -13,7 +13,16 @@ const only = (vars: Record<string, string>) => ({ ...vars });
 describe("network profiles", () => {
   it("serves the network's own words from the local and testnet profiles", () => {
     const local = readConfig(only({ NETWORK_PROFILE: "local" }));
-    expect(local).toMatchObject({ profile: "local", namespace: "hope", bech32Prefix: "hope", chainId: "hope-testnet-2", walletPath: "hope-wallet", walletScheme: "hopewallet", nativeDenom: "uhope", nodeBinary: "hoped" });
+    expect(local).toMatchObject({
+      profile: "local",
+      namespace: "hope",
+      bech32Prefix: "hope",
+      chainId: "hope-testnet-2",
+      walletPath: "hope-wallet",
+      walletScheme: "hopewallet",
+      nativeDenom: "uhope",
+      nodeBinary: "hoped",
+    });
     expect(local.upstreamUrls).toEqual(["http://127.0.0.1:1317"]);
     const testnet = readConfig(only({ NETWORK_PROFILE: "testnet" }));
     expect(testnet.chainId).toBe("hope-testnet-2");
@@ -21,7 +30,14 @@ describe("network profiles", () => {
   });
 
   it("lets every variable override its profile's value", () => {
-    const config = readConfig(only({ NETWORK_PROFILE: "testnet", CHAIN_ID: "hope-testnet-3", WALLET_PATH: "pairing", UPSTREAM_URLS: "https://lcd.example.net/api/" }));
+    const config = readConfig(
+      only({
+        NETWORK_PROFILE: "testnet",
+        CHAIN_ID: "hope-testnet-3",
+        WALLET_PATH: "pairing",
+        UPSTREAM_URLS: "https://lcd.example.net/api/",
+      }),
+    );
     expect(config).toMatchObject({ chainId: "hope-testnet-3", walletPath: "pairing", namespace: "hope" });
     expect(config.upstreamUrls).toEqual(["https://lcd.example.net/api"]);
   });
@@ -43,17 +59,29 @@ describe("configuration refusals", () => {
   };
 
   it("refuses an environment that names no network", () => {
-    expect(refusal({ CHAIN_ID: "x-1", UPSTREAM_URLS: "https://lcd.example.net" })).toMatch(/^NETWORK_PROFILE is not set: .*local, testnet, neutral/);
+    expect(refusal({ CHAIN_ID: "x-1", UPSTREAM_URLS: "https://lcd.example.net" })).toMatch(
+      /^NETWORK_PROFILE is not set: .*local, testnet, neutral/,
+    );
     expect(refusal({ NETWORK_PROFILE: "mainnet" })).toMatch(/NETWORK_PROFILE "mainnet" must name a profile/);
   });
 
   it("refuses a deployed profile left at the local devnet's upstream", () => {
-    expect(refusal({ NETWORK_PROFILE: "testnet", UPSTREAM_URLS: "http://127.0.0.1:1317" })).toMatch(/UPSTREAM_URLS names a loopback address/);
-    expect(refusal({ NETWORK_PROFILE: "neutral", CHAIN_ID: "c-1", UPSTREAM_URLS: "https://a.example.net,http://localhost:1317" })).toMatch(/loopback/);
+    expect(refusal({ NETWORK_PROFILE: "testnet", UPSTREAM_URLS: "http://127.0.0.1:1317" })).toMatch(
+      /UPSTREAM_URLS names a loopback address/,
+    );
+    expect(
+      refusal({
+        NETWORK_PROFILE: "neutral",
+        CHAIN_ID: "c-1",
+        UPSTREAM_URLS: "https://a.example.net,http://localhost:1317",
+      }),
+    ).toMatch(/loopback/);
   });
 
   it("refuses a fork profile without its own chain id or nodes", () => {
-    expect(refusal({ NETWORK_PROFILE: "neutral", UPSTREAM_URLS: "https://lcd.example.net" })).toMatch(/^CHAIN_ID is not set, and the "neutral" profile has no value for it/);
+    expect(refusal({ NETWORK_PROFILE: "neutral", UPSTREAM_URLS: "https://lcd.example.net" })).toMatch(
+      /^CHAIN_ID is not set, and the "neutral" profile has no value for it/,
+    );
     expect(refusal({ NETWORK_PROFILE: "neutral", CHAIN_ID: "c-1" })).toMatch(/^UPSTREAM_URLS is not set/);
   });
 
@@ -79,7 +107,11 @@ describe("configuration refusals", () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const broken = { ...env, NETWORK_PROFILE: "local", RATE_LIMITS: "sometimes" };
     for (const path of ["/api/config", "/api/health", "/api/chain/incentives/v1/params", "/api/wallet/sessions"]) {
-      const response = await worker.fetch(new Request(`https://edge.test${path}`), broken as unknown as Env, {} as ExecutionContext);
+      const response = await worker.fetch(
+        new Request(`https://edge.test${path}`),
+        broken as unknown as Env,
+        {} as ExecutionContext,
+      );
       expect(response.status).toBe(500);
       expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
       const body = await response.json<{ message: string; details: { reason: string }[] }>();
@@ -115,18 +147,44 @@ describe("the host handoff's settings", () => {
   };
 
   it("reads keys, a webhook and its secret's bytes", () => {
-    const config = readConfig(only({ NETWORK_PROFILE: "testnet", HOST_API_KEYS: `${"a".repeat(32)},${"b".repeat(40)}`, HOST_WEBHOOK_URL: "https://host.example/hooks", HOST_WEBHOOK_SECRET: secret }));
+    const config = readConfig(
+      only({
+        NETWORK_PROFILE: "testnet",
+        HOST_API_KEYS: `${"a".repeat(32)},${"b".repeat(40)}`,
+        HOST_WEBHOOK_URL: "https://host.example/hooks",
+        HOST_WEBHOOK_SECRET: secret,
+      }),
+    );
     expect(config.hostApiKeys).toEqual(["a".repeat(32), "b".repeat(40)]);
     expect(config.hostWebhook?.url).toBe("https://host.example/hooks");
     expect(config.hostWebhook?.secret).toHaveLength(32);
-    expect(readConfig(only({ NETWORK_PROFILE: "local" }))).toMatchObject({ hostApiKeys: [], hostWebhook: null, onboardingCheckSeconds: 6, onboardingTtlSeconds: 604_800 });
+    expect(readConfig(only({ NETWORK_PROFILE: "local" }))).toMatchObject({
+      hostApiKeys: [],
+      hostWebhook: null,
+      onboardingCheckSeconds: 6,
+      onboardingTtlSeconds: 604_800,
+    });
   });
 
   it("gives the receiver 10 s to answer unless told less, and never more than the contract's 10 s", () => {
-    const webhook = (vars: Record<string, string>) => readConfig(only({ NETWORK_PROFILE: "testnet", HOST_WEBHOOK_URL: "https://host.example/hooks", HOST_WEBHOOK_SECRET: secret, ...vars })).hostWebhook;
+    const webhook = (vars: Record<string, string>) =>
+      readConfig(
+        only({
+          NETWORK_PROFILE: "testnet",
+          HOST_WEBHOOK_URL: "https://host.example/hooks",
+          HOST_WEBHOOK_SECRET: secret,
+          ...vars,
+        }),
+      ).hostWebhook;
     expect(webhook({})?.timeoutMs).toBe(10_000);
     expect(webhook({ HOST_WEBHOOK_TIMEOUT_MS: "1500" })?.timeoutMs).toBe(1500);
-    expect(refusal({ HOST_WEBHOOK_URL: "https://host.example/hooks", HOST_WEBHOOK_SECRET: secret, HOST_WEBHOOK_TIMEOUT_MS: "12000" })).toContain("HOST_WEBHOOK_TIMEOUT_MS");
+    expect(
+      refusal({
+        HOST_WEBHOOK_URL: "https://host.example/hooks",
+        HOST_WEBHOOK_SECRET: secret,
+        HOST_WEBHOOK_TIMEOUT_MS: "12000",
+      }),
+    ).toContain("HOST_WEBHOOK_TIMEOUT_MS");
   });
 
   it("refuses a webhook URL without its secret, naming the secret", () => {
@@ -134,9 +192,19 @@ describe("the host handoff's settings", () => {
   });
 
   it("refuses plain http for the webhook except on loopback in the local profile", () => {
-    expect(refusal({ HOST_WEBHOOK_URL: "http://host.example/hooks", HOST_WEBHOOK_SECRET: secret })).toContain("HOST_WEBHOOK_URL must use https");
-    expect(readConfig(only({ NETWORK_PROFILE: "local", HOST_WEBHOOK_URL: "http://127.0.0.1:8788/", HOST_WEBHOOK_SECRET: secret })).hostWebhook?.url).toBe("http://127.0.0.1:8788/");
-    expect(() => readConfig(only({ NETWORK_PROFILE: "testnet", HOST_WEBHOOK_URL: "http://127.0.0.1:8788/", HOST_WEBHOOK_SECRET: secret }))).toThrow(/HOST_WEBHOOK_URL must use https/);
+    expect(refusal({ HOST_WEBHOOK_URL: "http://host.example/hooks", HOST_WEBHOOK_SECRET: secret })).toContain(
+      "HOST_WEBHOOK_URL must use https",
+    );
+    expect(
+      readConfig(
+        only({ NETWORK_PROFILE: "local", HOST_WEBHOOK_URL: "http://127.0.0.1:8788/", HOST_WEBHOOK_SECRET: secret }),
+      ).hostWebhook?.url,
+    ).toBe("http://127.0.0.1:8788/");
+    expect(() =>
+      readConfig(
+        only({ NETWORK_PROFILE: "testnet", HOST_WEBHOOK_URL: "http://127.0.0.1:8788/", HOST_WEBHOOK_SECRET: secret }),
+      ),
+    ).toThrow(/HOST_WEBHOOK_URL must use https/);
   });
 
   it("refuses a secret of the wrong shape or size without printing it, and keys shorter than 32 characters", () => {
@@ -144,7 +212,9 @@ describe("the host handoff's settings", () => {
     const message = refusal({ HOST_WEBHOOK_URL: "https://host.example/", HOST_WEBHOOK_SECRET: short });
     expect(message).toContain("24 to 64");
     expect(message).not.toContain(short);
-    expect(refusal({ HOST_WEBHOOK_URL: "https://host.example/", HOST_WEBHOOK_SECRET: "not-a-secret" })).toContain("HOST_WEBHOOK_SECRET (secret)");
+    expect(refusal({ HOST_WEBHOOK_URL: "https://host.example/", HOST_WEBHOOK_SECRET: "not-a-secret" })).toContain(
+      "HOST_WEBHOOK_SECRET (secret)",
+    );
     const keys = refusal({ HOST_API_KEYS: "short-key" });
     expect(keys).toContain("HOST_API_KEYS (secret)");
     expect(keys).not.toContain("short-key");
@@ -154,18 +224,24 @@ describe("the host handoff's settings", () => {
 describe("the session signing key", () => {
   it("is the local profile's public key unless one is set, so dev and the tests need no secret", () => {
     expect(readConfig(only({ NETWORK_PROFILE: "local" })).sessionSigningKey).toBe(LOCAL_SESSION_SIGNING_KEY);
-    expect(readConfig(only({ NETWORK_PROFILE: "local", SESSION_SIGNING_KEY: "k".repeat(32) })).sessionSigningKey).toBe("k".repeat(32));
-  });
-
-  it("is the deployment's own in another profile, or none (no signed sessions); the public key is refused there", () => {
-    expect(readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: "k".repeat(40) })).sessionSigningKey).toBe("k".repeat(40));
-    expect(readConfig(only({ NETWORK_PROFILE: "testnet" })).sessionSigningKey).toBeNull();
-    expect(() => readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: LOCAL_SESSION_SIGNING_KEY }))).toThrow(
-      /^SESSION_SIGNING_KEY \(secret\) is the local profile's public key, which the "testnet" profile refuses/,
+    expect(readConfig(only({ NETWORK_PROFILE: "local", SESSION_SIGNING_KEY: "k".repeat(32) })).sessionSigningKey).toBe(
+      "k".repeat(32),
     );
   });
 
+  it("is the deployment's own in another profile, or none (no signed sessions); the public key is refused there", () => {
+    expect(
+      readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: "k".repeat(40) })).sessionSigningKey,
+    ).toBe("k".repeat(40));
+    expect(readConfig(only({ NETWORK_PROFILE: "testnet" })).sessionSigningKey).toBeNull();
+    expect(() =>
+      readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: LOCAL_SESSION_SIGNING_KEY })),
+    ).toThrow(/^SESSION_SIGNING_KEY \(secret\) is the local profile's public key, which the "testnet" profile refuses/);
+  });
+
   it("refuses a key shorter than 32 characters without printing it", () => {
-    expect(() => readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: "short-key" }))).toThrow(/^SESSION_SIGNING_KEY \(secret\) must be at least 32 printable characters/);
+    expect(() => readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: "short-key" }))).toThrow(
+      /^SESSION_SIGNING_KEY \(secret\) must be at least 32 printable characters/,
+    );
   });
 });

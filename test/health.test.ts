@@ -17,13 +17,26 @@ describe("GET /api/health", () => {
     expect(report).toMatchObject({
       status: "ok",
       version,
-      config: { chain_id: "chain-devnet-1", namespace: "chain", wallet_path: "wallet", upstream_auth_header: "not set" },
+      config: {
+        chain_id: "chain-devnet-1",
+        namespace: "chain",
+        wallet_path: "wallet",
+        upstream_auth_header: "not set",
+      },
     });
-    expect(report.host_handoff).toMatchObject({ host_api: "2 key(s) set", webhook: new URL((env as unknown as { WEBHOOK_RECEIVER_URL: string }).WEBHOOK_RECEIVER_URL).origin, onboarding_check_seconds: 6 });
+    expect(report.host_handoff).toMatchObject({
+      host_api: "2 key(s) set",
+      webhook: new URL((env as unknown as { WEBHOOK_RECEIVER_URL: string }).WEBHOOK_RECEIVER_URL).origin,
+      onboarding_check_seconds: 6,
+    });
     for (const key of HOST_KEYS) expect(JSON.stringify(report)).not.toContain(key);
     expect(JSON.stringify(report)).not.toContain(HOST_WEBHOOK_SECRET.slice("whsec_".length));
     expect(report.upstreams).toHaveLength(NODES.length);
-    expect(report.upstreams[0]).toMatchObject({ upstream: `1: ${new URL(DEVNET).origin}`, healthy: true, consecutive_failures: 0 });
+    expect(report.upstreams[0]).toMatchObject({
+      upstream: `1: ${new URL(DEVNET).origin}`,
+      healthy: true,
+      consecutive_failures: 0,
+    });
   });
 
   it("never shows the UPSTREAM_AUTH_HEADER's value, only that one is set", async () => {
@@ -43,7 +56,9 @@ describe("GET /api/health", () => {
     await gw.fetch("/api/cosmos/bank/v1beta1/supply?pagination.limit=1");
     const text = await (await gw.fetch("/api/health")).text();
     const report = JSON.parse(text) as { upstreams: { upstream: string; last_status: number | null }[] };
-    expect(report.upstreams).toEqual([expect.objectContaining({ upstream: `1: ${new URL(DEVNET).origin}`, last_status: 200 })]);
+    expect(report.upstreams).toEqual([
+      expect.objectContaining({ upstream: `1: ${new URL(DEVNET).origin}`, last_status: 200 }),
+    ]);
     expect(text).not.toContain(secret);
   });
 
@@ -53,7 +68,10 @@ describe("GET /api/health", () => {
     vi.restoreAllMocks();
     const response = await get("/api/health");
     expect(response.status).toBe(503);
-    const report = await response.json<{ status: string; upstreams: { healthy: boolean; last_error: string | null }[] }>();
+    const report = await response.json<{
+      status: string;
+      upstreams: { healthy: boolean; last_error: string | null }[];
+    }>();
     expect(report.status).toBe("down");
     expect(report.upstreams[0]!.healthy).toBe(false);
     expect(report.upstreams[0]!.last_error).toBeTruthy();

@@ -62,7 +62,9 @@ describe("exactly one access-log line per /api request, whatever the answer", ()
     const response = await gateway([t]).fetch(path, { method, headers: { "cf-ray": rayId } });
     expect(response.status).toBe(status);
     expect(response.headers.get("x-request-id")).toBe(rayId);
-    const mine = [...accessLines(log), ...accessLines(error)].filter((line) => line.request_id === rayId && line.event === "request");
+    const mine = [...accessLines(log), ...accessLines(error)].filter(
+      (line) => line.request_id === rayId && line.event === "request",
+    );
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ method, path, status, level: status >= 500 ? "error" : "info" });
   });
@@ -78,7 +80,10 @@ describe("gateway access log", () => {
     await gw.settle();
     await gw.fetch(path); // from the isolate's memory
     await gw.fetch("/api/chain/incentives/v1/node/not-an-address"); // refused before the cache
-    await gw.fetch(path, { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-method": "GET" } });
+    await gw.fetch(path, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "GET" },
+    });
     const route = "/api/chain/incentives/v1/node/:operator";
     const lines = accessLines(log);
     expect(lines).toHaveLength(4);
@@ -96,7 +101,10 @@ describe("errors the handlers did not plan", () => {
     app.get("/__throws", () => {
       throw error;
     });
-    return app.fetch(new Request("https://edge.test/__throws", { headers: { "cf-ray": rayId } }), env, { waitUntil() {}, passThroughOnException() {} } as unknown as ExecutionContext);
+    return app.fetch(new Request("https://edge.test/__throws", { headers: { "cf-ray": rayId } }), env, {
+      waitUntil() {},
+      passThroughOnException() {},
+    } as unknown as ExecutionContext);
   }
 
   it("answers a 500 in the one error shape and logs its stack under the request id the client got", async () => {
@@ -107,7 +115,15 @@ describe("errors the handlers did not plan", () => {
     expect(response.headers.get("x-request-id")).toBe("ray-internal");
     expect(await response.json()).toMatchObject({ code: 13, details: [{ reason: "INTERNAL" }] });
     const lines = accessLines(error);
-    expect(lines).toContainEqual(expect.objectContaining({ level: "error", event: "internal_error", request_id: "ray-internal", error: "TypeError: boom", stack: expect.stringContaining("boom") }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: "error",
+        event: "internal_error",
+        request_id: "ray-internal",
+        error: "TypeError: boom",
+        stack: expect.stringContaining("boom"),
+      }),
+    );
   });
 
   it("answers a hono HTTPException with its status in the one error shape, not as a 500", async () => {
@@ -120,9 +136,13 @@ describe("errors the handlers did not plan", () => {
     expect(await response.json()).toEqual({
       code: 3,
       message: "Payload Too Large",
-      details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "BODY_TOO_LARGE", domain: "edge", metadata: {} }],
+      details: [
+        { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "BODY_TOO_LARGE", domain: "edge", metadata: {} },
+      ],
     });
     expect(accessLines(error).filter((line) => line.event === "internal_error")).toEqual([]);
-    expect(accessLines(log)).toContainEqual(expect.objectContaining({ event: "request", request_id: "ray-http", status: 413 }));
+    expect(accessLines(log)).toContainEqual(
+      expect.objectContaining({ event: "request", request_id: "ray-http", status: 413 }),
+    );
   });
 });

@@ -4,9 +4,29 @@
  * here. New endpoints add their answers with `expectDocumented(response, method, path)`.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { WALLET, api, confirm, createPayload, createSession, mintSessionId, postJson, proofFor } from "./helpers/sessions";
+import {
+  WALLET,
+  api,
+  confirm,
+  createPayload,
+  createSession,
+  mintSessionId,
+  postJson,
+  proofFor,
+} from "./helpers/sessions";
 import { expectDocumented, schemaProblems, servedDocument } from "./helpers/openapi";
-import { accountAddress, authorizeOnChain, bearer, host, hostPost, page, pairByRelay, planAnswers, settle, wakeUntil } from "./onboardings/helpers";
+import {
+  accountAddress,
+  authorizeOnChain,
+  bearer,
+  host,
+  hostPost,
+  page,
+  pairByRelay,
+  planAnswers,
+  settle,
+  wakeUntil,
+} from "./onboardings/helpers";
 
 // wake-ups move the clock on.
 afterEach(() => vi.useRealTimers());
@@ -29,19 +49,32 @@ describe("the onboarding answers are what the served document says", () => {
 
     // The first delivery fails (an error attempt, then a status one), so the log shows both kinds.
     await planAnswers(id, ["down"]);
-    expect(await expectDocumented(await pairByRelay(id, payout), "post", `${CUSTOMER}/payout`)).toMatchObject({ status: "connected", host: "host.example" });
+    expect(await expectDocumented(await pairByRelay(id, payout), "post", `${CUSTOMER}/payout`)).toMatchObject({
+      status: "connected",
+      host: "host.example",
+    });
     const tx = await authorizeOnChain(payout, operator);
     await expectDocumented(await page.authorization(id, tx.txhash), "post", `${CUSTOMER}/authorization`);
-    const eventsLog = async () => expectDocumented<{ events: { attempts: unknown[]; delivered_at: string | null }[] }>(await host(`/${id}/events`), "get", `${ONBOARDING}/events`);
+    const eventsLog = async () =>
+      expectDocumented<{ events: { attempts: unknown[]; delivered_at: string | null }[] }>(
+        await host(`/${id}/events`),
+        "get",
+        `${ONBOARDING}/events`,
+      );
     await wakeUntil(id, async () => (await eventsLog()).events.every((e) => e.delivered_at !== null));
 
     const authorized = await expectDocumented(await host(`/${id}`), "get", ONBOARDING);
     expect(authorized).toMatchObject({ status: "authorized", authorization: { required: true, txhash: tx.txhash } });
     expect(authorized.commands.update_node).toContain(payout);
     const log = await eventsLog();
-    expect(log.events[0]!.attempts).toEqual([expect.objectContaining({ error: expect.any(String) }), expect.objectContaining({ status: 204 })]);
+    expect(log.events[0]!.attempts).toEqual([
+      expect.objectContaining({ error: expect.any(String) }),
+      expect.objectContaining({ status: 204 }),
+    ]);
     expect(await expectDocumented(await page.view(id), "get", CUSTOMER)).toMatchObject({ status: "authorized" });
-    expect(await expectDocumented(await hostPost(`/${id}/cancel`, ""), "post", `${ONBOARDING}/cancel`)).toMatchObject({ status: "cancelled" });
+    expect(await expectDocumented(await hostPost(`/${id}/cancel`, ""), "post", `${ONBOARDING}/cancel`)).toMatchObject({
+      status: "cancelled",
+    });
     await expectDocumented(await host(`/${id}/events`), "get", `${ONBOARDING}/events`);
   });
 
@@ -50,13 +83,25 @@ describe("the onboarding answers are what the served document says", () => {
     const { id } = await hostPost("", { operator, reference: "listed-42" }).then((r) => r.json<{ id: string }>());
     await pairByRelay(id, operator);
     await settle(id);
-    const list = await expectDocumented<{ data: { id: string }[] }>(await host(`?operator=${operator}`), "get", "/api/onboardings");
+    const list = await expectDocumented<{ data: { id: string }[] }>(
+      await host(`?operator=${operator}`),
+      "get",
+      "/api/onboardings",
+    );
     expect(list.data.map((o) => o.id)).toEqual([id]);
-    const feed = await expectDocumented<{ data: { type: string }[] }>(await api(`/api/events?onboarding=${id}`, { headers: bearer() }), "get", "/api/events");
+    const feed = await expectDocumented<{ data: { type: string }[] }>(
+      await api(`/api/events?onboarding=${id}`, { headers: bearer() }),
+      "get",
+      "/api/events",
+    );
     expect(feed.data.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized"]);
     await expectDocumented(await host("?limit=101"), "get", "/api/onboardings");
     await expectDocumented(await api(`/api/events?after=msg_0`, { headers: bearer() }), "get", "/api/events");
-    await expectDocumented(await api("/api/webhook/retry", { method: "POST", headers: bearer() }), "post", "/api/webhook/retry");
+    await expectDocumented(
+      await api("/api/webhook/retry", { method: "POST", headers: bearer() }),
+      "post",
+      "/api/webhook/retry",
+    );
   });
 
   it("the error answers too", async () => {
@@ -84,11 +129,15 @@ describe("the check itself", () => {
     const created = await (await hostPost("", { operator: accountAddress() })).json<Record<string, unknown>>();
     expect(schemaProblems(doc, onboarding, created)).toEqual([]);
     expect(schemaProblems(doc, onboarding, { ...created, secret: "x" })).toEqual(['$: key "secret" is not declared']);
-    expect(schemaProblems(doc, onboarding, { ...created, authorization: { required: null, extra: 1 } })).toEqual(['$.authorization: key "extra" is not declared']);
+    expect(schemaProblems(doc, onboarding, { ...created, authorization: { required: null, extra: 1 } })).toEqual([
+      '$.authorization: key "extra" is not declared',
+    ]);
     const { label: _label, ...unlabelled } = created;
     expect(schemaProblems(doc, onboarding, unlabelled)).toEqual(['$: required key "label" is missing']);
     expect(schemaProblems(doc, onboarding, { ...created, status: "done" })).toHaveLength(1);
     expect(schemaProblems(doc, { type: "object" }, { any: 1 })).toEqual(['$: key "any" is not declared']);
-    expect(schemaProblems(doc, { type: "string", contentEncoding: "base64" }, "x")).toEqual(['$: the check does not know the keyword "contentEncoding"']);
+    expect(schemaProblems(doc, { type: "string", contentEncoding: "base64" }, "x")).toEqual([
+      '$: the check does not know the keyword "contentEncoding"',
+    ]);
   });
 });

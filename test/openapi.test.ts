@@ -8,7 +8,11 @@ import { openApiDocument } from "../src/openapi";
 import { fillOpenApi, templateConfig } from "../src/openapi-template";
 
 type Operation = { summary?: string; description?: string; responses?: Record<string, unknown> };
-type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 async function document(): Promise<Doc> {
   const response = await exports.default.fetch(new Request("https://edge.test/api/openapi.json"));
@@ -23,7 +27,10 @@ describe("GET /api/openapi.json", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toContain("/api/wallet/sessions/{id}/confirm");
     expect(Object.keys(doc.paths)).toContain("/api/chain/incentives/v1/operator_authorizations/{payout_recipient}");
-    const own = (p: string) => p.startsWith("/api/wallet/") || p.startsWith("/api/onboarding") || ["/api/config", "/api/health", "/api/openapi.json", "/api/events", "/api/webhook/retry"].includes(p);
+    const own = (p: string) =>
+      p.startsWith("/api/wallet/") ||
+      p.startsWith("/api/onboarding") ||
+      ["/api/config", "/api/health", "/api/openapi.json", "/api/events", "/api/webhook/retry"].includes(p);
     expect(Object.keys(doc.paths).filter((p) => !own(p))).toHaveLength(GATEWAY_ROUTES.length);
     expect(Object.keys(doc.paths)).toContain("/api/onboardings/{id}/events");
   });
@@ -48,12 +55,18 @@ describe("GET /api/openapi.json", () => {
       UPSTREAM_URLS: "https://lcd.fork.example",
     };
     const configs = [
-      ...Object.keys(NETWORK_PROFILES).map((profile) => ({ NETWORK_PROFILE: profile, CHAIN_ID: "chain-1", UPSTREAM_URLS: "https://lcd.example" })),
+      ...Object.keys(NETWORK_PROFILES).map((profile) => ({
+        NETWORK_PROFILE: profile,
+        CHAIN_ID: "chain-1",
+        UPSTREAM_URLS: "https://lcd.example",
+      })),
       { NETWORK_PROFILE: "neutral", ...overrides },
       { NETWORK_PROFILE: "testnet", ...overrides },
     ].map((vars) => readConfig(vars));
     for (const config of configs) {
-      expect(JSON.parse(fillOpenApi(template, config)), `${config.profile} ${config.walletPath}`).toEqual(JSON.parse(JSON.stringify(openApiDocument(config))));
+      expect(JSON.parse(fillOpenApi(template, config)), `${config.profile} ${config.walletPath}`).toEqual(
+        JSON.parse(JSON.stringify(openApiDocument(config))),
+      );
     }
   });
 
@@ -80,9 +93,22 @@ describe("GET /api/openapi.json", () => {
 
   it("takes its request bodies and shapes from the handlers' zod schemas", async () => {
     const doc = await document();
-    const create = doc.paths["/api/wallet/sessions"]!.post as unknown as { requestBody: { content: { "application/json": { schema: { properties: Record<string, unknown>; additionalProperties: boolean } } } } };
+    const create = doc.paths["/api/wallet/sessions"]!.post as unknown as {
+      requestBody: {
+        content: {
+          "application/json": { schema: { properties: Record<string, unknown>; additionalProperties: boolean } };
+        };
+      };
+    };
     const body = create.requestBody.content["application/json"].schema;
-    expect(Object.keys(body.properties).sort()).toEqual(["chain_id", "expires_at", "origin", "relay_url", "session_id", "v"]);
+    expect(Object.keys(body.properties).sort()).toEqual([
+      "chain_id",
+      "expires_at",
+      "origin",
+      "relay_url",
+      "session_id",
+      "v",
+    ]);
     expect(body.additionalProperties).toBe(false);
     expect(doc.components.schemas.Error).toMatchObject({ type: "object", required: ["code", "message", "details"] });
     const refs = JSON.stringify(doc).match(/"#\/components\/schemas\/(\w+)"/g) ?? [];

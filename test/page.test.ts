@@ -19,7 +19,8 @@ import { accountAddress, CHAIN_ID, ORIGIN, TTL_MAX_SECONDS, WALLET } from "./hel
 
 /** The static index.html's ETag: a browser that holds it asks with it, and must still get the filled-in page. */
 const assetTag = (await env.ASSETS.fetch(`${ORIGIN}/`)).headers.get("etag") ?? "";
-const get = (path: string) => exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { "if-none-match": assetTag } }));
+const get = (path: string) =>
+  exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { "if-none-match": assetTag } }));
 const ONBOARDING = `ob_${"5".repeat(32)}`;
 const stylesheet = await (await env.ASSETS.fetch(`${ORIGIN}/styles.css`)).text();
 
@@ -46,7 +47,8 @@ async function storedKeys(sessionId: string): Promise<string[]> {
   return runInDurableObject(stub, async (_instance, state) => [...(await state.storage.list()).keys()]);
 }
 
-const sha256 = async (text: string) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))))}'`;
+const sha256 = async (text: string) =>
+  `'sha256-${btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))))}'`;
 
 describe("GET / (the page's document)", () => {
   it("carries the settings /api/config answers, no session for a link without an operator, and is never cached", async () => {
@@ -69,7 +71,9 @@ describe("GET / (the page's document)", () => {
     expect(html).toContain(`<style>${stylesheet}</style>`);
     expect(html).not.toContain('href="/styles.css"');
     const policy = headers.match(/Content-Security-Policy: (.*)/)![1]!;
-    expect(response.headers.get("content-security-policy")).toBe(policy.replace("style-src 'self'", `style-src 'self' ${await sha256(stylesheet)}`));
+    expect(response.headers.get("content-security-policy")).toBe(
+      policy.replace("style-src 'self'", `style-src 'self' ${await sha256(stylesheet)}`),
+    );
     expect(policy).toMatch(/script-src 'self';/);
     expect(policy).not.toContain("unsafe-inline");
     const inlineScripts = [...html.matchAll(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/g)];
@@ -109,14 +113,21 @@ describe("GET / (the page's document)", () => {
 
   it("lays out a host's onboarding as its script does: the host applies the payout, no sweep", async () => {
     const { html } = await firstScreen(`/?onboarding=${ONBOARDING}`);
-    expect(html).toContain('<h2 id="h-apply" tabindex="-1">3. Your host applies the payout <span class="state"></span></h2>');
+    expect(html).toContain(
+      '<h2 id="h-apply" tabindex="-1">3. Your host applies the payout <span class="state"></span></h2>',
+    );
     expect(html).toMatch(/<li data-step="sweep" hidden(="")?>/);
     const self = await firstScreen(`/?operator=${accountAddress()}`);
     expect(self.html).toMatch(/<li data-step="sweep">/);
   });
 
   it("carries no session when the operator is not an address of the network, or the onboarding id is malformed", async () => {
-    for (const path of ["/?operator=not-an-address", `/?operator=${accountAddress("other")}`, "/?operator=", `/?onboarding=ob_123&operator=${accountAddress()}`]) {
+    for (const path of [
+      "/?operator=not-an-address",
+      `/?operator=${accountAddress("other")}`,
+      "/?operator=",
+      `/?onboarding=ob_123&operator=${accountAddress()}`,
+    ]) {
       const { first, svg } = await firstScreen(path);
       expect(first, path).toBeNull();
       expect(svg, path).toBeNull();
@@ -124,7 +135,11 @@ describe("GET / (the page's document)", () => {
   });
 
   it("answers a burst of loads with 200 and stores no session for any of them", async () => {
-    const loads = await Promise.all(Array.from({ length: 40 }, (_, i) => firstScreen(i % 2 ? `/?onboarding=${ONBOARDING}` : `/?operator=${accountAddress()}`)));
+    const loads = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        firstScreen(i % 2 ? `/?onboarding=${ONBOARDING}` : `/?operator=${accountAddress()}`),
+      ),
+    );
     expect(loads.map((l) => l.response.status)).toEqual(loads.map(() => 200));
     const ids = loads.map((l) => l.first!.session_id);
     expect(new Set(ids).size).toBe(ids.length);

@@ -10,7 +10,9 @@ import { env } from "cloudflare:workers";
 import { beforeAll, beforeEach } from "vitest";
 import { resetGatewayState } from "../src/gateway";
 
-beforeAll(() => applyD1Migrations(env.ONBOARDING_INDEX, (env as unknown as { INDEX_MIGRATIONS: D1Migration[] }).INDEX_MIGRATIONS));
+beforeAll(() =>
+  applyD1Migrations(env.ONBOARDING_INDEX, (env as unknown as { INDEX_MIGRATIONS: D1Migration[] }).INDEX_MIGRATIONS),
+);
 beforeEach(() => resetGatewayState());
 
 for (const method of ["log", "error"] as const) {

@@ -41,7 +41,14 @@ async function ask(stack: ColoStack, instance: number, path: string): Promise<Se
     const response = await fetch(`${stack.edges[instance]}/api${path}`, { signal: AbortSignal.timeout(60_000) });
     await response.arrayBuffer();
     const height = response.headers.get("x-cosmos-block-height");
-    return { instance, status: response.status, cache: response.headers.get("x-cache"), height: height === null ? null : Number(height), start, end: performance.now() };
+    return {
+      instance,
+      status: response.status,
+      cache: response.headers.get("x-cache"),
+      height: height === null ? null : Number(height),
+      start,
+      end: performance.now(),
+    };
   } catch {
     return { instance, status: 0, cache: null, height: null, start, end: performance.now() };
   }
@@ -93,14 +100,23 @@ async function upstreamRequests(stack: ColoStack, path: string): Promise<[number
 
 export async function simulateColos(options: ColoOptions) {
   const started = performance.now();
-  const stack = await startColoStack({ colos: options.colos, vars: { CACHE_SHIELD: options.shield ? "on" : "off" }, upstream: options.upstream, bundle: options.bundle });
+  const stack = await startColoStack({
+    colos: options.colos,
+    vars: { CACHE_SHIELD: options.shield ? "on" : "off" },
+    upstream: options.upstream,
+    bundle: options.bundle,
+  });
   try {
     const { namespace, bech32_prefix: prefix } = stack.words;
     const address = () => toBech32(prefix, randomBytes(20));
     const all = Array.from({ length: options.colos }, (_, i) => i);
 
     // A cold herd: every data center asks for the same key at once.
-    const herdKeys = [`/${namespace}/incentives/v1/params`, "/cosmos/bank/v1beta1/supply", `/cosmos/bank/v1beta1/balances/${address()}`];
+    const herdKeys = [
+      `/${namespace}/incentives/v1/params`,
+      "/cosmos/bank/v1beta1/supply",
+      `/cosmos/bank/v1beta1/balances/${address()}`,
+    ];
     const herdReport: Record<string, object> = {};
     let herdMax = 0;
     for (const path of herdKeys) {

@@ -53,7 +53,11 @@ export async function startColoStack(options: ColoStackOptions): Promise<ColoSta
   try {
     // The config embeds its modules from its own directory; one bundle serves several stacks.
     copyFileSync(bundle.mainPath, join(dir, basename(bundle.mainPath)));
-    const files = { workerModule: basename(bundle.mainPath), cacheServiceModule: writeCacheService(dir), storageDir: join(dir, "durable-objects") };
+    const files = {
+      workerModule: basename(bundle.mainPath),
+      cacheServiceModule: writeCacheService(dir),
+      storageDir: join(dir, "durable-objects"),
+    };
     // No rate-limit binding exists in bare workerd.
     const vars = { UPSTREAM_URLS: upstreams.nodes.join(","), RATE_LIMITS: "off", ...options.vars };
     const configPath = join(dir, "config.capnp");

@@ -29,7 +29,8 @@ export async function devnetUpstreams(): Promise<ColoUpstreams> {
   const tags = [`n1${randomUUID().slice(0, 6)}`, `n2${randomUUID().slice(0, 6)}`] as const;
   const addFault = async (spec: Record<string, unknown>) => {
     const response = await fetch(`${devnet.url}/__devnet/faults`, { method: "POST", body: JSON.stringify(spec) });
-    if (response.status !== 201) throw new Error(`devnet refused the fault ${JSON.stringify(spec)}: ${response.status}`);
+    if (response.status !== 201)
+      throw new Error(`devnet refused the fault ${JSON.stringify(spec)}: ${response.status}`);
   };
   return {
     source: "the devnet",
@@ -37,7 +38,9 @@ export async function devnetUpstreams(): Promise<ColoUpstreams> {
     nodes: [`${devnet.url}/~${tags[0]}`, `${devnet.url}/~${tags[1]}`],
     async requests(node, pathAndQuery) {
       const key = `~${tags[node]}${pathAndQuery}`;
-      const seen = (await (await fetch(`${devnet.url}/__devnet/requests?prefix=${encodeURIComponent(key)}`)).json()) as { by_path: Record<string, number> };
+      const seen = (await (
+        await fetch(`${devnet.url}/__devnet/requests?prefix=${encodeURIComponent(key)}`)
+      ).json()) as { by_path: Record<string, number> };
       return seen.by_path[key] ?? 0;
     },
     lag: (node, blocks) => addFault({ tag: tags[node], height_offset: -blocks }),

@@ -52,14 +52,20 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       return void res.end(JSON.stringify({ code: 14, message: `node ${node} refuses (simulated)`, details: [] }));
     }
     const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (name !== "host" && typeof value === "string") headers.set(name, value);
-    const upstream = await fetch(`${base}${pathAndQuery}`, { headers, redirect: "manual", signal: AbortSignal.timeout(30_000) });
+    for (const [name, value] of Object.entries(req.headers))
+      if (name !== "host" && typeof value === "string") headers.set(name, value);
+    const upstream = await fetch(`${base}${pathAndQuery}`, {
+      headers,
+      redirect: "manual",
+      signal: AbortSignal.timeout(30_000),
+    });
     const out: Record<string, string> = {};
     upstream.headers.forEach((value, name) => {
       if (!HOP_HEADERS.has(name)) out[name] = value;
     });
     for (const name of HEIGHT_HEADERS) {
-      if (behaviour.lagBlocks && out[name] && /^\d+$/.test(out[name])) out[name] = String(Math.max(1, Number(out[name]) - behaviour.lagBlocks));
+      if (behaviour.lagBlocks && out[name] && /^\d+$/.test(out[name]))
+        out[name] = String(Math.max(1, Number(out[name]) - behaviour.lagBlocks));
     }
     const body = Buffer.from(await upstream.arrayBuffer());
     res.writeHead(upstream.status, out);

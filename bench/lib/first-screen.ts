@@ -17,8 +17,18 @@ export interface NetworkProfile {
 
 /** DevTools' presets: "Fast 3G" (renamed "Slow 4G" in newer DevTools) and "Fast 4G"; null latency means no throttling. */
 export const NETWORK_PROFILES: NetworkProfile[] = [
-  { name: "Fast 3G", latencyMs: 562.5, downloadBytesPerSecond: ((1.6 * 1000 * 1000) / 8) * 0.9, uploadBytesPerSecond: ((750 * 1000) / 8) * 0.9 },
-  { name: "4G", latencyMs: 165, downloadBytesPerSecond: ((9 * 1000 * 1000) / 8) * 0.9, uploadBytesPerSecond: ((1.5 * 1000 * 1000) / 8) * 0.9 },
+  {
+    name: "Fast 3G",
+    latencyMs: 562.5,
+    downloadBytesPerSecond: ((1.6 * 1000 * 1000) / 8) * 0.9,
+    uploadBytesPerSecond: ((750 * 1000) / 8) * 0.9,
+  },
+  {
+    name: "4G",
+    latencyMs: 165,
+    downloadBytesPerSecond: ((9 * 1000 * 1000) / 8) * 0.9,
+    uploadBytesPerSecond: ((1.5 * 1000 * 1000) / 8) * 0.9,
+  },
   { name: "unthrottled", latencyMs: 0, downloadBytesPerSecond: -1, uploadBytesPerSecond: -1 },
 ];
 
@@ -49,7 +59,8 @@ function installProbe(): void {
     const look = () => {
       const qr = document.querySelector<HTMLElement | SVGElement>("#step-connect .qr");
       const link = document.querySelector<HTMLElement>("#step-connect [data-testid='connect-link']");
-      if (seen || !qr || !link || link.getBoundingClientRect().height === 0 || qr.getBoundingClientRect().height === 0) return;
+      if (seen || !qr || !link || link.getBoundingClientRect().height === 0 || qr.getBoundingClientRect().height === 0)
+        return;
       seen = true;
       const decoded = qr instanceof HTMLImageElement ? qr.decode() : Promise.resolve();
       // Decoded, then the next frame: the moment it can be painted.
@@ -62,7 +73,13 @@ function installProbe(): void {
 }
 
 /** Loads `url` once in a fresh context (cold cache, new connections) under `profile` and `cpuSlowdown`. */
-export async function measureFirstScreen(browser: Browser, url: string, profile: NetworkProfile, cpuSlowdown: number, viewport: { width: number; height: number }): Promise<FirstScreen> {
+export async function measureFirstScreen(
+  browser: Browser,
+  url: string,
+  profile: NetworkProfile,
+  cpuSlowdown: number,
+  viewport: { width: number; height: number },
+): Promise<FirstScreen> {
   const context = await browser.newContext({ viewport, locale: "en-US" });
   try {
     const page = await context.newPage();
@@ -70,7 +87,8 @@ export async function measureFirstScreen(browser: Browser, url: string, profile:
     const cdp = await context.newCDPSession(page);
     const exchanges = new Map<string, Exchange>();
     cdp.on("Network.requestWillBeSent", (event) => {
-      if (!event.request.url.startsWith("data:")) exchanges.set(event.requestId, { url: event.request.url, sent: event.timestamp });
+      if (!event.request.url.startsWith("data:"))
+        exchanges.set(event.requestId, { url: event.request.url, sent: event.timestamp });
     });
     cdp.on("Network.loadingFinished", (event) => {
       const exchange = exchanges.get(event.requestId);
@@ -91,7 +109,11 @@ export async function measureFirstScreen(browser: Browser, url: string, profile:
     const all = [...exchanges.values()];
     const navigation = Math.min(...all.map((e) => e.sent));
     const qrAt = navigation + msToQr / 1000;
-    if (process.env.BENCH_DEBUG) for (const e of all) console.log(`  ${new URL(e.url).pathname} sent ${((e.sent - navigation) * 1000).toFixed(0)} done ${e.done === undefined ? "-" : ((e.done - navigation) * 1000).toFixed(0)}`);
+    if (process.env.BENCH_DEBUG)
+      for (const e of all)
+        console.log(
+          `  ${new URL(e.url).pathname} sent ${((e.sent - navigation) * 1000).toFixed(0)} done ${e.done === undefined ? "-" : ((e.done - navigation) * 1000).toFixed(0)}`,
+        );
     const { depth, chain } = longestChain(all.filter((e) => e.sent < qrAt && e.done !== undefined && e.done <= qrAt));
     return { msToQr, roundTrips: depth, chain };
   } finally {
@@ -109,7 +131,8 @@ export function longestChain(exchanges: Exchange[]): { depth: number; chain: str
       const known = best.get(before);
       if (!known || before.done! > exchange.sent) continue;
       // On a tie, the one that finished last is what this request waited for.
-      if (known.depth + 1 > entry.depth || (known.depth + 1 === entry.depth && before.done! > entry.previous!.done!)) entry = { depth: known.depth + 1, previous: before };
+      if (known.depth + 1 > entry.depth || (known.depth + 1 === entry.depth && before.done! > entry.previous!.done!))
+        entry = { depth: known.depth + 1, previous: before };
     }
     best.set(exchange, entry);
   }

@@ -32,7 +32,13 @@ export async function startLocalStack(options: {
   const devnet = await startDevnet({ port: 0, blockMs: 1000 });
   const upstreams = options.upstreamTags?.map((tag) => `${devnet.url}/~${tag}`) ?? [devnet.url];
   const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "chain-edge-stack-"));
-  const start = () => startWranglerDev({ port: options.port, persistTo, cwd: options.cwd, vars: { UPSTREAM_URLS: upstreams.join(","), ...options.vars } });
+  const start = () =>
+    startWranglerDev({
+      port: options.port,
+      persistTo,
+      cwd: options.cwd,
+      vars: { UPSTREAM_URLS: upstreams.join(","), ...options.vars },
+    });
   let worker: LocalWorker;
   try {
     worker = await start();

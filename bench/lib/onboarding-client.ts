@@ -30,17 +30,36 @@ export interface OnboardingParties {
 }
 
 async function expectStatus(response: Response, status: number, what: string): Promise<Response> {
-  if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status}: ${await response.text()}`);
+  if (response.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${response.status}: ${await response.text()}`);
   return response;
 }
 
-export function onboardingParties(options: { service: string; devnet: string; apiKey: string; ctx: ChainContext }): OnboardingParties {
+export function onboardingParties(options: {
+  service: string;
+  devnet: string;
+  apiKey: string;
+  ctx: ChainContext;
+}): OnboardingParties {
   const { service, devnet, apiKey, ctx } = options;
   const types = typeUrls(ctx);
   const json = { "content-type": "application/json" };
 
-  async function broadcast(signer: string, typeUrl: string, value: Record<string, string>, what: string): Promise<void> {
-    const response = await expectStatus(await fetch(`${devnet}/__devnet/txs`, { method: "POST", headers: json, body: JSON.stringify({ signer, messages: [{ typeUrl, value }] }) }), 200, what);
+  async function broadcast(
+    signer: string,
+    typeUrl: string,
+    value: Record<string, string>,
+    what: string,
+  ): Promise<void> {
+    const response = await expectStatus(
+      await fetch(`${devnet}/__devnet/txs`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ signer, messages: [{ typeUrl, value }] }),
+      }),
+      200,
+      what,
+    );
     const { tx_response: tx } = (await response.json()) as { tx_response: { code: number; raw_log: string } };
     if (tx.code !== 0) throw new Error(`${what} failed on the devnet: ${tx.raw_log}`);
   }
@@ -48,7 +67,11 @@ export function onboardingParties(options: { service: string; devnet: string; ap
   return {
     freshAddress: () => toBech32(ctx.bech32Prefix, randomBytes(20)),
     async registerNode(operator) {
-      const response = await fetch(`${devnet}/__devnet/nodes`, { method: "POST", headers: json, body: JSON.stringify({ operator, label: "bench" }) });
+      const response = await fetch(`${devnet}/__devnet/nodes`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ operator, label: "bench" }),
+      });
       await (await expectStatus(response, 201, "register a node")).arrayBuffer();
     },
     async create(operator, reference) {
@@ -67,7 +90,14 @@ export function onboardingParties(options: { service: string; devnet: string; ap
       });
       await (await expectStatus(response, 200, "pair a payout")).arrayBuffer();
     },
-    authorize: (payout, operator) => broadcast(payout, types.authorizeOperator, { payoutRecipient: payout, operator, label: "" }, "MsgAuthorizeOperator"),
-    applyPayout: (operator, payout) => broadcast(operator, types.updateNode, { operator, payoutRecipient: payout }, "MsgUpdateNode"),
+    authorize: (payout, operator) =>
+      broadcast(
+        payout,
+        types.authorizeOperator,
+        { payoutRecipient: payout, operator, label: "" },
+        "MsgAuthorizeOperator",
+      ),
+    applyPayout: (operator, payout) =>
+      broadcast(operator, types.updateNode, { operator, payoutRecipient: payout }, "MsgUpdateNode"),
   };
 }

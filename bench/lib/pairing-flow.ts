@@ -10,7 +10,11 @@ export { mintSessionId };
  * `sessionsPath` is `/api/<wallet_path>/sessions`; `createBody(id)` the create payload. Each
  * connection carries its session id from the create to the confirm in autocannon's context.
  */
-export function pairingFlowRequests(sessionsPath: string, createBody: (id: string) => string, proof: object): CannonRequest[] {
+export function pairingFlowRequests(
+  sessionsPath: string,
+  createBody: (id: string) => string,
+  proof: object,
+): CannonRequest[] {
   return [
     {
       method: "POST",
@@ -27,7 +31,11 @@ export function pairingFlowRequests(sessionsPath: string, createBody: (id: strin
       headers: JSON_HEADERS,
       setupRequest: (request, context) => {
         const { id } = context as { id: string };
-        return { ...request, path: `${sessionsPath}/${id}/confirm`, body: JSON.stringify({ session_id: id, ...proof }) };
+        return {
+          ...request,
+          path: `${sessionsPath}/${id}/confirm`,
+          body: JSON.stringify({ session_id: id, ...proof }),
+        };
       },
     },
   ];

@@ -30,7 +30,11 @@ export function rawRequest(
       const match = /^HTTP\/1\.[01] (\d{3})/.exec(text);
       if (!match) return reject(new Error(`no HTTP status in answer: ${JSON.stringify(text.slice(0, 200))}`));
       const split = text.indexOf("\r\n\r\n");
-      resolve({ status: Number(match[1]), headers: text.slice(0, split), body: split === -1 ? "" : text.slice(split + 4) });
+      resolve({
+        status: Number(match[1]),
+        headers: text.slice(0, split),
+        body: split === -1 ? "" : text.slice(split + 4),
+      });
     };
     socket.setTimeout(timeoutMs, () => {
       socket.destroy();

@@ -9,6 +9,9 @@ export function writeReportSection(name: string, markdown: string): void {
   const block = `${begin}\n${markdown.trim()}\n${end}`;
   const text = existsSync(FILE) ? readFileSync(FILE, "utf8") : "# Performance\n";
   const at = text.indexOf(begin);
-  const next = at === -1 ? `${text.trimEnd()}\n\n${block}\n` : text.slice(0, at) + block + text.slice(text.indexOf(end) + end.length);
+  const next =
+    at === -1
+      ? `${text.trimEnd()}\n\n${block}\n`
+      : text.slice(0, at) + block + text.slice(text.indexOf(end) + end.length);
   writeFileSync(FILE, next);
 }

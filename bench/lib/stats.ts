@@ -20,7 +20,8 @@ export function machine(): string {
 
 /** The short hash of HEAD, marked when the working tree differs from it (the figures then measure uncommitted code). */
 function measuredCommit(): string {
-  const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   try {
     const dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs/PERFORMANCE.md") !== "";
     return `\`${git("rev-parse", "--short", "HEAD")}\`${dirty ? " with uncommitted changes" : ""}`;

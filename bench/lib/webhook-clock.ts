@@ -63,13 +63,23 @@ export async function startWebhookClock(): Promise<WebhookClock> {
     const header = (name: string) => String(req.headers[name] ?? "");
     let event: { type: string; data: { id: string } };
     try {
-      event = webhook.verify(body, { "webhook-id": header("webhook-id"), "webhook-timestamp": header("webhook-timestamp"), "webhook-signature": header("webhook-signature") }) as typeof event;
+      event = webhook.verify(body, {
+        "webhook-id": header("webhook-id"),
+        "webhook-timestamp": header("webhook-timestamp"),
+        "webhook-signature": header("webhook-signature"),
+      }) as typeof event;
     } catch {
       refused++;
       return void res.writeHead(401).end();
     }
     res.writeHead(204).end();
-    const clocked = { id: header("webhook-id"), type: event.type, onboarding: event.data.id, arrivedAt, timestamp: Number(header("webhook-timestamp")) };
+    const clocked = {
+      id: header("webhook-id"),
+      type: event.type,
+      onboarding: event.data.id,
+      arrivedAt,
+      timestamp: Number(header("webhook-timestamp")),
+    };
     seen.push(clocked);
     for (const wake of waiters.get(key(clocked.onboarding, clocked.type))?.splice(0) ?? []) wake(clocked);
   });
@@ -86,7 +96,10 @@ export async function startWebhookClock(): Promise<WebhookClock> {
       const already = seen.find((e) => e.onboarding === onboarding && e.type === type);
       if (already) return Promise.resolve(already);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ${type} for ${onboarding} within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no ${type} for ${onboarding} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         const list = waiters.get(key(onboarding, type)) ?? [];
         list.push((event) => {
           clearTimeout(timer);

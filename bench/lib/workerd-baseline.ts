@@ -17,7 +17,11 @@ export function buildBaseline(ref: string, dir: string, file: string): string {
   try {
     execFileSync("git", ["worktree", "add", "--detach", checkout, commit], { stdio: "ignore" });
     symlinkSync(resolve("node_modules"), join(checkout, "node_modules"));
-    execFileSync("wrangler", ["deploy", "--dry-run", "--outdir", out], { cwd: checkout, env: { ...process.env, ...WRANGLER_OFFLINE_ENV }, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("wrangler", ["deploy", "--dry-run", "--outdir", out], {
+      cwd: checkout,
+      env: { ...process.env, ...WRANGLER_OFFLINE_ENV },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     const main = readdirSync(out).find((name) => name.endsWith(".js"));
     if (!main) throw new Error(`wrangler wrote no JavaScript for ${ref}`);
     copyFileSync(join(out, main), join(dir, file));

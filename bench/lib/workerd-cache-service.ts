@@ -32,7 +32,10 @@ export default {
         entries.delete(key);
         return new Response(null, { status: 504, headers: { "cf-cache-status": "MISS" } });
       }
-      return new Response(stored.body, { status: stored.status, headers: [...stored.headers, ["cf-cache-status", "HIT"]] });
+      return new Response(stored.body, {
+        status: stored.status,
+        headers: [...stored.headers, ["cf-cache-status", "HIT"]],
+      });
     }
     if (request.method === "PURGE") return new Response(null, { status: entries.delete(key) ? 200 : 404 });
     return new Response(null, { status: 405 });

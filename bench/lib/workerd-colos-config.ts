@@ -19,14 +19,27 @@ export interface ColoFiles {
 export const edgeSocket = (i: number) => `edge-${i}`;
 
 /** `vars` override wrangler.toml's [vars] everywhere; `edgeVars(i)` then those of edge `i`. */
-export function colosConfig(settings: WorkerSettings, files: ColoFiles, colos: number, vars: Record<string, string>, edgeVars: (i: number) => Record<string, string> = () => ({})): string {
+export function colosConfig(
+  settings: WorkerSettings,
+  files: ColoFiles,
+  colos: number,
+  vars: Record<string, string>,
+  edgeVars: (i: number) => Record<string, string> = () => ({}),
+): string {
   const compat = compatibility(settings);
-  const objects = settings.durableObjects.map((d) => `(name = ${text(d.binding)}, durableObjectNamespace = (className = ${text(d.className)}, serviceName = "shield"))`);
-  const bindingsWith = (more: Record<string, string>) => list([...varBindings(settings, { ...vars, ...more }), ...objects]);
+  const objects = settings.durableObjects.map(
+    (d) =>
+      `(name = ${text(d.binding)}, durableObjectNamespace = (className = ${text(d.className)}, serviceName = "shield"))`,
+  );
+  const bindingsWith = (more: Record<string, string>) =>
+    list([...varBindings(settings, { ...vars, ...more }), ...objects]);
   const bindings = bindingsWith({});
   const edges = Array.from({ length: colos }, (_, i) => i);
   const services = [
-    ...edges.map((i) => `(name = ${text(edgeSocket(i))}, worker = (${moduleOf(files.workerModule)}, ${compat}, bindings = ${bindingsWith(edgeVars(i))}, globalOutbound = "loopback", cacheApiOutbound = ${text(`cache-${i}`)}))`),
+    ...edges.map(
+      (i) =>
+        `(name = ${text(edgeSocket(i))}, worker = (${moduleOf(files.workerModule)}, ${compat}, bindings = ${bindingsWith(edgeVars(i))}, globalOutbound = "loopback", cacheApiOutbound = ${text(`cache-${i}`)}))`,
+    ),
     ...edges.map((i) => `(name = ${text(`cache-${i}`)}, worker = (${moduleOf(files.cacheServiceModule)}, ${compat}))`),
     `(name = "shield", worker = (${moduleOf(files.workerModule)}, ${compat}, bindings = ${bindings}, durableObjectNamespaces = ${namespaceDeclarations(settings)}, durableObjectStorage = (localDisk = "do-disk"), globalOutbound = "loopback", cacheApiOutbound = "cache-shield"))`,
     `(name = "cache-shield", worker = (${moduleOf(files.cacheServiceModule)}, ${compat}))`,
@@ -34,7 +47,9 @@ export function colosConfig(settings: WorkerSettings, files: ColoFiles, colos: n
     // Upstream nodes on this machine: the implicit outbound allows public addresses only.
     `(name = "loopback", network = (allow = ["local"]))`,
   ];
-  const sockets = edges.map((i) => `(name = ${text(edgeSocket(i))}, address = "127.0.0.1:0", http = (), service = ${text(edgeSocket(i))})`);
+  const sockets = edges.map(
+    (i) => `(name = ${text(edgeSocket(i))}, address = "127.0.0.1:0", http = (), service = ${text(edgeSocket(i))})`,
+  );
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (

@@ -41,7 +41,13 @@ const CACHE_SERVICE_FILE = "cache-service.js";
  * Worker; `baselineModule` too, when given), plus a directory for Durable Object storage;
  * returns the config's path.
  */
-export function writeWorkerdConfig(dir: string, edgeModule: string, settings: WorkerSettings, vars: Record<string, string>, baselineModule?: string): string {
+export function writeWorkerdConfig(
+  dir: string,
+  edgeModule: string,
+  settings: WorkerSettings,
+  vars: Record<string, string>,
+  baselineModule?: string,
+): string {
   writeCacheService(dir);
   writeFileSync(join(dir, FLOOR_FILE), FLOOR_MODULE);
   writeFileSync(join(dir, CACHE_CHECK_FILE), CACHE_CHECK_MODULE);
@@ -71,13 +77,20 @@ export function list(items: readonly string[]): string {
 /** The [vars] of `settings` with `vars` over them, as capnp bindings. */
 export function varBindings(settings: WorkerSettings, vars: Record<string, string>): string[] {
   return Object.entries({ ...settings.vars, ...vars } as Record<string, unknown>).map(([name, value]) =>
-    typeof value === "string" ? `(name = ${text(name)}, text = ${text(value)})` : `(name = ${text(name)}, json = ${text(JSON.stringify(value))})`,
+    typeof value === "string"
+      ? `(name = ${text(name)}, text = ${text(value)})`
+      : `(name = ${text(name)}, json = ${text(JSON.stringify(value))})`,
   );
 }
 
 /** The Durable Object namespaces of wrangler.toml, as the Worker that hosts them declares them (`keyPrefix` keeps two hosts' objects apart). */
 export function namespaceDeclarations(settings: WorkerSettings, keyPrefix = "bench"): string {
-  return list(settings.durableObjects.map((d) => `(className = ${text(d.className)}, uniqueKey = ${text(`${keyPrefix}-${d.className}`)}, enableSql = ${d.sql})`));
+  return list(
+    settings.durableObjects.map(
+      (d) =>
+        `(className = ${text(d.className)}, uniqueKey = ${text(`${keyPrefix}-${d.className}`)}, enableSql = ${d.sql})`,
+    ),
+  );
 }
 
 /** A Worker's compatibility settings from wrangler.toml. */
@@ -91,12 +104,23 @@ export function moduleOf(file: string): string {
 }
 
 /** `settings` from wrangler.toml; `vars` override or add to its [vars]. */
-function workerdConfig(settings: WorkerSettings, edgeModule: string, storageDir: string, vars: Record<string, string>, baselineModule?: string): string {
-  const bindings = [...varBindings(settings, vars), ...settings.durableObjects.map((d) => `(name = ${text(d.binding)}, durableObjectNamespace = ${text(d.className)})`)];
+function workerdConfig(
+  settings: WorkerSettings,
+  edgeModule: string,
+  storageDir: string,
+  vars: Record<string, string>,
+  baselineModule?: string,
+): string {
+  const bindings = [
+    ...varBindings(settings, vars),
+    ...settings.durableObjects.map((d) => `(name = ${text(d.binding)}, durableObjectNamespace = ${text(d.className)})`),
+  ];
   const compat = compatibility(settings);
   const module = moduleOf;
   const names = baselineModule ? [...SOCKETS, BASELINE_SOCKET] : SOCKETS;
-  const sockets = names.map((name) => `(name = ${text(name)}, address = "127.0.0.1:0", http = (), service = ${text(name)})`);
+  const sockets = names.map(
+    (name) => `(name = ${text(name)}, address = "127.0.0.1:0", http = (), service = ${text(name)})`,
+  );
   const worker = (file: string, keyPrefix: string) => `(
   ${module(file)},
   ${compat},
@@ -111,8 +135,12 @@ function workerdConfig(settings: WorkerSettings, edgeModule: string, storageDir:
 
 const config :Workerd.Config = (
   services = [
-    (name = "edge", worker = .edge),${baselineModule ? `
-    (name = ${text(BASELINE_SOCKET)}, worker = .baseline),` : ""}
+    (name = "edge", worker = .edge),${
+      baselineModule
+        ? `
+    (name = ${text(BASELINE_SOCKET)}, worker = .baseline),`
+        : ""
+    }
     (name = "floor", worker = (${module(FLOOR_FILE)}, ${compat})),
     (name = "cache-check", worker = (${module(CACHE_CHECK_FILE)}, ${compat}, cacheApiOutbound = "cache")),
     (name = "cache", worker = (${module(CACHE_SERVICE_FILE)}, ${compat})),
@@ -124,7 +152,11 @@ const config :Workerd.Config = (
 );
 
 const edge :Workerd.Worker = ${worker(edgeModule, "bench")};
-${baselineModule ? `
+${
+  baselineModule
+    ? `
 const baseline :Workerd.Worker = ${worker(baselineModule, "baseline")};
-` : ""}`;
+`
+    : ""
+}`;
 }

@@ -31,7 +31,12 @@ export async function load(pid: number, target: Target, seconds: number): Promis
     if (!target.expected(status, headers ?? {})) unexpected++;
   };
   const cpuBefore = processCpuMicros(pid);
-  const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, requests: [{ method: "GET", onResponse }] });
+  const result = await autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ method: "GET", onResponse }],
+  });
   const cpu = processCpuMicros(pid) - cpuBefore;
   const requests = result.requests.total;
   // Thousands of answers cost CPU; none seen means the pid is not the process that answered.
@@ -57,7 +62,12 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
  * rounds that load each target in turn for `seconds`: neighbours in time share the machine's
  * state, so ratios taken within a round hold up better than figures across runs.
  */
-export async function alternatingRounds(pid: number, targets: readonly Target[], rounds: number, seconds: number): Promise<Run[][]> {
+export async function alternatingRounds(
+  pid: number,
+  targets: readonly Target[],
+  rounds: number,
+  seconds: number,
+): Promise<Run[][]> {
   for (const target of targets) await load(pid, target, 1);
   const runs = targets.map(() => [] as Run[]);
   for (let round = 0; round < rounds; round++) {

@@ -13,9 +13,16 @@ export interface WorkerdProcess {
   stop(): Promise<void>;
 }
 
-export async function startWorkerd(binary: string, configPath: string, sockets: readonly string[], timeoutMs = 20_000): Promise<WorkerdProcess> {
+export async function startWorkerd(
+  binary: string,
+  configPath: string,
+  sockets: readonly string[],
+  timeoutMs = 20_000,
+): Promise<WorkerdProcess> {
   // stdout carries the Workers' console.log lines (one per request for ours): dropped unread.
-  const child = spawn(binary, ["serve", configPath, "config", "--control-fd=3"], { stdio: ["ignore", "ignore", "pipe", "pipe"] });
+  const child = spawn(binary, ["serve", configPath, "config", "--control-fd=3"], {
+    stdio: ["ignore", "ignore", "pipe", "pipe"],
+  });
   const killOnExit = () => child.kill("SIGKILL");
   process.once("exit", killOnExit);
   let stderr = "";
@@ -24,13 +31,18 @@ export async function startWorkerd(binary: string, configPath: string, sockets: 
   const urls: Record<string, string> = {};
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`workerd did not listen within ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`workerd did not listen within ${timeoutMs} ms:\n${stderr}`)),
+        timeoutMs,
+      );
       const done = (err?: Error) => {
         clearTimeout(timer);
         if (err) reject(err);
         else resolve();
       };
-      child.once("exit", (code, signal) => done(new Error(`workerd exited (${code ?? signal}) before listening:\n${stderr}`)));
+      child.once("exit", (code, signal) =>
+        done(new Error(`workerd exited (${code ?? signal}) before listening:\n${stderr}`)),
+      );
       child.once("error", done);
       let buffered = "";
       (child.stdio[3] as Readable).on("data", (chunk) => {

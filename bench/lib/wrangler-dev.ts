@@ -18,11 +18,29 @@ export interface LocalWorker {
  * to a second start, to restart the server mid-session); without it a temporary one is used.
  * `cwd` runs another copy of the project (scripts/tree-copy.ts) instead of this one.
  */
-export async function startWranglerDev(options: { port: number; vars?: Record<string, string>; persistTo?: string; cwd?: string }): Promise<LocalWorker> {
+export async function startWranglerDev(options: {
+  port: number;
+  vars?: Record<string, string>;
+  persistTo?: string;
+  cwd?: string;
+}): Promise<LocalWorker> {
   const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "chain-edge-"));
-  const args = ["dev", "--ip", "127.0.0.1", "--port", String(options.port), "--persist-to", persistTo, "--show-interactive-dev-session=false"];
+  const args = [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(options.port),
+    "--persist-to",
+    persistTo,
+    "--show-interactive-dev-session=false",
+  ];
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
-  const child = spawn("wrangler", args, { cwd: options.cwd, env: { ...process.env, ...WRANGLER_OFFLINE_ENV }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("wrangler", args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...WRANGLER_OFFLINE_ENV },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let log = "";
   child.stdout.on("data", (chunk) => (log += chunk));
   child.stderr.on("data", (chunk) => (log += chunk));

@@ -26,18 +26,38 @@ export function onboardingPagePath(id: string): string {
 async function call(path: string, init?: RequestInit): Promise<CustomerView> {
   let response: Response;
   try {
-    response = await fetch(path, { ...init, headers: { accept: "application/json", ...(init?.body ? { "content-type": "application/json" } : {}) }, cache: "no-store", credentials: "same-origin" });
+    response = await fetch(path, {
+      ...init,
+      headers: { accept: "application/json", ...(init?.body ? { "content-type": "application/json" } : {}) },
+      cache: "no-store",
+      credentials: "same-origin",
+    });
   } catch {
-    throw new OnboardingApiError(0, null, "The onboarding server could not be reached. Check your connection and try again.");
+    throw new OnboardingApiError(
+      0,
+      null,
+      "The onboarding server could not be reached. Check your connection and try again.",
+    );
   }
-  const body = (await response.json().catch(() => null)) as { message?: unknown; details?: { reason?: unknown }[] } | null;
+  const body = (await response.json().catch(() => null)) as {
+    message?: unknown;
+    details?: { reason?: unknown }[];
+  } | null;
   if (!response.ok) {
     const reason = typeof body?.details?.[0]?.reason === "string" ? body.details[0].reason : null;
-    const message = typeof body?.message === "string" && body.message.trim() !== "" ? body.message.trim() : `The onboarding server answered with an error (HTTP ${response.status}).`;
+    const message =
+      typeof body?.message === "string" && body.message.trim() !== ""
+        ? body.message.trim()
+        : `The onboarding server answered with an error (HTTP ${response.status}).`;
     throw new OnboardingApiError(response.status, reason, message);
   }
   const view = readCustomerView(body);
-  if (!view) throw new OnboardingApiError(response.status, null, "The onboarding server answered with something this page cannot read.");
+  if (!view)
+    throw new OnboardingApiError(
+      response.status,
+      null,
+      "The onboarding server answered with something this page cannot read.",
+    );
   return view;
 }
 
@@ -47,8 +67,12 @@ export function fetchOnboardingView(id: string): Promise<CustomerView> {
 }
 
 /** Hands over the paired payout: a relayed confirm by its session, or the wallet app's address. */
-export function submitPayout(id: string, paired: { sessionId: string } | { inAppAddress: string }): Promise<CustomerView> {
-  const body = "sessionId" in paired ? { session_id: paired.sessionId } : { source: "in_app", address: paired.inAppAddress };
+export function submitPayout(
+  id: string,
+  paired: { sessionId: string } | { inAppAddress: string },
+): Promise<CustomerView> {
+  const body =
+    "sessionId" in paired ? { session_id: paired.sessionId } : { source: "in_app", address: paired.inAppAddress };
   return call(`${onboardingPagePath(id)}/payout`, { method: "POST", body: JSON.stringify(body) });
 }
 

@@ -5,7 +5,12 @@
  * authorization, and from then on shows what the server has verified on the chain, pushed over
  * a WebSocket, through the node paying the payout. The host applies it: no command is shown.
  */
-import { isOnboardingEnded, ONBOARDING_ID_PATTERN, type ChainContext, type WalletAppGlobals } from "../../src/protocol/index.ts";
+import {
+  isOnboardingEnded,
+  ONBOARDING_ID_PATTERN,
+  type ChainContext,
+  type WalletAppGlobals,
+} from "../../src/protocol/index.ts";
 import { announce, el, failure, show, step, type Step } from "../dom.ts";
 import { createSessionClient, type FirstSession } from "../session-client.ts";
 import { runAuthorizeStep } from "../steps/authorize.ts";
@@ -38,7 +43,10 @@ export async function runHostedOnboarding(id: string, settings: HostedPageSettin
     // The document's step 1 (its QR and link) leads nowhere for a link the server does not know.
     document.getElementById("steps")!.hidden = true;
     show(step("step-connect").body);
-    return show(status, el("p", { class: "error", role: "alert", "data-testid": "onboarding-ended" }, INVALID_LINK_SENTENCE));
+    return show(
+      status,
+      el("p", { class: "error", role: "alert", "data-testid": "onboarding-ended" }, INVALID_LINK_SENTENCE),
+    );
   }
   await new HostedOnboarding(id, settings, status).run(view);
 }
@@ -50,7 +58,11 @@ async function loadView(id: string, status: HTMLElement): Promise<CustomerView |
       return await fetchOnboardingView(id);
     } catch (error) {
       if (error instanceof OnboardingApiError && (error.status === 404 || error.status === 400)) return null;
-      await failure(status, error instanceof Error ? error.message : "The onboarding could not be loaded.", "Try again");
+      await failure(
+        status,
+        error instanceof Error ? error.message : "The onboarding could not be loaded.",
+        "Try again",
+      );
       show(status, el("p", { class: "muted" }, "Loading…"));
     }
   }
@@ -162,7 +174,11 @@ class HostedOnboarding {
     this.steps.hidden = true;
     // The document's QR and link lead nowhere now.
     show(this.connect.body);
-    show(this.notice, el("p", { class: "error", role: "alert", "data-testid": "onboarding-ended" }, sentence), view ? backToHost(view) : null);
+    show(
+      this.notice,
+      el("p", { class: "error", role: "alert", "data-testid": "onboarding-ended" }, sentence),
+      view ? backToHost(view) : null,
+    );
   }
 
   /**
@@ -190,11 +206,15 @@ class HostedOnboarding {
   private async submit(paired: PairedWallet): Promise<string | null | undefined> {
     for (;;) {
       try {
-        const view = await submitPayout(this.id, paired.sessionId !== null ? { sessionId: paired.sessionId } : { inAppAddress: paired.address });
+        const view = await submitPayout(
+          this.id,
+          paired.sessionId !== null ? { sessionId: paired.sessionId } : { inAppAddress: paired.address },
+        );
         this.take(view);
         return this.finished ? null : (view.payout ?? paired.address);
       } catch (error) {
-        const refused = error instanceof OnboardingApiError ? error : new OnboardingApiError(0, null, "Something went wrong.");
+        const refused =
+          error instanceof OnboardingApiError ? error : new OnboardingApiError(0, null, "Something went wrong.");
         if (refused.status === 404 || refused.status === 410) {
           await this.refresh();
           if (!this.finished) this.end("This onboarding has ended. There is nothing more to do here.", null);
@@ -209,7 +229,11 @@ class HostedOnboarding {
           this.connect.setState("active");
           return undefined;
         }
-        await failure(this.connect.body, `Your wallet is connected, but the onboarding server did not take its address. ${refused.message}`, "Try again");
+        await failure(
+          this.connect.body,
+          `Your wallet is connected, but the onboarding server did not take its address. ${refused.message}`,
+          "Try again",
+        );
         this.connect.setState("active");
       }
     }
@@ -251,7 +275,11 @@ class HostedOnboarding {
       this.connect.body,
       el("p", {}, "Your wallet is connected. Its payout address is:"),
       el("p", { class: "address strong", "data-testid": "paired-address" }, payout),
-      el("p", { class: "notice", "data-testid": "check-address" }, "Check that this is the address your wallet shows. Your node's rewards will go to it."),
+      el(
+        "p",
+        { class: "notice", "data-testid": "check-address" },
+        "Check that this is the address your wallet shows. Your node's rewards will go to it.",
+      ),
     );
   }
 }

@@ -9,7 +9,8 @@ import { isAuthorized, type CustomerView } from "./view.ts";
 
 /** The authorization as the chain showed it, once it has. */
 function authorizedSentence(view: CustomerView): string {
-  if (view.authorization.required === false) return "No authorization was needed: your payout address is the node's operator address.";
+  if (view.authorization.required === false)
+    return "No authorization was needed: your payout address is the node's operator address.";
   const height = view.authorization.height;
   return typeof height === "number" ? `Authorized on chain at height ${height}.` : "Authorized on chain.";
 }
@@ -19,7 +20,12 @@ export function showAuthorized(step: Step, view: CustomerView): void {
   if (!isAuthorized(view.status) || view.payout === null) return;
   show(
     step.body,
-    el("dl", { class: "pair" }, ...addressItem("Your payout address (wallet)", view.payout, "payout-address"), ...addressItem("Your node's operator address", view.operator, "operator-address")),
+    el(
+      "dl",
+      { class: "pair" },
+      ...addressItem("Your payout address (wallet)", view.payout, "payout-address"),
+      ...addressItem("Your node's operator address", view.operator, "operator-address"),
+    ),
     el("p", { "data-testid": "authorize-done" }, authorizedSentence(view)),
   );
   step.setState(view.authorization.required === false ? "skipped" : "done");
@@ -29,15 +35,34 @@ export function showAuthorized(step: Step, view: CustomerView): void {
 export function showHostProgress(step: Step, view: CustomerView): void {
   if (!isAuthorized(view.status) || view.payout === null) {
     step.setState("waiting");
-    show(step.body, el("p", { class: "muted" }, "After the authorization, your host applies the payout on your node. There is nothing for you to run."));
+    show(
+      step.body,
+      el(
+        "p",
+        { class: "muted" },
+        "After the authorization, your host applies the payout on your node. There is nothing for you to run.",
+      ),
+    );
     return;
   }
   const authorized = el("p", { "data-testid": "progress-authorized" }, authorizedSentence(view));
   if (view.status === "authorized") {
     step.setState("active");
-    show(step.body, authorized, el("p", { class: "muted", "data-testid": "progress-waiting" }, "Waiting for your host to apply it…"));
+    show(
+      step.body,
+      authorized,
+      el("p", { class: "muted", "data-testid": "progress-waiting" }, "Waiting for your host to apply it…"),
+    );
     return;
   }
   step.setState("done");
-  show(step.body, authorized, el("p", { class: "success", "data-testid": "node-applied" }, nodePaysSentence(view.payout, view.node.height ?? null)));
+  show(
+    step.body,
+    authorized,
+    el(
+      "p",
+      { class: "success", "data-testid": "node-applied" },
+      nodePaysSentence(view.payout, view.node.height ?? null),
+    ),
+  );
 }

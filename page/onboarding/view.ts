@@ -3,7 +3,11 @@
  * without the host's reference and commands, plus `host`, the hostname of its return URL.
  */
 import * as z from "zod/mini";
-import { ONBOARDING_ID_PATTERN, onboardingStatusSchema as statusSchema, type OnboardingStatus } from "../../src/protocol/index.ts";
+import {
+  ONBOARDING_ID_PATTERN,
+  onboardingStatusSchema as statusSchema,
+  type OnboardingStatus,
+} from "../../src/protocol/index.ts";
 
 const height = z.optional(z.nullable(z.number()));
 

@@ -11,14 +11,22 @@ import type { NodeTargetFields } from "./node-target.ts";
 import { watchNodePayout } from "./node-watch.ts";
 
 /** Renders step 3 for the paired payout address; the node fields update it live. */
-export function runApplyStep(step: Step, ctx: ChainContext, input: { operator: string; payoutRecipient: string }, target: NodeTargetFields): void {
+export function runApplyStep(
+  step: Step,
+  ctx: ChainContext,
+  input: { operator: string; payoutRecipient: string },
+  target: NodeTargetFields,
+): void {
   step.setState("active");
   const line = buildPayoutRecipientLine(ctx, input);
   const commandSlot = el("div", {});
   const render = () => {
     const values = target.values();
     if (!values) return show(commandSlot, el("p", { class: "error" }, "Fix the fields above to see the command."));
-    show(commandSlot, copyable("update-node command", buildUpdateNodeCommand(ctx, { ...input, ...values }), "update-node-command"));
+    show(
+      commandSlot,
+      copyable("update-node command", buildUpdateNodeCommand(ctx, { ...input, ...values }), "update-node-command"),
+    );
   };
   target.onChange(render);
   render();

@@ -35,9 +35,19 @@ interface Signature {
 }
 
 /** Runs step 2 until the operator is authorized or the step is skipped. */
-export async function runAuthorizeStep(step: Step, ctx: ChainContext, input: AuthorizeInput, app: WalletApp): Promise<void> {
+export async function runAuthorizeStep(
+  step: Step,
+  ctx: ChainContext,
+  input: AuthorizeInput,
+  app: WalletApp,
+): Promise<void> {
   step.setState("active");
-  const pair = el("dl", { class: "pair" }, ...addressItem("Your payout address (wallet)", input.payoutRecipient, "payout-address"), ...addressItem("Your node's operator address", input.operator, "operator-address"));
+  const pair = el(
+    "dl",
+    { class: "pair" },
+    ...addressItem("Your payout address (wallet)", input.payoutRecipient, "payout-address"),
+    ...addressItem("Your node's operator address", input.operator, "operator-address"),
+  );
   const status = el("div", {});
   show(step.body, pair, status);
 
@@ -52,7 +62,14 @@ export async function runAuthorizeStep(step: Step, ctx: ChainContext, input: Aut
       }
       show(status, el("p", { class: "muted" }, "Checking whether this operator is already authorized…"));
       if (await isOperatorAuthorized(ctx, input.payoutRecipient, input.operator)) {
-        show(status, el("p", { "data-testid": "authorize-done" }, "This operator is already authorized to pay you. Nothing to sign."));
+        show(
+          status,
+          el(
+            "p",
+            { "data-testid": "authorize-done" },
+            "This operator is already authorized to pay you. Nothing to sign.",
+          ),
+        );
         step.setState("done");
         return;
       }
@@ -97,7 +114,9 @@ function doneSentence(evidence: AuthorizationEvidence): string {
     case "already-authorized":
       return `Your wallet had already authorized this operator, so transaction ${evidence.txhash} changed nothing: that counts as done.`;
     case "failed":
-      throw new StepFailure(`The network refused the authorization (transaction ${evidence.txhash}): ${evidence.reason.replace(/[.!?]+$/, "")}.`);
+      throw new StepFailure(
+        `The network refused the authorization (transaction ${evidence.txhash}): ${evidence.reason.replace(/[.!?]+$/, "")}.`,
+      );
     case "expired":
       throw new StepFailure("The signing request expired before the authorization appeared on the network.");
   }
@@ -105,13 +124,30 @@ function doneSentence(evidence: AuthorizationEvidence): string {
 
 /** Shows the request; `settled` aborts once the step has its answer, so a late bridge reply changes nothing. */
 function renderSignRequest(
-  status: HTMLElement, ctx: ChainContext, plan: SignPlan, expiresAt: Date, app: WalletApp, signature: Signature, settled: AbortSignal,
+  status: HTMLElement,
+  ctx: ChainContext,
+  plan: SignPlan,
+  expiresAt: Date,
+  app: WalletApp,
+  signature: Signature,
+  settled: AbortSignal,
   onSigned: AuthorizeInput["onSigned"],
 ): void {
   const until = expiresAt.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   const what = el("p", {}, "Sign this with your wallet: ", el("strong", {}, plan.request.preview.summary), ".");
-  const waiting = el("p", { class: "muted", "aria-live": "polite" }, `Waiting for the authorization to appear on the network. The request is valid until ${until}.`);
-  const open = (primary: boolean) => openWalletLink(app, ctx.walletScheme, plan.link, { class: primary ? "button primary" : "button secondary", "data-testid": "sign-link" }, "Open wallet to sign");
+  const waiting = el(
+    "p",
+    { class: "muted", "aria-live": "polite" },
+    `Waiting for the authorization to appear on the network. The request is valid until ${until}.`,
+  );
+  const open = (primary: boolean) =>
+    openWalletLink(
+      app,
+      ctx.walletScheme,
+      plan.link,
+      { class: primary ? "button primary" : "button secondary", "data-testid": "sign-link" },
+      "Open wallet to sign",
+    );
 
   const showCodes = (why?: string) =>
     show(
@@ -119,7 +155,11 @@ function renderSignRequest(
       why ? el("p", { class: "notice", role: "status", "data-testid": "bridge-fallback" }, why) : null,
       what,
       plan.qrContent === null
-        ? el("p", { class: "notice", "data-testid": "sign-qr-too-large" }, "This request is too large for a QR code. On the phone that holds your wallet, use the “Open wallet to sign” button.")
+        ? el(
+            "p",
+            { class: "notice", "data-testid": "sign-qr-too-large" },
+            "This request is too large for a QR code. On the phone that holds your wallet, use the “Open wallet to sign” button.",
+          )
         : qrElement(plan.qrContent, "QR code of the authorization to sign"),
       el("div", { class: "actions" }, open(true)),
       waiting,
@@ -135,11 +175,16 @@ function renderSignRequest(
       answer = await bridge.requestSign(plan.encoded);
     } catch (error) {
       if (settled.aborted) return;
-      return showCodes(`Your wallet app declined or could not sign${bridgeReason(error)}. Scan the code with the phone that holds your wallet, or use “Open wallet to sign”.`);
+      return showCodes(
+        `Your wallet app declined or could not sign${bridgeReason(error)}. Scan the code with the phone that holds your wallet, or use “Open wallet to sign”.`,
+      );
     }
     if (settled.aborted) return;
     const txhash = readSignAnswer(answer);
-    if (txhash === null) return showCodes("Your wallet app did not return a transaction hash. Scan the code with the phone that holds your wallet, or use “Open wallet to sign”.");
+    if (txhash === null)
+      return showCodes(
+        "Your wallet app did not return a transaction hash. Scan the code with the phone that holds your wallet, or use “Open wallet to sign”.",
+      );
     try {
       await onSigned?.(txhash);
     } catch {
@@ -152,7 +197,13 @@ function renderSignRequest(
     show(
       status,
       what,
-      el("p", {}, "Your wallet app signed and sent transaction ", el("code", { "data-testid": "sign-txhash" }, txhash), "."),
+      el(
+        "p",
+        {},
+        "Your wallet app signed and sent transaction ",
+        el("code", { "data-testid": "sign-txhash" }, txhash),
+        ".",
+      ),
       el("p", { class: "muted", "aria-live": "polite" }, "Waiting for the network to include it…"),
     );
   });
@@ -162,6 +213,7 @@ function renderSignRequest(
 function sentenceFor(error: unknown): string {
   if (error instanceof StepFailure) return error.message;
   if (error instanceof GatewayError) return `${error.message} The page cannot check your authorization right now.`;
-  if (error instanceof Error && error.name === "MessageError") return `This authorization cannot be built: ${error.message}.`;
+  if (error instanceof Error && error.name === "MessageError")
+    return `This authorization cannot be built: ${error.message}.`;
   return "Something went wrong while checking the authorization.";
 }

@@ -6,7 +6,12 @@
  * declines, fails or answers nonsense falls back to the QR and link, and the session keeps
  * waiting for a relayed proof. Nothing opens the wallet's scheme by itself.
  */
-import { encodeWalletPayload, isAccountAddress, readConnectAnswer, type ChainContext } from "../../src/protocol/index.ts";
+import {
+  encodeWalletPayload,
+  isAccountAddress,
+  readConnectAnswer,
+  type ChainContext,
+} from "../../src/protocol/index.ts";
 import { el, failure, show, type Step } from "../dom.ts";
 import { qrElement } from "../qr.ts";
 import { PairingError, type SessionClient } from "../session-client.ts";
@@ -23,7 +28,12 @@ export interface PairedWallet {
 }
 
 /** Runs the connect step until a wallet is paired; every failure offers a retry. */
-export async function runConnectStep(step: Step, ctx: ChainContext, client: SessionClient, app: Promise<WalletApp>): Promise<PairedWallet> {
+export async function runConnectStep(
+  step: Step,
+  ctx: ChainContext,
+  client: SessionClient,
+  app: Promise<WalletApp>,
+): Promise<PairedWallet> {
   step.setState("active");
   for (;;) {
     try {
@@ -31,7 +41,13 @@ export async function runConnectStep(step: Step, ctx: ChainContext, client: Sess
       step.setState("done");
       show(
         step.body,
-        el("p", {}, paired.via === "wallet app" ? "Connected through your wallet app. Your wallet's payout address is:" : "Connected. Your wallet's payout address is:"),
+        el(
+          "p",
+          {},
+          paired.via === "wallet app"
+            ? "Connected through your wallet app. Your wallet's payout address is:"
+            : "Connected. Your wallet's payout address is:",
+        ),
         el("p", { class: "address strong", "data-testid": "paired-address" }, paired.address),
         paired.accountLabel ? el("p", { class: "muted" }, `Account: ${paired.accountLabel}`) : null,
       );
@@ -44,12 +60,18 @@ export async function runConnectStep(step: Step, ctx: ChainContext, client: Sess
   }
 }
 
-async function attempt(step: Step, ctx: ChainContext, client: SessionClient, appFound: Promise<WalletApp>): Promise<PairedWallet> {
+async function attempt(
+  step: Step,
+  ctx: ChainContext,
+  client: SessionClient,
+  appFound: Promise<WalletApp>,
+): Promise<PairedWallet> {
   // The document's step 1 (src/page/): its QR stays on screen while this script takes its session over.
   const served = servedCode(step.body);
   if (!served) show(step.body, el("p", { class: "muted" }, "Preparing a connection request…"));
   const [pending, app] = await Promise.all([client.start(), appFound]);
-  const code = served?.link === pending.link ? served.qr : qrElement(pending.link, "QR code of the wallet connection request");
+  const code =
+    served?.link === pending.link ? served.qr : qrElement(pending.link, "QR code of the wallet connection request");
   let cancelledHere = false;
   let settled = false;
   const cancel = el("button", { type: "button", class: "secondary" }, "Cancel");
@@ -60,7 +82,13 @@ async function attempt(step: Step, ctx: ChainContext, client: SessionClient, app
   });
   const until = pending.expiresAt.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   const relayed = pending.result.then(
-    (identity): PairedWallet => ({ address: identity.address, pubkeyBase64: identity.pubkeyBase64 ?? null, accountLabel: identity.accountLabel ?? null, via: "relayed proof", sessionId: identity.sessionId }),
+    (identity): PairedWallet => ({
+      address: identity.address,
+      pubkeyBase64: identity.pubkeyBase64 ?? null,
+      accountLabel: identity.accountLabel ?? null,
+      via: "relayed proof",
+      sessionId: identity.sessionId,
+    }),
   );
   // Once the bridge has answered, a later expiry of the still-pending row must not surface as an unhandled rejection.
   relayed.catch(() => undefined);
@@ -69,9 +97,18 @@ async function attempt(step: Step, ctx: ChainContext, client: SessionClient, app
     show(
       step.body,
       why ? el("p", { class: "notice", role: "status", "data-testid": "bridge-fallback" }, why) : null,
-      el("p", {}, "Scan this code with your wallet app. On the phone that holds your wallet, tap “Open wallet” instead."),
+      el(
+        "p",
+        {},
+        "Scan this code with your wallet app. On the phone that holds your wallet, tap “Open wallet” instead.",
+      ),
       code,
-      el("div", { class: "actions" }, openWalletLink(app, ctx.walletScheme, pending.link, { class: "button primary", "data-testid": "connect-link" }), cancel),
+      el(
+        "div",
+        { class: "actions" },
+        openWalletLink(app, ctx.walletScheme, pending.link, { class: "button primary", "data-testid": "connect-link" }),
+        cancel,
+      ),
       el("p", { class: "muted" }, `The request is valid until ${until}. Your recovery phrase is never needed.`),
     );
 
@@ -89,21 +126,51 @@ async function attempt(step: Step, ctx: ChainContext, client: SessionClient, app
           answer = await bridge.requestConnect(encodeWalletPayload(pending.payload));
         } catch (error) {
           if (settled) return;
-          return showCodes(`Your wallet app declined or could not complete the connection${bridgeReason(error)}. Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.`);
+          return showCodes(
+            `Your wallet app declined or could not complete the connection${bridgeReason(error)}. Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.`,
+          );
         }
         if (settled) return;
         const read = readConnectAnswer(ctx, answer);
-        if (!read.ok) return showCodes(`Your wallet app's answer cannot be used: ${read.problem}. Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.`);
-        resolve({ address: read.address, pubkeyBase64: read.pubkeyBase64, accountLabel: read.accountLabel, via: "wallet app", sessionId: null });
+        if (!read.ok)
+          return showCodes(
+            `Your wallet app's answer cannot be used: ${read.problem}. Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.`,
+          );
+        resolve({
+          address: read.address,
+          pubkeyBase64: read.pubkeyBase64,
+          accountLabel: read.accountLabel,
+          via: "wallet app",
+          sessionId: null,
+        });
       });
       const active = app.activeAddress();
       show(
         step.body,
-        el("p", {}, "You are inside your wallet app. Approve the connection to share your payout address with this page."),
+        el(
+          "p",
+          {},
+          "You are inside your wallet app. Approve the connection to share your payout address with this page.",
+        ),
         active && isAccountAddress(active, ctx.bech32Prefix)
-          ? el("p", { "data-testid": "active-account" }, "Your wallet's active account is ", el("span", { class: "address" }, active), ".")
+          ? el(
+              "p",
+              { "data-testid": "active-account" },
+              "Your wallet's active account is ",
+              el("span", { class: "address" }, active),
+              ".",
+            )
           : null,
-        el("div", { class: "actions" }, approve, openWalletLink(app, ctx.walletScheme, pending.link, { class: "button secondary", "data-testid": "connect-link" }), cancel),
+        el(
+          "div",
+          { class: "actions" },
+          approve,
+          openWalletLink(app, ctx.walletScheme, pending.link, {
+            class: "button secondary",
+            "data-testid": "connect-link",
+          }),
+          cancel,
+        ),
         el("p", { class: "muted" }, `The request is valid until ${until}.`),
       );
     });

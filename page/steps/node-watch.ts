@@ -18,7 +18,12 @@ export function nodePaysSentence(payout: string, height: number | null): string 
 }
 
 /** Fills `slot` with what the node record says until it pays `payoutRecipient`, then calls `onApplied`. */
-export function watchNodePayout(slot: HTMLElement, ctx: ChainContext, pair: { operator: string; payoutRecipient: string }, onApplied: () => void): void {
+export function watchNodePayout(
+  slot: HTMLElement,
+  ctx: ChainContext,
+  pair: { operator: string; payoutRecipient: string },
+  onApplied: () => void,
+): void {
   const waiting = () => el("p", { class: "muted", "data-testid": "node-watch" }, "Waiting for the node to apply it…");
   show(slot, waiting());
   const start = () =>
@@ -36,7 +41,15 @@ export function watchNodePayout(slot: HTMLElement, ctx: ChainContext, pair: { op
           onApplied();
           return "done";
         } catch (error) {
-          show(slot, waiting(), el("p", { class: "muted" }, `${error instanceof Error ? error.message : "The network gateway did not answer."} Looking again in a few seconds.`));
+          show(
+            slot,
+            waiting(),
+            el(
+              "p",
+              { class: "muted" },
+              `${error instanceof Error ? error.message : "The network gateway did not answer."} Looking again in a few seconds.`,
+            ),
+          );
           return "again";
         }
       },
@@ -46,7 +59,11 @@ export function watchNodePayout(slot: HTMLElement, ctx: ChainContext, pair: { op
         onGaveUp: () => {
           const again = el("button", { type: "button", class: "secondary" }, "Check again");
           again.addEventListener("click", () => void start(), { once: true });
-          show(slot, el("p", {}, "The node has not applied it yet; the page stopped checking after 30 minutes."), again);
+          show(
+            slot,
+            el("p", {}, "The node has not applied it yet; the page stopped checking after 30 minutes."),
+            again,
+          );
         },
       },
     );

@@ -71,7 +71,8 @@ function answer(res: ServerResponse, status: number, body: Record<string, unknow
 
 /** Starts the receiver on 127.0.0.1; rejects when the port is taken or the secret is unusable. */
 export async function startReceiver(options: ReceiverOptions): Promise<Receiver> {
-  if (!options.secret.startsWith("whsec_")) throw new Error("the webhook secret must start with whsec_ (HOST_WEBHOOK_SECRET)");
+  if (!options.secret.startsWith("whsec_"))
+    throw new Error("the webhook secret must start with whsec_ (HOST_WEBHOOK_SECRET)");
   const webhook = new Webhook(options.secret);
   // webhook-id → the handling of that event (done, or still running for a retry that arrives meanwhile).
   const taken = new Map<string, Promise<void>>();

@@ -26,10 +26,18 @@ function parse(body: string): unknown {
 
 /** The chain's latest height: GetLatestBlock's `block.header.height` (`sdk_block` as well on newer nodes). */
 export async function readHead(config: UpstreamSettings, board: UpstreamBoard): Promise<number> {
-  const answer = await askUpstreams(config, { upstreamPath: "/cosmos/base/tendermint/v1beta1/blocks/latest", height: null }, board);
-  const body = parse(answer.body) as { block?: { header?: { height?: unknown } }; sdk_block?: { header?: { height?: unknown } } } | null;
+  const answer = await askUpstreams(
+    config,
+    { upstreamPath: "/cosmos/base/tendermint/v1beta1/blocks/latest", height: null },
+    board,
+  );
+  const body = parse(answer.body) as {
+    block?: { header?: { height?: unknown } };
+    sdk_block?: { header?: { height?: unknown } };
+  } | null;
   const height = Number(body?.block?.header?.height ?? body?.sdk_block?.header?.height);
-  if (answer.status !== 200 || !Number.isSafeInteger(height) || height < 1) throw new BlockReadError(`the latest block answered ${answer.status} without a height`);
+  if (answer.status !== 200 || !Number.isSafeInteger(height) || height < 1)
+    throw new BlockReadError(`the latest block answered ${answer.status} without a height`);
   return height;
 }
 
@@ -38,7 +46,11 @@ export async function readHead(config: UpstreamSettings, board: UpstreamBoard): 
  * (decoded messages, no transaction indexer needed), page by page; a node that does not serve it
  * (a 4xx answer) is asked GetTxsEvent with `query=tx.height=H` instead.
  */
-export async function readBlockStrings(config: UpstreamSettings, board: UpstreamBoard, height: number): Promise<string[]> {
+export async function readBlockStrings(
+  config: UpstreamSettings,
+  board: UpstreamBoard,
+  height: number,
+): Promise<string[]> {
   const strings: string[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
     const path = `/cosmos/tx/v1beta1/txs/block/${height}?pagination.offset=${page * PAGE}&pagination.limit=${PAGE}`;
@@ -46,7 +58,8 @@ export async function readBlockStrings(config: UpstreamSettings, board: Upstream
     if (answer.status !== 200) return page === 0 ? searchByHeight(config, board, height) : fail(height, answer.status);
     const body = parse(answer.body) as { txs?: unknown; pagination?: { total?: unknown } } | null;
     if (!Array.isArray(body?.txs)) return fail(height, answer.status);
-    for (const tx of body.txs) strings.push(...stringsIn((tx as { body?: { messages?: unknown } } | null)?.body?.messages));
+    for (const tx of body.txs)
+      strings.push(...stringsIn((tx as { body?: { messages?: unknown } } | null)?.body?.messages));
     const total = Number(body.pagination?.total);
     if (!(total > (page + 1) * PAGE) || body.txs.length === 0) return strings;
   }
@@ -60,7 +73,8 @@ async function searchByHeight(config: UpstreamSettings, board: UpstreamBoard, he
     const answer = await askUpstreams(config, { upstreamPath: path, height: null }, board);
     const body = parse(answer.body) as { txs?: unknown; total?: unknown } | null;
     if (answer.status !== 200 || !Array.isArray(body?.txs)) return fail(height, answer.status);
-    for (const tx of body.txs) strings.push(...stringsIn((tx as { body?: { messages?: unknown } } | null)?.body?.messages));
+    for (const tx of body.txs)
+      strings.push(...stringsIn((tx as { body?: { messages?: unknown } } | null)?.body?.messages));
     if (!(Number(body.total) > page * PAGE) || body.txs.length === 0) return strings;
   }
   return strings;

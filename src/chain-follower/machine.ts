@@ -124,13 +124,25 @@ export function learnHead(cursor: FollowerCursor, height: number, waiting: reado
     const wake = waiting.length > 0 ? { ids: [...waiting], hint: { height: head, following: true } } : null;
     return { cursor: { ...cursor, head, readThrough: head }, read: [], wake };
   }
-  return { cursor: { ...cursor, head, readThrough }, read: Array.from({ length: behind }, (_, i) => readThrough + 1 + i), wake: null };
+  return {
+    cursor: { ...cursor, head, readThrough },
+    read: Array.from({ length: behind }, (_, i) => readThrough + 1 + i),
+    wake: null,
+  };
 }
 
 /** Block `height` was read and its messages' strings are `strings`: the onboardings it names are woken. */
-export function readBlock(cursor: FollowerCursor, height: number, strings: Iterable<string>, index: AddressIndex): { cursor: FollowerCursor; wake: Wake | null } {
+export function readBlock(
+  cursor: FollowerCursor,
+  height: number,
+  strings: Iterable<string>,
+  index: AddressIndex,
+): { cursor: FollowerCursor; wake: Wake | null } {
   const ids = index.named(strings);
-  return { cursor: { ...cursor, readThrough: Math.max(cursor.readThrough ?? height, height) }, wake: ids.length > 0 ? { ids, hint: { height, following: true } } : null };
+  return {
+    cursor: { ...cursor, readThrough: Math.max(cursor.readThrough ?? height, height) },
+    wake: ids.length > 0 ? { ids, hint: { height, following: true } } : null,
+  };
 }
 
 /**
@@ -138,19 +150,32 @@ export function readBlock(cursor: FollowerCursor, height: number, strings: Itera
  * once (and reads its state then); a follower that just started tells nobody: each onboarding
  * learns it from its next registration.
  */
-export function passSucceeded(cursor: FollowerCursor, now: number, waiting: readonly string[]): { cursor: FollowerCursor; wake: Wake | null } {
+export function passSucceeded(
+  cursor: FollowerCursor,
+  now: number,
+  waiting: readonly string[],
+): { cursor: FollowerCursor; wake: Wake | null } {
   const next = { ...cursor, failures: 0, following: true, lastGoodAt: now };
   const failedOpen = cursor.failures >= FAIL_OPEN_AFTER;
-  const wake = failedOpen && waiting.length > 0 ? { ids: [...waiting], hint: { height: next.readThrough ?? 0, following: true } } : null;
+  const wake =
+    failedOpen && waiting.length > 0
+      ? { ids: [...waiting], hint: { height: next.readThrough ?? 0, following: true } }
+      : null;
   return { cursor: next, wake };
 }
 
 /** A pass failed (the nodes, or the follower itself): after FAIL_OPEN_AFTER in a row every waiting onboarding checks for itself. */
-export function passFailed(cursor: FollowerCursor, waiting: readonly string[]): { cursor: FollowerCursor; wake: Wake | null } {
+export function passFailed(
+  cursor: FollowerCursor,
+  waiting: readonly string[],
+): { cursor: FollowerCursor; wake: Wake | null } {
   const failures = cursor.failures + 1;
   const failing = failures >= FAIL_OPEN_AFTER;
   const next = { ...cursor, failures, following: cursor.following && !failing };
-  const wake = cursor.following && failing && waiting.length > 0 ? { ids: [...waiting], hint: { height: cursor.readThrough ?? 0, following: false } } : null;
+  const wake =
+    cursor.following && failing && waiting.length > 0
+      ? { ids: [...waiting], hint: { height: cursor.readThrough ?? 0, following: false } }
+      : null;
   return { cursor: next, wake };
 }
 

@@ -130,7 +130,12 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
     cacheShieldLocation: get("CACHE_SHIELD_LOCATION") || null,
     cacheShieldWaitMs: get("CACHE_SHIELD_WAIT_MS"),
     hostApiKeys: hostApiKeys === "" ? [] : hostApiKeys.split(","),
-    hostWebhook: parseHostWebhook(get("HOST_WEBHOOK_URL"), get("HOST_WEBHOOK_SECRET"), profile, get("HOST_WEBHOOK_TIMEOUT_MS")),
+    hostWebhook: parseHostWebhook(
+      get("HOST_WEBHOOK_URL"),
+      get("HOST_WEBHOOK_SECRET"),
+      profile,
+      get("HOST_WEBHOOK_TIMEOUT_MS"),
+    ),
     onboardingTtlSeconds: get("ONBOARDING_TTL"),
     onboardingCheckSeconds: get("ONBOARDING_CHECK_SECONDS"),
     sessionSigningKey: sessionSigningKey(get("SESSION_SIGNING_KEY"), profile),
@@ -144,20 +149,32 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
 function sessionSigningKey(key: string, profile: ProfileName): string | null {
   if (profile === LOCAL_PROFILE) return key || LOCAL_SESSION_SIGNING_KEY;
   if (key === LOCAL_SESSION_SIGNING_KEY) {
-    throw new ConfigError(`SESSION_SIGNING_KEY (secret) is the local profile's public key, which the "${profile}" profile refuses: set a secret of its own (wrangler secret put SESSION_SIGNING_KEY; at least 32 random characters)`);
+    throw new ConfigError(
+      `SESSION_SIGNING_KEY (secret) is the local profile's public key, which the "${profile}" profile refuses: set a secret of its own (wrangler secret put SESSION_SIGNING_KEY; at least 32 random characters)`,
+    );
   }
   return key || null;
 }
 
 /** The webhook endpoint: https (plain http only on loopback in the local profile), signed with a Standard Webhooks secret. */
-function parseHostWebhook(urlText: string, secretText: string, profile: ProfileName, timeoutMs: number): HostWebhook | null {
+function parseHostWebhook(
+  urlText: string,
+  secretText: string,
+  profile: ProfileName,
+  timeoutMs: number,
+): HostWebhook | null {
   if (urlText === "") return null;
   const url = new URL(urlText);
   if (!isHttpsOrLocalLoopback(url, profile === LOCAL_PROFILE)) {
-    throw new ConfigError(`HOST_WEBHOOK_URL must use https (plain http only on a loopback address in the ${LOCAL_PROFILE} profile)`);
+    throw new ConfigError(
+      `HOST_WEBHOOK_URL must use https (plain http only on a loopback address in the ${LOCAL_PROFILE} profile)`,
+    );
   }
   if (url.username || url.password) throw new ConfigError("HOST_WEBHOOK_URL must not carry credentials");
-  if (secretText === "") throw new ConfigError("HOST_WEBHOOK_SECRET is not set, but HOST_WEBHOOK_URL is: events must be signed (whsec_ + base64 of 24 to 64 random bytes)");
+  if (secretText === "")
+    throw new ConfigError(
+      "HOST_WEBHOOK_SECRET is not set, but HOST_WEBHOOK_URL is: events must be signed (whsec_ + base64 of 24 to 64 random bytes)",
+    );
   let secret: Uint8Array;
   try {
     secret = Uint8Array.from(atob(secretText.slice("whsec_".length)), (c) => c.charCodeAt(0));
@@ -165,7 +182,9 @@ function parseHostWebhook(urlText: string, secretText: string, profile: ProfileN
     throw new ConfigError("HOST_WEBHOOK_SECRET (secret) is not valid base64 after whsec_");
   }
   if (secret.length < 24 || secret.length > 64) {
-    throw new ConfigError(`HOST_WEBHOOK_SECRET (secret) holds ${secret.length} bytes; it must hold 24 to 64 random bytes`);
+    throw new ConfigError(
+      `HOST_WEBHOOK_SECRET (secret) holds ${secret.length} bytes; it must hold 24 to 64 random bytes`,
+    );
   }
   return { url: url.href, secret, timeoutMs };
 }
@@ -173,11 +192,16 @@ function parseHostWebhook(urlText: string, secretText: string, profile: ProfileN
 type Parsed<N extends VariableName> = z.output<(typeof VARIABLES)[N]["schema"]>;
 
 /** The variable's value: set in `env`, else the profile's, else its default; checked by its schema. */
-function value<N extends VariableName>(env: Partial<Record<string, unknown>>, profile: ProfileName | null, name: N): Parsed<N> {
+function value<N extends VariableName>(
+  env: Partial<Record<string, unknown>>,
+  profile: ProfileName | null,
+  name: N,
+): Parsed<N> {
   const variable = VARIABLES[name];
   const raw = env[name];
   const set = typeof raw === "string" && raw.trim() !== "" ? raw : undefined;
-  const fromProfile = profile === null ? undefined : (NETWORK_PROFILES[profile].vars as Partial<Record<string, string>>)[name];
+  const fromProfile =
+    profile === null ? undefined : (NETWORK_PROFILES[profile].vars as Partial<Record<string, string>>)[name];
   const chosen = set ?? fromProfile ?? ("default" in variable ? variable.default : undefined);
   if (chosen === undefined) {
     throw new ConfigError(
@@ -207,8 +231,16 @@ function parseUpstreamUrls(list: string): string[] {
       } catch {
         throw new ConfigError(`UPSTREAM_URLS: "${raw}" is not a URL`);
       }
-      if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.search || url.hash) {
-        throw new ConfigError(`UPSTREAM_URLS: "${raw}" must be a plain http(s) base URL without credentials, query or fragment`);
+      if (
+        (url.protocol !== "https:" && url.protocol !== "http:") ||
+        url.username ||
+        url.password ||
+        url.search ||
+        url.hash
+      ) {
+        throw new ConfigError(
+          `UPSTREAM_URLS: "${raw}" must be a plain http(s) base URL without credentials, query or fragment`,
+        );
       }
       return url.href.replace(/\/+$/, "");
     });

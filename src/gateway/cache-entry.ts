@@ -43,7 +43,12 @@ export interface QueryKeys {
 }
 
 /** The keys of `query`, asked at `requestUrl` of the gateway mounted at `mount`. */
-export function queryKeys(requestUrl: string, mount: string, config: Pick<Config, "chainId">, query: MatchedQuery): QueryKeys {
+export function queryKeys(
+  requestUrl: string,
+  mount: string,
+  config: Pick<Config, "chainId">,
+  query: MatchedQuery,
+): QueryKeys {
   const origin = requestUrl.slice(0, requestUrl.indexOf("/", requestUrl.indexOf("//") + 2));
   const at = query.height === null ? "" : `@${query.height}`;
   return {
@@ -67,7 +72,14 @@ export interface AnswerTtls {
 /** The entry for an upstream answer stored at `now`. */
 export async function entryOf(answer: UpstreamAnswer, ttls: AnswerTtls, now: number): Promise<CacheEntry> {
   const ttl = answer.status < 300 ? ttls.success : ttls.error;
-  return { status: answer.status, body: answer.body, height: answer.height, storedAt: now, ttl, etag: await etagOf(answer.status, answer.body) };
+  return {
+    status: answer.status,
+    body: answer.body,
+    height: answer.height,
+    storedAt: now,
+    ttl,
+    etag: await etagOf(answer.status, answer.body),
+  };
 }
 
 /** Reads the entry for `key` (a `QueryKeys.cache`), or null. */

@@ -61,9 +61,13 @@ export function compileRoutes(config: Pick<Config, "namespace" | "bech32Prefix">
 /** Throws the 400 for a request path (as sent, mount included) that is not plain segments. */
 export function requirePlainPath(requestPath: string): void {
   if (!PLAIN_PATH.test(requestPath) || requestPath.split("/").some((s) => s === "." || s === "..")) {
-    throw invalidArgument("PATH_NOT_CANONICAL", "The path must be plain segments: no escaped characters (such as %2F), empty segments (//), dot segments, backslashes or a trailing slash", {
-      path: requestPath,
-    });
+    throw invalidArgument(
+      "PATH_NOT_CANONICAL",
+      "The path must be plain segments: no escaped characters (such as %2F), empty segments (//), dot segments, backslashes or a trailing slash",
+      {
+        path: requestPath,
+      },
+    );
   }
 }
 
@@ -76,7 +80,12 @@ export function noSuchQuery(requestPath: string) {
  * Validates a request the router gave `compiled`: `path` is below the mount, `search` the query
  * string as sent; throws the 400 to answer.
  */
-export function validateQuery(compiled: CompiledRoute, path: string, search: string, height: string | null = null): MatchedQuery {
+export function validateQuery(
+  compiled: CompiledRoute,
+  path: string,
+  search: string,
+  height: string | null = null,
+): MatchedQuery {
   const parts = path.split("/").slice(1);
   compiled.segments.forEach((s, i) => {
     if (typeof s === "string") return;
@@ -85,7 +94,8 @@ export function validateQuery(compiled: CompiledRoute, path: string, search: str
   });
   if (height !== null) {
     const problem = problemWith(blockHeightSchema, height);
-    if (problem) throw invalidArgument("INVALID_BLOCK_HEIGHT", `${HEIGHT_HEADER} ${problem}`, { header: HEIGHT_HEADER });
+    if (problem)
+      throw invalidArgument("INVALID_BLOCK_HEIGHT", `${HEIGHT_HEADER} ${problem}`, { header: HEIGHT_HEADER });
   }
   const query = canonicalQuery(compiled.route, search);
   return { route: compiled.route, upstreamPath: query ? `${path}?${query}` : path, height };
@@ -101,9 +111,17 @@ function canonicalQuery(route: GatewayRoute, search: string): string {
   const seen = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(search)) {
     if (!allowed.includes(name as QueryName)) {
-      throw invalidArgument("UNKNOWN_QUERY_PARAMETER", `Unknown query parameter ${JSON.stringify(name)}; ${takes}`, { parameter: name, allowed: allowed.join(",") });
+      throw invalidArgument("UNKNOWN_QUERY_PARAMETER", `Unknown query parameter ${JSON.stringify(name)}; ${takes}`, {
+        parameter: name,
+        allowed: allowed.join(","),
+      });
     }
-    if (seen.has(name)) throw invalidArgument("DUPLICATE_QUERY_PARAMETER", `Query parameter ${JSON.stringify(name)} is given more than once`, { parameter: name });
+    if (seen.has(name))
+      throw invalidArgument(
+        "DUPLICATE_QUERY_PARAMETER",
+        `Query parameter ${JSON.stringify(name)} is given more than once`,
+        { parameter: name },
+      );
     const problem = problemWith(QUERY_VALUES[name as QueryName], value);
     if (problem) throw invalidArgument("INVALID_QUERY_PARAMETER", `${name} ${problem}`, { parameter: name });
     seen.set(name, value);

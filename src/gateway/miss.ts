@@ -23,16 +23,31 @@ export type Obtained =
   | { failure: unknown; shield?: ShieldTrace };
 
 /** `requestId`: the request that started this miss (requests for the same key in this isolate share it). */
-export async function obtain(config: Config, shields: ShieldNamespace | null, query: MatchedQuery, mode: ShieldMode, requestId?: string): Promise<Obtained> {
+export async function obtain(
+  config: Config,
+  shields: ShieldNamespace | null,
+  query: MatchedQuery,
+  mode: ShieldMode,
+  requestId?: string,
+): Promise<Obtained> {
   const ttls = ttlsOf(query);
   if (!shields) return askDirect(config, query, ttls);
   const started = Date.now();
   let outcome: ShieldOutcome;
   try {
-    outcome = await askShield(shields, config, { query: { upstreamPath: query.upstreamPath, height: query.height }, ttls, mode });
+    outcome = await askShield(shields, config, {
+      query: { upstreamPath: query.upstreamPath, height: query.height },
+      ttls,
+      mode,
+    });
   } catch (fault) {
     const shield = { fault: fault instanceof Error ? fault.message : String(fault), ms: Date.now() - started };
-    log("warn", "shield_fail_open", { request_id: requestId, path: query.upstreamPath, fault: shield.fault, shield_ms: shield.ms });
+    log("warn", "shield_fail_open", {
+      request_id: requestId,
+      path: query.upstreamPath,
+      fault: shield.fault,
+      shield_ms: shield.ms,
+    });
     return { ...(await askDirect(config, query, ttls)), shield };
   }
   // The upstreams failed for the shield: its verdict stands, so an outage costs no extra request per city.

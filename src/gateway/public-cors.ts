@@ -20,11 +20,22 @@ export function publicCors(options: PublicCorsOptions): MiddlewareHandler {
   const maxAge = String(options.maxAgeSeconds);
   return async (c, next) => {
     if (c.req.method === "OPTIONS") {
-      const headers = new Headers({ "access-control-allow-origin": "*", "access-control-allow-methods": methods, "access-control-expose-headers": exposed, "access-control-max-age": maxAge });
+      const headers = new Headers({
+        "access-control-allow-origin": "*",
+        "access-control-allow-methods": methods,
+        "access-control-expose-headers": exposed,
+        "access-control-max-age": maxAge,
+      });
       // A preflight may send any header it asks for (If-None-Match, x-cosmos-block-height): nothing here is private.
       const asked = c.req.header("access-control-request-headers");
       if (asked) {
-        headers.set("access-control-allow-headers", asked.split(",").map((name) => name.trim()).join(","));
+        headers.set(
+          "access-control-allow-headers",
+          asked
+            .split(",")
+            .map((name) => name.trim())
+            .join(","),
+        );
         headers.set("vary", "Access-Control-Request-Headers");
       }
       return new Response(null, { status: 204, headers });

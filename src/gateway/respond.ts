@@ -43,7 +43,12 @@ const entryHeaders = new WeakMap<CacheEntry, { age: number; windows: StaleWindow
 function headersOf(entry: CacheEntry, age: number, windows: StaleWindows): Headers {
   const built = entryHeaders.get(entry);
   if (built?.age === age && built.windows === windows) return built.headers;
-  const headers = new Headers({ "content-type": "application/json", etag: entry.etag, age: String(age), "cache-control": cacheControlOf(entry, age, windows) });
+  const headers = new Headers({
+    "content-type": "application/json",
+    etag: entry.etag,
+    age: String(age),
+    "cache-control": cacheControlOf(entry, age, windows),
+  });
   if (entry.height !== null) headers.set(HEIGHT_HEADER, String(entry.height));
   entryHeaders.set(entry, { age, windows, headers });
   return headers;

@@ -29,7 +29,8 @@ export async function serveQuery(c: Context<GatewayEnv>): Promise<Response> {
   const shields = config.cacheShield ? c.env.QUERY_SHIELDS : null;
   const keys = queryKeys(c.req.url, basePath(c), config, query);
   // Concurrent work for one key in this isolate, a background refresh or a miss, is one request beyond the data center.
-  const fetchShared = (mode: ShieldMode) => coalesce(keys.cache, ctx, () => fetchAndStore(config, shields, keys, query, mode, c.get("requestId")));
+  const fetchShared = (mode: ShieldMode) =>
+    coalesce(keys.cache, ctx, () => fetchAndStore(config, shields, keys, query, mode, c.get("requestId")));
 
   const cached = await readEntry(keys.cache);
   const state = cached ? freshness(cached, Date.now(), config) : "expired";
@@ -47,12 +48,20 @@ export async function serveQuery(c: Context<GatewayEnv>): Promise<Response> {
   c.set("missMs", Date.now() - started);
   if (obtained.shield) c.set("shield", obtained.shield);
   if (!("failure" in obtained)) return respond(c, obtained);
-  if (cached && noUpstreamAnswered(obtained.failure) && servesOnError(cached, Date.now(), config)) return respond(c, { status: "STALE-IF-ERROR", entry: cached });
+  if (cached && noUpstreamAnswered(obtained.failure) && servesOnError(cached, Date.now(), config))
+    return respond(c, { status: "STALE-IF-ERROR", entry: cached });
   return respond(c, { status: "MISS", failure: obtained.failure });
 }
 
 /** Obtains an entry (miss.ts) and stores it, unless it is at a lower block height than the entry stored now. */
-async function fetchAndStore(config: Config, shields: ShieldNamespace | null, keys: QueryKeys, query: MatchedQuery, mode: ShieldMode, requestId: string): Promise<Obtained> {
+async function fetchAndStore(
+  config: Config,
+  shields: ShieldNamespace | null,
+  keys: QueryKeys,
+  query: MatchedQuery,
+  mode: ShieldMode,
+  requestId: string,
+): Promise<Obtained> {
   const obtained = await obtain(config, shields, query, mode, requestId);
   if ("failure" in obtained) return obtained;
   // Re-read: another request or a background refresh may have stored a higher height meanwhile.

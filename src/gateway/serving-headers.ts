@@ -19,7 +19,8 @@ export function servingHeaders(): MiddlewareHandler<GatewayEnv> {
     const missMs = c.get("missMs");
     const metrics = [`cache;desc="${status}"`];
     if (missMs !== undefined) metrics.push(`miss;dur=${missMs.toFixed(1)}`);
-    if (shield) metrics.push(`shield;dur=${shield.ms.toFixed(1)};desc="${"fault" in shield ? "fail-open" : shield.status}"`);
+    if (shield)
+      metrics.push(`shield;dur=${shield.ms.toFixed(1)};desc="${"fault" in shield ? "fail-open" : shield.status}"`);
     metrics.push(`total;dur=${(Date.now() - c.get("startedAt")).toFixed(1)};desc="gateway"`);
     const headers = c.res.headers;
     headers.set("x-cache", xCache(status, shield));

@@ -45,7 +45,17 @@ export class UpstreamBoard {
   private stateOf(url: string): UpstreamState {
     let state = this.states.get(url);
     if (!state) {
-      state = { url, healthy: true, consecutiveFailures: 0, skippedUntil: 0, lastStatus: null, lastLatencyMs: null, lastError: null, lastHeight: null, lastCheckedAt: null };
+      state = {
+        url,
+        healthy: true,
+        consecutiveFailures: 0,
+        skippedUntil: 0,
+        lastStatus: null,
+        lastLatencyMs: null,
+        lastError: null,
+        lastHeight: null,
+        lastCheckedAt: null,
+      };
       this.states.set(url, state);
     }
     return state;
@@ -73,7 +83,10 @@ export class UpstreamBoard {
       if (s.skippedUntil > now) return 2;
       return s.lastHeight !== null && s.lastHeight < highest - MAX_LAG_BLOCKS ? 1 : 0;
     };
-    return urls.map((url, i) => ({ url, i, r: rank(url) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.url);
+    return urls
+      .map((url, i) => ({ url, i, r: rank(url) }))
+      .sort((a, b) => a.r - b.r || a.i - b.i)
+      .map((x) => x.url);
   }
 
   /** Records one attempt; a failure skips the upstream for `cooldownMs`. */
@@ -100,7 +113,8 @@ export class UpstreamBoard {
   merge(states: readonly UpstreamState[]): void {
     for (const seen of states) {
       const mine = this.stateOf(seen.url);
-      if (seen.lastCheckedAt === null || (mine.lastCheckedAt !== null && mine.lastCheckedAt >= seen.lastCheckedAt)) continue;
+      if (seen.lastCheckedAt === null || (mine.lastCheckedAt !== null && mine.lastCheckedAt >= seen.lastCheckedAt))
+        continue;
       this.states.set(seen.url, { ...seen, lastHeight: seen.lastHeight ?? mine.lastHeight });
     }
   }
@@ -110,7 +124,8 @@ export class UpstreamBoard {
     let highest = 0;
     for (const url of urls) {
       const s = this.stateOf(url);
-      if (s.lastHeight !== null && s.lastCheckedAt !== null && now - s.lastCheckedAt < HEIGHT_MEMORY_MS) highest = Math.max(highest, s.lastHeight);
+      if (s.lastHeight !== null && s.lastCheckedAt !== null && now - s.lastCheckedAt < HEIGHT_MEMORY_MS)
+        highest = Math.max(highest, s.lastHeight);
     }
     return highest;
   }

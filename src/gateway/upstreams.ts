@@ -7,7 +7,10 @@ import { ApiError, badGateway, gatewayTimeout } from "../errors";
 import { UpstreamBoard, type UpstreamState } from "./upstream-board";
 
 /** The settings an upstream round needs. */
-export type UpstreamSettings = Pick<Config, "upstreamUrls" | "upstreamTimeoutMs" | "upstreamBudgetMs" | "upstreamAuthHeader" | "upstreamCooldownMs">;
+export type UpstreamSettings = Pick<
+  Config,
+  "upstreamUrls" | "upstreamTimeoutMs" | "upstreamBudgetMs" | "upstreamAuthHeader" | "upstreamCooldownMs"
+>;
 
 /** What to ask the upstreams: the path and canonical query, at the latest height or a past one. */
 export interface UpstreamQuery {
@@ -60,11 +63,21 @@ function heightOf(headers: Headers): number | null {
 /** One attempt's result: an answer to use, or why it failed (the next upstream is tried). */
 type Attempt = { answer: UpstreamAnswer } | { failure: string; timedOut: boolean };
 
-async function attempt(config: UpstreamSettings, board: UpstreamBoard, url: string, query: UpstreamQuery, timeoutMs: number): Promise<Attempt> {
+async function attempt(
+  config: UpstreamSettings,
+  board: UpstreamBoard,
+  url: string,
+  query: UpstreamQuery,
+  timeoutMs: number,
+): Promise<Attempt> {
   const started = Date.now();
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await fetch(`${url}${query.upstreamPath}`, { headers: upstreamHeaders(config, query.height), redirect: "manual", signal });
+    const response = await fetch(`${url}${query.upstreamPath}`, {
+      headers: upstreamHeaders(config, query.height),
+      redirect: "manual",
+      signal,
+    });
     const height = heightOf(response.headers);
     // The body is read whole before anything reaches the client, so a failure here still fails over.
     const body = await response.text();
@@ -79,12 +92,18 @@ async function attempt(config: UpstreamSettings, board: UpstreamBoard, url: stri
             ? `answered ${status} with a body that is not JSON`
             : null;
     // A historical answer's height is the one asked for: it says nothing about how far the node has synced.
-    board.record(url, { status, ms, height: query.height === null ? height : null, error: failure ?? undefined }, config.upstreamCooldownMs);
+    board.record(
+      url,
+      { status, ms, height: query.height === null ? height : null, error: failure ?? undefined },
+      config.upstreamCooldownMs,
+    );
     if (failure) return { failure, timedOut: false };
     return { answer: { status, body, height } };
   } catch (err) {
     const timedOut = signal.aborted;
-    const failure = timedOut ? `no answer within ${timeoutMs} ms` : `unreachable (${err instanceof Error ? err.message : String(err)})`;
+    const failure = timedOut
+      ? `no answer within ${timeoutMs} ms`
+      : `unreachable (${err instanceof Error ? err.message : String(err)})`;
     board.record(url, { status: null, ms: Date.now() - started, error: failure }, config.upstreamCooldownMs);
     return { failure, timedOut };
   }
@@ -106,7 +125,11 @@ function isJson(contentType: string | null, body: string): boolean {
  * board. Throws a 504 when time ran out (or every attempt timed out), otherwise a 502 naming what
  * each upstream did.
  */
-export async function askUpstreams(config: UpstreamSettings, query: UpstreamQuery, board: UpstreamBoard = isolateBoard): Promise<UpstreamAnswer> {
+export async function askUpstreams(
+  config: UpstreamSettings,
+  query: UpstreamQuery,
+  board: UpstreamBoard = isolateBoard,
+): Promise<UpstreamAnswer> {
   const started = Date.now();
   const deadline = started + config.upstreamBudgetMs;
   const failures: string[] = [];
@@ -123,9 +146,13 @@ export async function askUpstreams(config: UpstreamSettings, query: UpstreamQuer
   const message = failures.join("; ") || "no upstream could be tried";
   const budgetSpent = Date.now() >= deadline;
   if (budgetSpent || (allTimedOut && failures.length > 0)) {
-    throw gatewayTimeout("UPSTREAM_TIMEOUT", `No upstream answered in time: ${message}`, { attempts: String(failures.length) });
+    throw gatewayTimeout("UPSTREAM_TIMEOUT", `No upstream answered in time: ${message}`, {
+      attempts: String(failures.length),
+    });
   }
-  throw badGateway("UPSTREAM_UNAVAILABLE", `No upstream gave a usable answer: ${message}`, { attempts: String(failures.length) });
+  throw badGateway("UPSTREAM_UNAVAILABLE", `No upstream gave a usable answer: ${message}`, {
+    attempts: String(failures.length),
+  });
 }
 
 /** Whether `err` is `askUpstreams`' verdict that no upstream gave an answer (502, or 504 when time ran out): what a stale entry may stand in for. */

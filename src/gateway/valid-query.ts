@@ -13,7 +13,15 @@ export function validQuery(row: CompiledRoute): MiddlewareHandler<GatewayEnv> {
     // The router matched the decoded path; the path as sent must be plain too.
     requirePlainPath(path);
     const queryStart = url.indexOf("?");
-    c.set("query", validateQuery(row, path.slice(basePath(c).length), queryStart === -1 ? "" : url.slice(queryStart), c.req.header(HEIGHT_HEADER) ?? null));
+    c.set(
+      "query",
+      validateQuery(
+        row,
+        path.slice(basePath(c).length),
+        queryStart === -1 ? "" : url.slice(queryStart),
+        c.req.header(HEIGHT_HEADER) ?? null,
+      ),
+    );
     await next();
   };
 }

@@ -32,7 +32,9 @@ const uint64 = z.string().check(
 );
 
 /** A block height to read at: a positive uint64 (0 would mean "latest", which is the request without the header). */
-export const blockHeightSchema = uint64.check(z.refine((value) => value !== "0", "must be a positive integer (leave the header out for the latest state)"));
+export const blockHeightSchema = uint64.check(
+  z.refine((value) => value !== "0", "must be a positive integer (leave the header out for the latest state)"),
+);
 
 /**
  * A pagination value, passed to the node as given. grpc-gateway parses it with Go's strconv

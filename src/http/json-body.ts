@@ -22,14 +22,20 @@ export function jsonBody<E extends Env, T>(
     } catch {
       throw invalidArgument("MALFORMED_JSON", "The body is not valid JSON");
     }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidArgument("MALFORMED_JSON", "The body must be a JSON object");
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw invalidArgument("MALFORMED_JSON", "The body must be a JSON object");
     c.req.addValidatedData("json", check(value as Record<string, unknown>, c) as object);
     await next();
   };
   // `every` drops the types; what the handler reads as `c.req.valid("json")` is what `check` returned.
   return every(
     requireJsonMediaType,
-    bodyLimit({ maxSize: maxBytes, onError: () => { throw tooLarge(maxBytes); } }),
+    bodyLimit({
+      maxSize: maxBytes,
+      onError: () => {
+        throw tooLarge(maxBytes);
+      },
+    }),
     parse,
   ) as MiddlewareHandler<E, string, { in: { json: unknown }; out: { json: T } }>;
 }

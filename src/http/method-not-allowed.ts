@@ -4,7 +4,12 @@ import { ApiError, GrpcCode } from "../errors";
 export function methodNotAllowed(allow: string) {
   return (c: { req: { method: string } }): never => {
     throw new ApiError(
-      { status: 405, code: GrpcCode.UNIMPLEMENTED, reason: "METHOD_NOT_ALLOWED", message: `${c.req.method} is not allowed here; use ${allow}` },
+      {
+        status: 405,
+        code: GrpcCode.UNIMPLEMENTED,
+        reason: "METHOD_NOT_ALLOWED",
+        message: `${c.req.method} is not allowed here; use ${allow}`,
+      },
       { allow },
     );
   };

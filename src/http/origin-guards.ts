@@ -9,7 +9,10 @@ import { isHttpsOrLoopback } from "./loopback";
 /** Refuses a request that reached the server over plain http from a non-loopback host (403 `INSECURE_TRANSPORT`). */
 export const secureTransport: MiddlewareHandler = async (c, next) => {
   if (!isHttpsOrLoopback(new URL(c.req.url))) {
-    throw permissionDenied("INSECURE_TRANSPORT", "This endpoint is served over HTTPS only (plain http only on a loopback host)");
+    throw permissionDenied(
+      "INSECURE_TRANSPORT",
+      "This endpoint is served over HTTPS only (plain http only on a loopback host)",
+    );
   }
   await next();
 };
@@ -28,6 +31,8 @@ export function requireSameOriginBrowser(headers: Headers, serverOrigin: string)
   const origin = headers.get("origin");
   const site = headers.get("sec-fetch-site");
   if ((origin !== null && origin !== serverOrigin) || site === "cross-site" || site === "same-site") {
-    throw permissionDenied("CROSS_ORIGIN", `Only pages of ${serverOrigin} may use this endpoint`, { origin: origin ?? "" });
+    throw permissionDenied("CROSS_ORIGIN", `Only pages of ${serverOrigin} may use this endpoint`, {
+      origin: origin ?? "",
+    });
   }
 }

@@ -70,7 +70,12 @@ function setHeader(c: Context<AppEnv>, name: string, value: string): void {
     c.res.headers.set(name, value);
   } catch {
     const response = c.res;
-    c.res = new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers, webSocket: response.webSocket });
+    c.res = new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+      webSocket: response.webSocket,
+    });
     c.res.headers.set(name, value);
   }
 }

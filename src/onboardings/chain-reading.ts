@@ -8,23 +8,41 @@
 import * as z from "zod/mini";
 import type { Config } from "../config";
 import { askUpstreams } from "../gateway/upstreams";
-import { ChainAnswerError, listedOperators, operatorAuthorizationsPath, parseChainAnswer, readTxAnswer, txLookupPath } from "../protocol/index";
+import {
+  ChainAnswerError,
+  listedOperators,
+  operatorAuthorizationsPath,
+  parseChainAnswer,
+  readTxAnswer,
+  txLookupPath,
+} from "../protocol/index";
 import type { ChainReading } from "./machine";
 
 /** Does `operator_authorizations/<payout>` list the operator? */
-export async function readAuthorization(config: Config, payout: string, operator: string): Promise<NonNullable<ChainReading["authorizations"]>> {
+export async function readAuthorization(
+  config: Config,
+  payout: string,
+  operator: string,
+): Promise<NonNullable<ChainReading["authorizations"]>> {
   const answer = await askUpstreams(config, { upstreamPath: operatorAuthorizationsPath(config, payout), height: null });
   // A payout that has authorized nobody yet may be answered 404 by some nodes: not listed.
-  const listed = answer.status === 200 && listedOperators(parse(answer.body, "The operator_authorizations answer")).includes(operator);
+  const listed =
+    answer.status === 200 &&
+    listedOperators(parse(answer.body, "The operator_authorizations answer")).includes(operator);
   return { listed, height: answer.height };
 }
 
 /** What is read of a node record: whom it pays (absent while it pays nobody). */
-const nodeAnswer = z.looseObject({ node: z.looseObject({ payout_recipient: z.optional(z.string()), payoutRecipient: z.optional(z.string()) }) });
+const nodeAnswer = z.looseObject({
+  node: z.looseObject({ payout_recipient: z.optional(z.string()), payoutRecipient: z.optional(z.string()) }),
+});
 
 /** The node record's payout recipient (null while the chain has no node for this operator). */
 export async function readNodePayout(config: Config, operator: string): Promise<NonNullable<ChainReading["node"]>> {
-  const answer = await askUpstreams(config, { upstreamPath: `/${config.namespace}/incentives/v1/node/${encodeURIComponent(operator)}`, height: null });
+  const answer = await askUpstreams(config, {
+    upstreamPath: `/${config.namespace}/incentives/v1/node/${encodeURIComponent(operator)}`,
+    height: null,
+  });
   if (answer.status !== 200) return { payoutRecipient: null, height: answer.height };
   const { node } = parseChainAnswer(nodeAnswer, parse(answer.body, "The node answer"), "The node answer");
   const recipient = (node.payout_recipient ?? node.payoutRecipient ?? "").trim().toLowerCase();
@@ -40,9 +58,15 @@ export type TxFinding =
   | { kind: "unrelated"; reason: string };
 
 /** What is read of a transaction: the type of each message. */
-const txMessages = z.looseObject({ tx: z.looseObject({ body: z.looseObject({ messages: z.array(z.looseObject({ "@type": z.string() })) }) }) });
+const txMessages = z.looseObject({
+  tx: z.looseObject({ body: z.looseObject({ messages: z.array(z.looseObject({ "@type": z.string() })) }) }),
+});
 /** What is read of a MsgAuthorizeOperator: its operator and who signed it (its payout recipient). */
-const authorizeOperator = z.looseObject({ operator: z.string(), payout_recipient: z.optional(z.string()), payoutRecipient: z.optional(z.string()) });
+const authorizeOperator = z.looseObject({
+  operator: z.string(),
+  payout_recipient: z.optional(z.string()),
+  payoutRecipient: z.optional(z.string()),
+});
 
 /** Looks up `txhash` and reads who signed its authorization of `operator`. */
 export async function readAuthorizationTx(config: Config, txhash: string, operator: string): Promise<TxFinding> {

@@ -14,7 +14,11 @@ import type { OnboardingRecord } from "./state";
  * awaited and the node record (at once, if the same reading found the authorization). A claim
  * signed by another address stops the onboarding, so nothing more is read.
  */
-export async function readChain(config: Config, record: OnboardingRecord, claimed: string | null): Promise<ChainReading> {
+export async function readChain(
+  config: Config,
+  record: OnboardingRecord,
+  claimed: string | null,
+): Promise<ChainReading> {
   const reading: ChainReading = {};
   if (record.payout === null) return reading;
   if (claimed !== null) {
@@ -36,7 +40,11 @@ export async function readChain(config: Config, record: OnboardingRecord, claime
 }
 
 /** The claimed transaction as a block holds it; undefined while no block does (or no node answered). */
-export async function lookUpClaim(config: Config, record: OnboardingRecord, txhash: string): Promise<TxReading | undefined> {
+export async function lookUpClaim(
+  config: Config,
+  record: OnboardingRecord,
+  txhash: string,
+): Promise<TxReading | undefined> {
   try {
     const finding = await readAuthorizationTx(config, txhash, record.operator);
     if (finding.kind === "pending") return undefined;

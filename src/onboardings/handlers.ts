@@ -16,12 +16,24 @@ type ById<Body = never> = Context<AppEnv, string, { out: { param: { id: string }
 
 /** `POST /api/onboardings`: a new onboarding; with `Idempotency-Key`, the same one again for the same body. */
 export async function createOnboarding(
-  c: Context<AppEnv, string, { out: { header: { idempotencyKey: string | null }; json: { onboarding: NewOnboarding; fields: Record<string, unknown> } } }>,
+  c: Context<
+    AppEnv,
+    string,
+    {
+      out: {
+        header: { idempotencyKey: string | null };
+        json: { onboarding: NewOnboarding; fields: Record<string, unknown> };
+      };
+    }
+  >,
 ): Promise<Response> {
   const { onboarding, fields } = c.req.valid("json");
   const key = c.req.valid("header").idempotencyKey;
   const keys = c.env.IDEMPOTENCY_KEYS;
-  const answer = key === null ? await onboardingStub(c, onboarding.id).create(onboarding) : await keys.get(keys.idFromName(key)).createOnce(await canonicalBody(fields), onboarding);
+  const answer =
+    key === null
+      ? await onboardingStub(c, onboarding.id).create(onboarding)
+      : await keys.get(keys.idFromName(key)).createOnce(await canonicalBody(fields), onboarding);
   return respond(answer, !isRefusal(answer) && answer.status === 201 ? { location: answer.body.url } : {});
 }
 
@@ -62,7 +74,9 @@ export async function claimAuthorization(c: ById<string>): Promise<Response> {
 }
 
 /** `GET /api/onboardings`: the index's onboardings, newest first, a page at a time. */
-export async function listOnboardings(c: Context<AppEnv, string, { out: { query: OnboardingListQuery } }>): Promise<Response> {
+export async function listOnboardings(
+  c: Context<AppEnv, string, { out: { query: OnboardingListQuery } }>,
+): Promise<Response> {
   const query = c.req.valid("query");
   const page = await queryOnboardings(c.env.ONBOARDING_INDEX, query);
   if (page === null) throw cursorNotFound("starting_after", `no onboarding ${query.starting_after} is listed`);
@@ -73,7 +87,8 @@ export async function listOnboardings(c: Context<AppEnv, string, { out: { query:
 export async function listEvents(c: Context<AppEnv, string, { out: { query: EventListQuery } }>): Promise<Response> {
   const query = c.req.valid("query");
   const page = await queryEvents(c.env.ONBOARDING_INDEX, query);
-  if (page === null) throw cursorNotFound("after", `no event ${query.after} is listed (events go 30 days after their onboarding ends)`);
+  if (page === null)
+    throw cursorNotFound("after", `no event ${query.after} is listed (events go 30 days after their onboarding ends)`);
   return respond({ status: 200, body: page });
 }
 
@@ -89,13 +104,16 @@ const WEBHOOK_NOT_CONFIGURED: ErrorSpec = {
   status: 409,
   code: GrpcCode.FAILED_PRECONDITION,
   reason: "WEBHOOK_NOT_CONFIGURED",
-  message: "No webhook is configured on this deployment, so there is nothing to retry: set HOST_WEBHOOK_URL and HOST_WEBHOOK_SECRET (events are kept in each onboarding's log meanwhile)",
+  message:
+    "No webhook is configured on this deployment, so there is nothing to retry: set HOST_WEBHOOK_URL and HOST_WEBHOOK_SECRET (events are kept in each onboarding's log meanwhile)",
   metadata: { variable: "HOST_WEBHOOK_URL" },
 };
 
-const cursorNotFound = (parameter: string, what: string) => invalidArgument("CURSOR_NOT_FOUND", `${parameter} must be the id of an item of an earlier page: ${what}`, { parameter });
+const cursorNotFound = (parameter: string, what: string) =>
+  invalidArgument("CURSOR_NOT_FOUND", `${parameter} must be the id of an item of an earlier page: ${what}`, {
+    parameter,
+  });
 
 function onboardingStub(c: Context<AppEnv>, id: string) {
   return c.env.ONBOARDINGS.get(c.env.ONBOARDINGS.idFromName(id));
 }
-

@@ -11,7 +11,8 @@ const CHALLENGE = { "www-authenticate": 'Bearer realm="host API"' };
 /** Query parameters that look like a credential: a key there is refused as if there were none. */
 const CREDENTIAL_PARAMS = /^(api[_-]?key|key|token|access[_-]?token|auth|authorization|bearer)$/i;
 
-const unauthorized = (reason: string, message: string) => new ApiError({ status: 401, code: GrpcCode.UNAUTHENTICATED, reason, message }, CHALLENGE);
+const unauthorized = (reason: string, message: string) =>
+  new ApiError({ status: 401, code: GrpcCode.UNAUTHENTICATED, reason, message }, CHALLENGE);
 
 const digests = new WeakMap<readonly string[], Promise<ArrayBuffer[]>>();
 
@@ -39,7 +40,8 @@ export function hostAuth(): MiddlewareHandler<AppEnv> {
         status: 503,
         code: GrpcCode.FAILED_PRECONDITION,
         reason: "HOST_API_NOT_CONFIGURED",
-        message: "The host API is not configured on this deployment: set HOST_API_KEYS (wrangler secret put HOST_API_KEYS)",
+        message:
+          "The host API is not configured on this deployment: set HOST_API_KEYS (wrangler secret put HOST_API_KEYS)",
         metadata: { variable: "HOST_API_KEYS" },
       });
     }
@@ -47,12 +49,20 @@ export function hostAuth(): MiddlewareHandler<AppEnv> {
     // A key in the URL is exposed (logs, history, referrers) whether or not the header came too: the advice comes first.
     // Each route's own query validation refuses the other parameters it does not take.
     if (params.some((name) => CREDENTIAL_PARAMS.test(name))) {
-      throw unauthorized("CREDENTIALS_IN_URL", "Keys are accepted only in the Authorization header, never in the URL; rotate a key that was sent there");
+      throw unauthorized(
+        "CREDENTIALS_IN_URL",
+        "Keys are accepted only in the Authorization header, never in the URL; rotate a key that was sent there",
+      );
     }
     const header = c.req.header("authorization");
-    if (header === undefined) throw unauthorized("MISSING_CREDENTIALS", "Send a host API key as Authorization: Bearer <key>; it is accepted nowhere else");
+    if (header === undefined)
+      throw unauthorized(
+        "MISSING_CREDENTIALS",
+        "Send a host API key as Authorization: Bearer <key>; it is accepted nowhere else",
+      );
     const match = /^Bearer +(\S+) *$/i.exec(header);
-    if (!match || !(await isHostKey(keys, match[1]!))) throw unauthorized("INVALID_CREDENTIALS", "The Authorization header does not carry a valid host API key");
+    if (!match || !(await isHostKey(keys, match[1]!)))
+      throw unauthorized("INVALID_CREDENTIALS", "The Authorization header does not carry a valid host API key");
     await next();
   };
 }

@@ -4,7 +4,12 @@
  * rows; a row only ever moves forward (its version), and an event row, once written, never changes.
  */
 import * as z from "zod/mini";
-import { onboardingFeedEventSchema, onboardingViewSchema, type OnboardingFeedEvent, type OnboardingView } from "../protocol/index";
+import {
+  onboardingFeedEventSchema,
+  onboardingViewSchema,
+  type OnboardingFeedEvent,
+  type OnboardingView,
+} from "../protocol/index";
 import { PAGE_LIMIT_DEFAULT, type EventListQuery, type OnboardingListQuery } from "./schemas";
 import type { OutboxEvent } from "./state";
 
@@ -34,13 +39,18 @@ export async function writeOnboardingRow(db: D1Database, row: OnboardingRow): Pr
     )
     .bind(o.id, o.status, o.operator, o.payout, o.reference, o.created_at, o.updated_at, version, JSON.stringify(o));
   // The event keeps the webhook's data (the onboarding at that change), taken from its exact body.
-  const insertEvent = db.prepare("INSERT OR IGNORE INTO events (id, type, created_at, onboarding_id, data) VALUES (?, ?, ?, ?, json_extract(?, '$.data'))");
+  const insertEvent = db.prepare(
+    "INSERT OR IGNORE INTO events (id, type, created_at, onboarding_id, data) VALUES (?, ?, ?, ?, json_extract(?, '$.data'))",
+  );
   await db.batch([...row.events.map((e) => insertEvent.bind(e.id, e.type, e.created_at, o.id, e.body)), upsert]);
 }
 
 /** Deletes an onboarding's rows and its events' (its retention is over). */
 export async function deleteOnboardingRows(db: D1Database, id: string): Promise<void> {
-  await db.batch([db.prepare("DELETE FROM events WHERE onboarding_id = ?").bind(id), db.prepare("DELETE FROM onboardings WHERE id = ?").bind(id)]);
+  await db.batch([
+    db.prepare("DELETE FROM events WHERE onboarding_id = ?").bind(id),
+    db.prepare("DELETE FROM onboardings WHERE id = ?").bind(id),
+  ]);
 }
 
 /** The version of an onboarding's row, or null while it has none. */
@@ -59,7 +69,10 @@ export interface Page<T> {
  * Onboardings newest first (created_at, then id, descending), `limit` of them after the
  * `starting_after` onboarding; null when `starting_after` names no onboarding of the index.
  */
-export async function queryOnboardings(db: D1Database, query: OnboardingListQuery): Promise<Page<OnboardingView> | null> {
+export async function queryOnboardings(
+  db: D1Database,
+  query: OnboardingListQuery,
+): Promise<Page<OnboardingView> | null> {
   const { sql, values } = where([
     ["status = ?", query.status],
     ["reference = ?", query.reference],
@@ -70,10 +83,21 @@ export async function queryOnboardings(db: D1Database, query: OnboardingListQuer
     ["(created_at, id) < (SELECT created_at, id FROM onboardings WHERE id = ?)", query.starting_after],
   ]);
   const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
-  const page = db.prepare(`SELECT onboarding FROM onboardings${sql} ORDER BY created_at DESC, id DESC LIMIT ?`).bind(...values, limit + 1);
-  const cursor = query.starting_after === undefined ? null : db.prepare("SELECT 1 FROM onboardings WHERE id = ?").bind(query.starting_after);
+  const page = db
+    .prepare(`SELECT onboarding FROM onboardings${sql} ORDER BY created_at DESC, id DESC LIMIT ?`)
+    .bind(...values, limit + 1);
+  const cursor =
+    query.starting_after === undefined
+      ? null
+      : db.prepare("SELECT 1 FROM onboardings WHERE id = ?").bind(query.starting_after);
   const rows = await pageWithCursor(db, page, cursor);
-  return rows && paged(rows.map((row) => z.parse(onboardingRow, row).onboarding), limit);
+  return (
+    rows &&
+    paged(
+      rows.map((row) => z.parse(onboardingRow, row).onboarding),
+      limit,
+    )
+  );
 }
 
 /** Events oldest first (in the order they were first indexed), after the `after` event; null when `after` names no event of the index. */
@@ -84,20 +108,35 @@ export async function queryEvents(db: D1Database, query: EventListQuery): Promis
     ["onboarding_id = ?", query.onboarding],
   ]);
   const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
-  const page = db.prepare(`SELECT id, type, created_at, onboarding_id, data FROM events${sql} ORDER BY seq LIMIT ?`).bind(...values, limit + 1);
+  const page = db
+    .prepare(`SELECT id, type, created_at, onboarding_id, data FROM events${sql} ORDER BY seq LIMIT ?`)
+    .bind(...values, limit + 1);
   const cursor = query.after === undefined ? null : db.prepare("SELECT 1 FROM events WHERE id = ?").bind(query.after);
   const rows = await pageWithCursor(db, page, cursor);
-  return rows && paged(rows.map((row) => z.parse(eventRow, row)), limit);
+  return (
+    rows &&
+    paged(
+      rows.map((row) => z.parse(eventRow, row)),
+      limit,
+    )
+  );
 }
 
 /** ` WHERE …` joining the clauses whose value is given (each with one `?`), and those values in order. */
 function where(clauses: readonly (readonly [string, string | undefined])[]): { sql: string; values: string[] } {
   const given = clauses.filter((clause): clause is readonly [string, string] => clause[1] !== undefined);
-  return { sql: given.length ? ` WHERE ${given.map(([clause]) => clause).join(" AND ")}` : "", values: given.map(([, value]) => value) };
+  return {
+    sql: given.length ? ` WHERE ${given.map(([clause]) => clause).join(" AND ")}` : "",
+    values: given.map(([, value]) => value),
+  };
 }
 
 /** The page's rows, read with the check that its cursor exists in the same round trip; null when it does not. */
-async function pageWithCursor(db: D1Database, page: D1PreparedStatement, cursor: D1PreparedStatement | null): Promise<unknown[] | null> {
+async function pageWithCursor(
+  db: D1Database,
+  page: D1PreparedStatement,
+  cursor: D1PreparedStatement | null,
+): Promise<unknown[] | null> {
   if (cursor === null) return (await page.all()).results;
   const [found, rows] = await db.batch([cursor, page]);
   return found!.results.length === 0 ? null : rows!.results;

@@ -102,7 +102,12 @@ export class IndexSync {
       this.failures = 0;
     } catch (err) {
       this.failures++;
-      log("warn", "index_write_failed", { onboarding: erasing ?? state?.record.id, failures: this.failures, retry_at: new Date(this.retryAt ?? 0).toISOString(), error: err instanceof Error ? err.message : String(err) });
+      log("warn", "index_write_failed", {
+        onboarding: erasing ?? state?.record.id,
+        failures: this.failures,
+        retry_at: new Date(this.retryAt ?? 0).toISOString(),
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
   }
 }

@@ -15,7 +15,13 @@
  */
 import type { ErrorSpec } from "../errors";
 import type { Answer } from "../http/answer";
-import { isOnboardingEnded, type OnboardingEventType, type OnboardingStatus, type OnboardingView, type PayoutSource } from "../protocol/index";
+import {
+  isOnboardingEnded,
+  type OnboardingEventType,
+  type OnboardingStatus,
+  type OnboardingView,
+  type PayoutSource,
+} from "../protocol/index";
 import { nextWakeAt, pendingHead, recordTurn, releaseHead, retentionOver, type DeliveryTurn } from "./outbox";
 import {
   NOT_AN_AUTHORIZATION,
@@ -131,11 +137,23 @@ export const LAGGING_RETRY_MS = 1000;
 export const HINT_PATIENCE_MS = 30_000;
 
 /** The next state of the onboarding for `event` at `now`. */
-export function transition(stored: OnboardingState | null, event: OnboardingEvent, now: number, rules: MachineRules): Transition {
+export function transition(
+  stored: OnboardingState | null,
+  event: OnboardingEvent,
+  now: number,
+  rules: MachineRules,
+): Transition {
   if (event.type === "create") {
     if (stored) return { state: stored, effects: [], answer: ONBOARDING_EXISTS };
     const state = created(event.onboarding, now, rules);
-    return { state, effects: [{ type: "store", state }, { type: "schedule", at: nextWakeAt(state, rules.delivering) }], answer: { status: 201, body: state } };
+    return {
+      state,
+      effects: [
+        { type: "store", state },
+        { type: "schedule", at: nextWakeAt(state, rules.delivering) },
+      ],
+      answer: { status: 201, body: state },
+    };
   }
   if (!stored) return { state: null, effects: [], answer: ONBOARDING_NOT_FOUND };
   const current = expire(stored, now, rules);
@@ -151,9 +169,16 @@ export function transition(stored: OnboardingState | null, event: OnboardingEven
     case "pair": {
       if (ended) return settle(current, ended);
       const { payout } = event;
-      if (current.record.payout !== null) return settle(current, current.record.payout === payout.address ? null : ONBOARDING_ALREADY_PAIRED);
+      if (current.record.payout !== null)
+        return settle(current, current.record.payout === payout.address ? null : ONBOARDING_ALREADY_PAIRED);
       const required = payout.address !== current.record.operator;
-      let next = enter(current, { payout: payout.address, payout_source: payout.source, authorization: { required } }, "connected", now, rules);
+      let next = enter(
+        current,
+        { payout: payout.address, payout_source: payout.source, authorization: { required } },
+        "connected",
+        now,
+        rules,
+      );
       // A payout that is the operator itself needs no authorization (the chain would refuse one).
       if (!required) next = enter(next, {}, "authorized", now, rules);
       return settle(checkNow(next, now));
@@ -166,24 +191,36 @@ export function transition(stored: OnboardingState | null, event: OnboardingEven
       return settle(event.tx ? applyTx(current, event.tx, now, rules) : current, txRefusal(current, event.tx));
     case "hint": {
       // A block named this onboarding, or the follower's health changed: either way, read the state queries now.
-      if (current.watch.next_check_at === null) return settle({ ...current, watch: { ...current.watch, following: event.following } });
-      const hinted = event.following ? { height: Math.max(event.height, current.watch.hinted?.height ?? 0), at: now } : current.watch.hinted;
-      return settle({ ...current, watch: { ...current.watch, following: event.following, hinted, next_check_at: now } });
+      if (current.watch.next_check_at === null)
+        return settle({ ...current, watch: { ...current.watch, following: event.following } });
+      const hinted = event.following
+        ? { height: Math.max(event.height, current.watch.hinted?.height ?? 0), at: now }
+        : current.watch.hinted;
+      return settle({
+        ...current,
+        watch: { ...current.watch, following: event.following, hinted, next_check_at: now },
+      });
     }
     case "followed": {
       if (event.following === current.watch.following) return settle(current);
       const next = { ...current, watch: { ...current.watch, following: event.following } };
       // The own check's cadence changes with the follower's health: the safety net, or every ONBOARDING_CHECK_SECONDS.
-      return settle(next.watch.next_check_at === null || next.watch.next_check_at <= now ? next : scheduleCheck(next, now, rules));
+      return settle(
+        next.watch.next_check_at === null || next.watch.next_check_at <= now ? next : scheduleCheck(next, now, rules),
+      );
     }
     case "wake": {
-      if (retentionOver(current, now)) return { state: null, effects: [{ type: "erase" }], answer: { status: 200, body: current } };
+      if (retentionOver(current, now))
+        return { state: null, effects: [{ type: "erase" }], answer: { status: 200, body: current } };
       const work = dueWork(current, now, rules);
       const next = settle(current);
       // The alarm that woke the object is spent: set the next one, no sooner than the lease of the work it starts.
       const wakeAt = nextWakeAt(current, rules.delivering);
       const at = work.length === 0 ? wakeAt : Math.max(wakeAt ?? 0, now + WORK_LEASE_MS);
-      return { ...next, effects: [...next.effects.filter((e) => e.type !== "schedule"), { type: "schedule", at }, ...work] };
+      return {
+        ...next,
+        effects: [...next.effects.filter((e) => e.type !== "schedule"), { type: "schedule", at }, ...work],
+      };
     }
     case "observed":
       return settle(observe(current, event.reading, event.since, rules));
@@ -198,7 +235,12 @@ export function transition(stored: OnboardingState | null, event: OnboardingEven
  * The transition from `before` to `next`: stored (its version one higher when the record or its
  * events changed) and scheduled, the page told of a new record; answered with the state or the refusal.
  */
-function settled(before: OnboardingState, next: OnboardingState, refusal: ErrorSpec | null, rules: MachineRules): Transition {
+function settled(
+  before: OnboardingState,
+  next: OnboardingState,
+  refusal: ErrorSpec | null,
+  rules: MachineRules,
+): Transition {
   const changed = next.record !== before.record || next.events !== before.events;
   const state = next === before ? before : { ...next, version: before.version + (changed ? 1 : 0) };
   const effects: OnboardingEffect[] = [];
@@ -217,7 +259,8 @@ function dueWork(state: OnboardingState, now: number, rules: MachineRules): Onbo
   if (check !== null && check <= now) {
     work.push({ type: "read", record: state.record, claimed: state.watch.claimed_txhash });
     // Its own check (not a block's hint) also registers with the follower, or refreshes the registration and learns its health.
-    if (state.watch.hinted === null && waitsForChain(state)) work.push({ type: "follow", id: state.record.id, addresses: [state.record.operator, state.record.payout!] });
+    if (state.watch.hinted === null && waitsForChain(state))
+      work.push({ type: "follow", id: state.record.id, addresses: [state.record.operator, state.record.payout!] });
   }
   const head = rules.delivering ? pendingHead(state) : null;
   if (head?.next_attempt_at != null && head.next_attempt_at <= now) work.push({ type: "deliver", event: head });
@@ -238,7 +281,20 @@ function created(input: NewOnboarding, now: number, rules: MachineRules): Onboar
     updated_at: at,
     expires_at: new Date(now + rules.ttlMs).toISOString(),
   };
-  return { version: 1, released_at: null, record, events: [], watch: { next_check_at: null, changed_at: now, claimed_txhash: null, heights: { authorizations: 0, node: 0 }, following: false, hinted: null } };
+  return {
+    version: 1,
+    released_at: null,
+    record,
+    events: [],
+    watch: {
+      next_check_at: null,
+      changed_at: now,
+      claimed_txhash: null,
+      heights: { authorizations: 0, node: 0 },
+      following: false,
+      hinted: null,
+    },
+  };
 }
 
 /** The refusal for an onboarding that can no longer change, if it is one. */
@@ -277,22 +333,51 @@ function observe(state: OnboardingState, reading: ChainReading, now: number, rul
   if (isOnboardingEnded(next.record.status)) return next;
   const auth = reading.authorizations;
   if (auth && isNewer(auth.height, next.watch.heights.authorizations)) {
-    next = { ...next, watch: { ...next.watch, heights: { ...next.watch.heights, authorizations: auth.height ?? next.watch.heights.authorizations } } };
+    next = {
+      ...next,
+      watch: {
+        ...next.watch,
+        heights: { ...next.watch.heights, authorizations: auth.height ?? next.watch.heights.authorizations },
+      },
+    };
     if (auth.listed && next.record.status === "connected") {
       // The block that included the authorization, when its transaction was found, is the better answer than the height it was read at.
       const height = next.record.authorization.txhash !== undefined ? next.record.authorization.height : undefined;
-      next = enter(next, { authorization: { ...next.record.authorization, ...(height === undefined && auth.height !== null ? { height: auth.height } : {}) } }, "authorized", now, rules);
+      next = enter(
+        next,
+        {
+          authorization: {
+            ...next.record.authorization,
+            ...(height === undefined && auth.height !== null ? { height: auth.height } : {}),
+          },
+        },
+        "authorized",
+        now,
+        rules,
+      );
     }
   }
   const node = reading.node;
   if (node && isNewer(node.height, next.watch.heights.node)) {
-    const seen = { ...(node.payoutRecipient !== null ? { payout_recipient: node.payoutRecipient } : {}), ...(node.height !== null ? { height: node.height } : {}) };
-    next = { ...next, record: { ...next.record, node: seen }, watch: { ...next.watch, heights: { ...next.watch.heights, node: node.height ?? next.watch.heights.node } } };
-    if (next.record.status === "authorized" && node.payoutRecipient !== null && node.payoutRecipient === next.record.payout) {
+    const seen = {
+      ...(node.payoutRecipient !== null ? { payout_recipient: node.payoutRecipient } : {}),
+      ...(node.height !== null ? { height: node.height } : {}),
+    };
+    next = {
+      ...next,
+      record: { ...next.record, node: seen },
+      watch: { ...next.watch, heights: { ...next.watch.heights, node: node.height ?? next.watch.heights.node } },
+    };
+    if (
+      next.record.status === "authorized" &&
+      node.payoutRecipient !== null &&
+      node.payoutRecipient === next.record.payout
+    ) {
       next = enter(next, {}, "applied", now, rules);
     }
   }
-  if (next.record !== state.record && next.record.status === state.record.status) next = { ...next, record: { ...next.record, updated_at: new Date(now).toISOString() } };
+  if (next.record !== state.record && next.record.status === state.record.status)
+    next = { ...next, record: { ...next.record, updated_at: new Date(now).toISOString() } };
   return afterHint(scheduleCheck(next, now, rules), reading, now);
 }
 
@@ -302,11 +387,18 @@ function applyTx(state: OnboardingState, tx: TxReading, now: number, rules: Mach
   const watch = { ...state.watch, claimed_txhash: null };
   if ("unrelated" in tx) return { ...state, watch };
   if (tx.signer !== state.record.payout) {
-    const problem = { reason: SIGNER_MISMATCH(tx.signer, "").reason, message: `The authorization ${tx.txhash} was signed by ${tx.signer}, not by the paired payout address ${state.record.payout}` };
+    const problem = {
+      reason: SIGNER_MISMATCH(tx.signer, "").reason,
+      message: `The authorization ${tx.txhash} was signed by ${tx.signer}, not by the paired payout address ${state.record.payout}`,
+    };
     return stop(state, "cancelled", problem, now, rules);
   }
   const included = tx.height !== null ? { height: tx.height } : {};
-  return { ...state, record: { ...state.record, authorization: { ...state.record.authorization, txhash: tx.txhash, ...included } }, watch };
+  return {
+    ...state,
+    record: { ...state.record, authorization: { ...state.record.authorization, txhash: tx.txhash, ...included } },
+    watch,
+  };
 }
 
 /** What the page is told about its claimed transaction: refused when it authorizes nothing or another address signed it. */
@@ -347,13 +439,25 @@ function isNewer(height: number | null, highest: number): boolean {
   return height === null || height >= highest;
 }
 
-function stop(state: OnboardingState, status: "cancelled" | "expired", problem: OnboardingRecord["problem"], now: number, rules: MachineRules): OnboardingState {
+function stop(
+  state: OnboardingState,
+  status: "cancelled" | "expired",
+  problem: OnboardingRecord["problem"],
+  now: number,
+  rules: MachineRules,
+): OnboardingState {
   const next = enter(state, problem ? { problem } : {}, status, now, rules);
   return { ...next, watch: { ...next.watch, next_check_at: null, claimed_txhash: null } };
 }
 
 /** Moves to `status` with `changes`, and writes the event that reports it in the same state. */
-function enter(state: OnboardingState, changes: Partial<OnboardingRecord>, status: OnboardingStatus, now: number, rules: MachineRules): OnboardingState {
+function enter(
+  state: OnboardingState,
+  changes: Partial<OnboardingRecord>,
+  status: OnboardingStatus,
+  now: number,
+  rules: MachineRules,
+): OnboardingState {
   const at = new Date(now).toISOString();
   const record: OnboardingRecord = { ...state.record, ...changes, status, updated_at: at };
   const type = `onboarding.${status}` as OnboardingEventType;

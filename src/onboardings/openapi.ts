@@ -1,7 +1,14 @@
 /** The onboarding endpoints in the OpenAPI document (src/openapi.ts), from the schemas their handlers use. */
 import * as z from "zod/mini";
 import type { Config } from "../config";
-import { onboardingCustomerViewSchema, onboardingEventsLogSchema, onboardingFeedEventSchema, onboardingViewSchema, pageSchema, webhookRetrySchema } from "../protocol/index";
+import {
+  onboardingCustomerViewSchema,
+  onboardingEventsLogSchema,
+  onboardingFeedEventSchema,
+  onboardingViewSchema,
+  pageSchema,
+  webhookRetrySchema,
+} from "../protocol/index";
 import {
   authorizationClaimSchema,
   createOnboardingSchema,
@@ -23,25 +30,57 @@ export interface OpenApiParts {
 
 const json = (body: Json) => ({ "application/json": { schema: body } });
 const noStore = { "Cache-Control": { schema: { type: "string", const: "no-store" } } };
-const idParam = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^ob_[0-9a-f]{32}$" }, description: "Onboarding id: ob_ and 32 lowercase hex characters" };
+const idParam = {
+  name: "id",
+  in: "path",
+  required: true,
+  schema: { type: "string", pattern: "^ob_[0-9a-f]{32}$" },
+  description: "Onboarding id: ob_ and 32 lowercase hex characters",
+};
 
 /** Paths of the host API and of the customer page's endpoints. */
 export function onboardingPaths(config: Config, parts: OpenApiParts): Record<string, Json> {
   const { schema, errorAnswer } = parts;
   const security = [{ hostKey: [] }];
   const hostRefusals = {
-    "401": errorAnswer("No key, a wrong key, or a key anywhere but the Authorization header (WWW-Authenticate: Bearer)"),
+    "401": errorAnswer(
+      "No key, a wrong key, or a key anywhere but the Authorization header (WWW-Authenticate: Bearer)",
+    ),
     "503": errorAnswer("HOST_API_KEYS is not set on this deployment (HOST_API_NOT_CONFIGURED)"),
   };
-  const the = (description: string) => ({ description, headers: noStore, content: json({ $ref: "#/components/schemas/Onboarding" }) });
-  const customerView = { description: "The customer's view: the onboarding without reference and commands, plus host (where return_url leads)", headers: noStore, content: json({ $ref: "#/components/schemas/OnboardingCustomerView" }) };
+  const the = (description: string) => ({
+    description,
+    headers: noStore,
+    content: json({ $ref: "#/components/schemas/Onboarding" }),
+  });
+  const customerView = {
+    description:
+      "The customer's view: the onboarding without reference and commands, plus host (where return_url leads)",
+    headers: noStore,
+    content: json({ $ref: "#/components/schemas/OnboardingCustomerView" }),
+  };
   /** A route's query parameters, from the zod schema its validation uses, each with what it means. */
-  const queryParameters = <S extends Record<string, z.ZodMiniType>>(object: z.ZodMiniObject<S>, descriptions: Record<keyof S, string>) =>
-    Object.entries(object.shape).map(([name, value]) => ({ name, in: "query", required: false, schema: schema(value, "input"), description: descriptions[name] }));
+  const queryParameters = <S extends Record<string, z.ZodMiniType>>(
+    object: z.ZodMiniObject<S>,
+    descriptions: Record<keyof S, string>,
+  ) =>
+    Object.entries(object.shape).map(([name, value]) => ({
+      name,
+      in: "query",
+      required: false,
+      schema: schema(value, "input"),
+      description: descriptions[name],
+    }));
   const limit = `Items per page, 1 to ${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT})`;
-  const page = (name: string, description: string) => ({ description, headers: noStore, content: json({ $ref: `#/components/schemas/${name}` }) });
+  const page = (name: string, description: string) => ({
+    description,
+    headers: noStore,
+    content: json({ $ref: `#/components/schemas/${name}` }),
+  });
   const queryRefusals = (cursor: string) =>
-    errorAnswer(`A parameter the route does not take (UNKNOWN_QUERY_PARAMETER), one given twice (DUPLICATE_QUERY_PARAMETER), a value that breaks its rule (INVALID_QUERY_PARAMETER), or a ${cursor} the index does not hold (CURSOR_NOT_FOUND); metadata.parameter names it`);
+    errorAnswer(
+      `A parameter the route does not take (UNKNOWN_QUERY_PARAMETER), one given twice (DUPLICATE_QUERY_PARAMETER), a value that breaks its rule (INVALID_QUERY_PARAMETER), or a ${cursor} the index does not hold (CURSOR_NOT_FOUND); metadata.parameter names it`,
+    );
   return {
     "/api/onboardings": {
       get: {
@@ -61,7 +100,11 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
           limit,
           starting_after: "The last id of the previous page: this page holds the onboardings after it",
         }),
-        responses: { "200": page("OnboardingList", "A page of onboardings, as GET /api/onboardings/{id} answers each"), "400": queryRefusals("starting_after"), ...hostRefusals },
+        responses: {
+          "200": page("OnboardingList", "A page of onboardings, as GET /api/onboardings/{id} answers each"),
+          "400": queryRefusals("starting_after"),
+          ...hostRefusals,
+        },
       },
       post: {
         tags: ["onboardings"],
@@ -83,7 +126,14 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
       },
     },
     "/api/onboardings/{id}": {
-      get: { tags: ["onboardings"], operationId: "readOnboarding", summary: "Read an onboarding", security, parameters: [idParam], responses: { "200": the("The onboarding"), "404": errorAnswer("No such onboarding"), ...hostRefusals } },
+      get: {
+        tags: ["onboardings"],
+        operationId: "readOnboarding",
+        summary: "Read an onboarding",
+        security,
+        parameters: [idParam],
+        responses: { "200": the("The onboarding"), "404": errorAnswer("No such onboarding"), ...hostRefusals },
+      },
     },
     "/api/onboardings/{id}/cancel": {
       post: {
@@ -92,7 +142,13 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         summary: "Cancel an onboarding (any state before applied)",
         security,
         parameters: [idParam],
-        responses: { "200": the("The onboarding, now cancelled"), "404": errorAnswer("No such onboarding"), "409": errorAnswer("Already applied"), "410": errorAnswer("Already expired"), ...hostRefusals },
+        responses: {
+          "200": the("The onboarding, now cancelled"),
+          "404": errorAnswer("No such onboarding"),
+          "409": errorAnswer("Already applied"),
+          "410": errorAnswer("Already expired"),
+          ...hostRefusals,
+        },
       },
     },
     "/api/onboardings/{id}/events": {
@@ -104,7 +160,8 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         parameters: [idParam],
         responses: {
           "200": {
-            description: "Every event (id: its webhook-id) with every attempt to deliver it (the receiver's status, or the error)",
+            description:
+              "Every event (id: its webhook-id) with every attempt to deliver it (the receiver's status, or the error)",
             headers: noStore,
             content: json({ $ref: "#/components/schemas/OnboardingEventsLog" }),
           },
@@ -143,9 +200,15 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
           "For a host that fixed its receiver: the lane of HOST_WEBHOOK_URL tries it at once instead of at its next probe (up to 5 minutes away in a long outage); the first 2xx releases every held event. failing false: the endpoint is not failing, nothing to try.",
         security,
         responses: {
-          "202": { description: "Whether the endpoint is failing, and when it is tried (now, when it is)", headers: noStore, content: json({ $ref: "#/components/schemas/WebhookRetry" }) },
+          "202": {
+            description: "Whether the endpoint is failing, and when it is tried (now, when it is)",
+            headers: noStore,
+            content: json({ $ref: "#/components/schemas/WebhookRetry" }),
+          },
           "400": errorAnswer("A query parameter (UNKNOWN_QUERY_PARAMETER)"),
-          "409": errorAnswer("No webhook is configured on this deployment (WEBHOOK_NOT_CONFIGURED, metadata.variable HOST_WEBHOOK_URL)"),
+          "409": errorAnswer(
+            "No webhook is configured on this deployment (WEBHOOK_NOT_CONFIGURED, metadata.variable HOST_WEBHOOK_URL)",
+          ),
           ...hostRefusals,
         },
       },
@@ -155,9 +218,15 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         tags: ["onboardings"],
         operationId: "readOnboardingPage",
         summary: "The customer's view of an onboarding (or a subscription to it)",
-        description: "The id is the capability. With Upgrade: websocket (from this origin only) the view is pushed at once and on every change; the socket closes once the onboarding has ended.",
+        description:
+          "The id is the capability. With Upgrade: websocket (from this origin only) the view is pushed at once and on every change; the socket closes once the onboarding has ended.",
         parameters: [idParam],
-        responses: { "200": customerView, "101": { description: "WebSocket push of the view" }, "404": errorAnswer("No such onboarding"), "403": errorAnswer("A WebSocket from another origin") },
+        responses: {
+          "200": customerView,
+          "101": { description: "WebSocket push of the view" },
+          "404": errorAnswer("No such onboarding"),
+          "403": errorAnswer("A WebSocket from another origin"),
+        },
       },
     },
     "/api/onboarding-pages/{id}/payout": {
@@ -165,7 +234,8 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         tags: ["onboardings"],
         operationId: "pairOnboardingPayout",
         summary: "Pair the customer's payout",
-        description: "{session_id}: a pairing session the wallet's relayed confirm connected (the address is read from it; payout_source relay). {source: in_app, address}: the address the wallet app's bridge returned (payout_source in_app). The first payout stays.",
+        description:
+          "{session_id}: a pairing session the wallet's relayed confirm connected (the address is read from it; payout_source relay). {source: in_app, address}: the address the wallet app's bridge returned (payout_source in_app). The first payout stays.",
         parameters: [idParam],
         requestBody: { required: true, content: json(schema(payoutSchema(config), "input")) },
         responses: {
@@ -184,12 +254,15 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         tags: ["onboardings"],
         operationId: "claimOnboardingAuthorization",
         summary: "Report the authorization's transaction hash from the wallet app",
-        description: "Looked up on the chain: an authorization signed by another address than the paired payout stops the onboarding (409 SIGNER_MISMATCH); one no block holds yet is looked up again with every read of the chain.",
+        description:
+          "Looked up on the chain: an authorization signed by another address than the paired payout stops the onboarding (409 SIGNER_MISMATCH); one no block holds yet is looked up again with every read of the chain.",
         parameters: [idParam],
         requestBody: { required: true, content: json(schema(authorizationClaimSchema, "input")) },
         responses: {
           "200": customerView,
-          "400": errorAnswer("Not a transaction hash, or a transaction that authorizes nothing here (NOT_AN_AUTHORIZATION)"),
+          "400": errorAnswer(
+            "Not a transaction hash, or a transaction that authorizes nothing here (NOT_AN_AUTHORIZATION)",
+          ),
           "404": errorAnswer("No such onboarding"),
           "409": errorAnswer("Signed by another address (SIGNER_MISMATCH), or no payout paired yet"),
           "410": errorAnswer("Cancelled or expired"),

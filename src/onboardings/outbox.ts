@@ -34,13 +34,15 @@ export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTur
   const events = state.events.map((event) => {
     if (event.id !== id || event.delivered_at !== null || event.failed_at !== null) return event;
     const attempts = turn.attempt ? [...event.attempts, turn.attempt] : event.attempts;
-    if (turn.attempt && delivered(turn.attempt)) return { ...event, attempts, delivered_at: turn.attempt.at, next_attempt_at: null, held: null };
+    if (turn.attempt && delivered(turn.attempt))
+      return { ...event, attempts, delivered_at: turn.attempt.at, next_attempt_at: null, held: null };
     const firstFailed = attempts.length > 0 ? Date.parse(attempts[0]!.at) : null;
     if (turn.attempt && attempts.length >= MIN_ATTEMPTS && now - firstFailed! >= MIN_RETRY_SPAN_MS) {
       return { ...event, attempts, failed_at: turn.attempt.at, next_attempt_at: null, held: null };
     }
     // The lane said "wait", but released this onboarding since: nothing to wait for any more.
-    if (!turn.attempt && state.released_at !== null && state.released_at >= turn.askedAt) return { ...event, held: null, next_attempt_at: now };
+    if (!turn.attempt && state.released_at !== null && state.released_at >= turn.askedAt)
+      return { ...event, held: null, next_attempt_at: now };
     const failingSince = turn.failingSince ?? event.held?.failing_since ?? now;
     return { ...event, attempts, next_attempt_at: now + HELD_RECHECK_MS, held: { failing_since: failingSince } };
   });
@@ -53,7 +55,10 @@ export function releaseHead(state: OnboardingState, now: number): OnboardingStat
   // Remembered even with nothing held: a turn that asked the lane before this release must not be held by its answer.
   const released = { ...state, released_at: now };
   if (!head?.held) return released;
-  return { ...released, events: state.events.map((event) => (event === head ? { ...event, held: null, next_attempt_at: now } : event)) };
+  return {
+    ...released,
+    events: state.events.map((event) => (event === head ? { ...event, held: null, next_attempt_at: now } : event)),
+  };
 }
 
 /**
@@ -88,9 +93,25 @@ export function eventsLog(state: OnboardingState, delivering: boolean): Onboardi
     events: state.events.map((event) => {
       const { id, type, created_at, delivered_at, failed_at, attempts } = event;
       const pending = delivered_at === null && failed_at === null;
-      const waiting_for = !pending || !head ? null : event !== head ? { event: head.id } : event.held ? { endpoint_failing_since: new Date(event.held.failing_since).toISOString() } : null;
+      const waiting_for =
+        !pending || !head
+          ? null
+          : event !== head
+            ? { event: head.id }
+            : event.held
+              ? { endpoint_failing_since: new Date(event.held.failing_since).toISOString() }
+              : null;
       const tried = delivering && pending && waiting_for === null && event.next_attempt_at !== null;
-      return { id, type, created_at, delivered_at, failed_at, next_attempt_at: tried ? new Date(event.next_attempt_at!).toISOString() : null, waiting_for, attempts };
+      return {
+        id,
+        type,
+        created_at,
+        delivered_at,
+        failed_at,
+        next_attempt_at: tried ? new Date(event.next_attempt_at!).toISOString() : null,
+        waiting_for,
+        attempts,
+      };
     }),
   };
 }

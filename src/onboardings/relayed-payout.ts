@@ -3,7 +3,10 @@ import type { ErrorSpec } from "../errors";
 import { isRefusal } from "../http/answer";
 import { SESSION_NOT_CONNECTED } from "./refusals";
 
-export async function relayedPayout(sessions: Env["PAIRING_SESSIONS"], sessionId: string): Promise<{ address: string; source: "relay" } | ErrorSpec> {
+export async function relayedPayout(
+  sessions: Env["PAIRING_SESSIONS"],
+  sessionId: string,
+): Promise<{ address: string; source: "relay" } | ErrorSpec> {
   const session = await sessions.get(sessions.idFromName(sessionId)).read();
   if (isRefusal(session)) return session;
   if (session.body.status !== "connected" || session.body.address === null) return SESSION_NOT_CONNECTED;

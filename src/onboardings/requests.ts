@@ -29,7 +29,9 @@ import {
 } from "./schemas";
 
 /** The onboarding id of the path, as `c.req.valid("param").id`; 400 `INVALID_ONBOARDING_ID` otherwise. */
-export const onboardingIdParam = validator("param", (params) => parseOrRefuse(onboardingPathSchema, params, "INVALID_ONBOARDING_ID"));
+export const onboardingIdParam = validator("param", (params) =>
+  parseOrRefuse(onboardingPathSchema, params, "INVALID_ONBOARDING_ID"),
+);
 
 /** A host's create, as the onboarding to store (with a fresh id) and the body it was made from (for `Idempotency-Key`). */
 export const newOnboardingBody = jsonBody(ONBOARDING_CREATE_BODY_LIMIT, (body, c: Context<AppEnv>) => {
@@ -41,13 +43,16 @@ export const newOnboardingBody = jsonBody(ONBOARDING_CREATE_BODY_LIMIT, (body, c
     label: fields.label ?? "",
     reference: fields.reference ?? null,
     origin: new URL(c.req.url).origin,
-    return_url: fields.return_url === undefined ? null : checkReturnUrl(fields.return_url, config.profile === LOCAL_PROFILE),
+    return_url:
+      fields.return_url === undefined ? null : checkReturnUrl(fields.return_url, config.profile === LOCAL_PROFILE),
   };
   return { onboarding, fields };
 });
 
 /** A create's `Idempotency-Key`, as `c.req.valid("header").idempotencyKey` (null without one); 400 `INVALID_IDEMPOTENCY_KEY` otherwise. */
-export const idempotencyKeyHeader = validator("header", (headers) => ({ idempotencyKey: parseIdempotencyKey(headers["idempotency-key"]) }));
+export const idempotencyKeyHeader = validator("header", (headers) => ({
+  idempotencyKey: parseIdempotencyKey(headers["idempotency-key"]),
+}));
 
 /** What the customer's wallet paired: a relayed pairing session, or the wallet app's answer. */
 export const payoutBody = jsonBody(PAGE_BODY_LIMIT, (body, c: Context<AppEnv>) => {
@@ -56,7 +61,10 @@ export const payoutBody = jsonBody(PAGE_BODY_LIMIT, (body, c: Context<AppEnv>) =
 });
 
 /** The authorization's transaction hash the wallet app returned. */
-export const authorizationClaimBody = jsonBody(PAGE_BODY_LIMIT, (body) => parseOrRefuse(authorizationClaimSchema, body).txhash);
+export const authorizationClaimBody = jsonBody(
+  PAGE_BODY_LIMIT,
+  (body) => parseOrRefuse(authorizationClaimSchema, body).txhash,
+);
 
 /**
  * A host route's query string as `c.req.valid("query")`, parsed by `schema`: a parameter the
@@ -71,9 +79,18 @@ function hostQuery<S extends z.ZodMiniObject>(schemaFor: (config: Config) => S) 
       const parameter = name.slice(0, 40);
       if (!takes.includes(name)) {
         const rule = takes.length ? `this route takes ${takes.join(", ")}` : "this route takes no query parameters";
-        throw invalidArgument("UNKNOWN_QUERY_PARAMETER", `Unknown query parameter ${JSON.stringify(parameter)}; ${rule}`, { parameter });
+        throw invalidArgument(
+          "UNKNOWN_QUERY_PARAMETER",
+          `Unknown query parameter ${JSON.stringify(parameter)}; ${rule}`,
+          { parameter },
+        );
       }
-      if (Array.isArray(value)) throw invalidArgument("DUPLICATE_QUERY_PARAMETER", `Query parameter ${JSON.stringify(name)} is given more than once`, { parameter });
+      if (Array.isArray(value))
+        throw invalidArgument(
+          "DUPLICATE_QUERY_PARAMETER",
+          `Query parameter ${JSON.stringify(name)} is given more than once`,
+          { parameter },
+        );
     }
     const result = z.safeParse(schema, query);
     if (result.success) return result.data;

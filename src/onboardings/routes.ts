@@ -20,7 +20,16 @@ import {
   retryWebhook,
 } from "./handlers";
 import { hostAuth } from "./host-auth";
-import { authorizationClaimBody, eventListQuery, idempotencyKeyHeader, newOnboardingBody, noQuery, onboardingIdParam, onboardingListQuery, payoutBody } from "./requests";
+import {
+  authorizationClaimBody,
+  eventListQuery,
+  idempotencyKeyHeader,
+  newOnboardingBody,
+  noQuery,
+  onboardingIdParam,
+  onboardingListQuery,
+  payoutBody,
+} from "./requests";
 
 /** `/api/onboardings…`: create, list, read, cancel and the events log, for the host's servers. */
 export function hostRoutes(): Hono<AppEnv> {
@@ -39,12 +48,18 @@ export function hostRoutes(): Hono<AppEnv> {
 
 /** `/api/events`: every onboarding's events in one order, the feed a host catches up from. */
 export function eventRoutes(): Hono<AppEnv> {
-  return new Hono<AppEnv>().use(hostAuth()).get("/", eventListQuery, listEvents).all("/", methodNotAllowed("GET, HEAD"));
+  return new Hono<AppEnv>()
+    .use(hostAuth())
+    .get("/", eventListQuery, listEvents)
+    .all("/", methodNotAllowed("GET, HEAD"));
 }
 
 /** `/api/webhook/retry`: a host that fixed its receiver has the failing endpoint tried now. */
 export function webhookRoutes(): Hono<AppEnv> {
-  return new Hono<AppEnv>().use(hostAuth()).post("/retry", noQuery, retryWebhook).all("/retry", methodNotAllowed("POST"));
+  return new Hono<AppEnv>()
+    .use(hostAuth())
+    .post("/retry", noQuery, retryWebhook)
+    .all("/retry", methodNotAllowed("POST"));
 }
 
 /** `/api/onboarding-pages/:id…`: what the customer's page reads and reports (over HTTPS, from this origin's pages). */
@@ -52,7 +67,14 @@ export function customerRoutes(): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .get("/:id", onboardingIdParam, readCustomerView)
     .post("/:id/payout", secureTransport, sameOriginBrowser, onboardingIdParam, payoutBody, pairPayout)
-    .post("/:id/authorization", secureTransport, sameOriginBrowser, onboardingIdParam, authorizationClaimBody, claimAuthorization)
+    .post(
+      "/:id/authorization",
+      secureTransport,
+      sameOriginBrowser,
+      onboardingIdParam,
+      authorizationClaimBody,
+      claimAuthorization,
+    )
     .all("/:id", methodNotAllowed("GET, HEAD"))
     .all("/:id/payout", methodNotAllowed("POST"))
     .all("/:id/authorization", methodNotAllowed("POST"));

@@ -3,17 +3,32 @@ import * as z from "zod/mini";
 import type { Config } from "../config";
 import { invalidArgument } from "../errors";
 import { isHttpsOrLocalLoopback } from "../http/loopback";
-import { accountAddressSchema, canonicalTxHash, NO_CONTROL_CHARS, ONBOARDING_EVENT_TYPES, ONBOARDING_ID_PATTERN, onboardingStatusSchema } from "../protocol/index";
+import {
+  accountAddressSchema,
+  canonicalTxHash,
+  NO_CONTROL_CHARS,
+  ONBOARDING_EVENT_TYPES,
+  ONBOARDING_ID_PATTERN,
+  onboardingStatusSchema,
+} from "../protocol/index";
 import { sessionIdSchema } from "../sessions/schemas";
 
 /** An onboarding create is a few hundred bytes; the page's payout and authorization bodies fewer. */
 export const ONBOARDING_CREATE_BODY_LIMIT = 4096;
 export const PAGE_BODY_LIMIT = 1024;
 
-const text = (max: number) => z.string().check(z.maxLength(max), z.regex(NO_CONTROL_CHARS, "must not contain control characters"));
+const text = (max: number) =>
+  z.string().check(z.maxLength(max), z.regex(NO_CONTROL_CHARS, "must not contain control characters"));
 
 /** An address as a host or a page may spell it (surrounding spaces, uppercase bech32), in the chain's spelling. */
-const address = (prefix: string) => z.pipe(z.pipe(z.string(), z.transform((s) => s.trim().toLowerCase())), accountAddressSchema(prefix));
+const address = (prefix: string) =>
+  z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((s) => s.trim().toLowerCase()),
+    ),
+    accountAddressSchema(prefix),
+  );
 
 /** `POST /api/onboardings`. */
 export function createOnboardingSchema(config: Config) {
@@ -39,7 +54,8 @@ export const authorizationClaimSchema = z.strictObject({
     z.string(),
     z.transform((value, ctx) => {
       const hash = canonicalTxHash(value);
-      if (hash === null) ctx.issues.push({ code: "custom", message: "must be a transaction hash (64 hex characters)", input: value });
+      if (hash === null)
+        ctx.issues.push({ code: "custom", message: "must be a transaction hash (64 hex characters)", input: value });
       return hash ?? "";
     }),
   ),
@@ -61,7 +77,8 @@ export function checkReturnUrl(value: string, localProfile: boolean): string {
   if (!isHttpsOrLocalLoopback(url, localProfile)) {
     throw invalidArgument("INVALID_RETURN_URL", "return_url must use https", { field: "return_url" });
   }
-  if (url.username || url.password) throw invalidArgument("INVALID_RETURN_URL", "return_url must not carry credentials", { field: "return_url" });
+  if (url.username || url.password)
+    throw invalidArgument("INVALID_RETURN_URL", "return_url must not carry credentials", { field: "return_url" });
   return url.href;
 }
 
@@ -69,7 +86,10 @@ export function checkReturnUrl(value: string, localProfile: boolean): string {
 export function parseIdempotencyKey(value: string | undefined): string | null {
   if (value === undefined) return null;
   if (!/^[\x21-\x7e]{1,255}$/.test(value)) {
-    throw invalidArgument("INVALID_IDEMPOTENCY_KEY", "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces");
+    throw invalidArgument(
+      "INVALID_IDEMPOTENCY_KEY",
+      "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces",
+    );
   }
   return value;
 }
@@ -86,7 +106,14 @@ const pageLimit = z.pipe(
 
 /** An RFC 3339 time (a date alone is its midnight UTC), in the index's own spelling: toISOString's. */
 const instant = z.pipe(
-  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/, "must be an RFC 3339 time, e.g. 2026-11-25T12:00:00Z, or a date")),
+  z
+    .string()
+    .check(
+      z.regex(
+        /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/,
+        "must be an RFC 3339 time, e.g. 2026-11-25T12:00:00Z, or a date",
+      ),
+    ),
   z.transform((value, ctx) => {
     const at = Date.parse(value);
     if (Number.isNaN(at)) ctx.issues.push({ code: "custom", message: "is not a real time", input: value });
@@ -94,12 +121,16 @@ const instant = z.pipe(
   }),
 );
 
-const onboardingId = z.string().check(z.regex(ONBOARDING_ID_PATTERN, "must be an onboarding id: ob_ followed by 32 lowercase hex characters"));
+const onboardingId = z
+  .string()
+  .check(z.regex(ONBOARDING_ID_PATTERN, "must be an onboarding id: ob_ followed by 32 lowercase hex characters"));
 
 /** `GET /api/onboardings`: filters (each an exact match; created_gte ≤ created_at < created_lt), `limit`, and the cursor. */
 export function onboardingListSchema(config: Config) {
   return z.strictObject({
-    status: z.optional(z.enum(onboardingStatusSchema.options, `must be one of ${onboardingStatusSchema.options.join(", ")}`)),
+    status: z.optional(
+      z.enum(onboardingStatusSchema.options, `must be one of ${onboardingStatusSchema.options.join(", ")}`),
+    ),
     reference: z.optional(text(128).check(z.minLength(1))),
     operator: z.optional(address(config.bech32Prefix)),
     payout: z.optional(address(config.bech32Prefix)),
@@ -114,7 +145,9 @@ export type OnboardingListQuery = z.output<ReturnType<typeof onboardingListSchem
 
 /** `GET /api/events`: the events after the last one a host saw, of one type or one onboarding. */
 export const eventListSchema = z.strictObject({
-  after: z.optional(z.string().check(z.regex(/^msg_[0-9A-Za-z]{1,64}$/, "must be an event id (msg_…, the webhook-id)"))),
+  after: z.optional(
+    z.string().check(z.regex(/^msg_[0-9A-Za-z]{1,64}$/, "must be an event id (msg_…, the webhook-id)")),
+  ),
   type: z.optional(z.enum(ONBOARDING_EVENT_TYPES, `must be one of ${ONBOARDING_EVENT_TYPES.join(", ")}`)),
   onboarding: z.optional(onboardingId),
   limit: z.optional(pageLimit),

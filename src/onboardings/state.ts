@@ -66,5 +66,11 @@ export interface OnboardingState {
 /** A state stored before `version`, `following`, `hinted` and `held` existed, as it reads now. */
 export function upgradeState(stored: OnboardingState): OnboardingState {
   const events = stored.events.map((event) => ({ ...event, held: event.held ?? null }));
-  return { ...stored, version: stored.version ?? 1, released_at: stored.released_at ?? null, events, watch: { ...stored.watch, following: stored.watch.following ?? false, hinted: stored.watch.hinted ?? null } };
+  return {
+    ...stored,
+    version: stored.version ?? 1,
+    released_at: stored.released_at ?? null,
+    events,
+    watch: { ...stored.watch, following: stored.watch.following ?? false, hinted: stored.watch.hinted ?? null },
+  };
 }

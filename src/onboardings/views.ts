@@ -3,7 +3,14 @@
  * `authorized` on, the commands its node runs; to the customer's page without either.
  */
 import type { Config } from "../config";
-import { buildPayoutRecipientLine, buildUpdateNodeCommand, chainContext, DEFAULT_KEY_NAME, type OnboardingCustomerView, type OnboardingView } from "../protocol/index";
+import {
+  buildPayoutRecipientLine,
+  buildUpdateNodeCommand,
+  chainContext,
+  DEFAULT_KEY_NAME,
+  type OnboardingCustomerView,
+  type OnboardingView,
+} from "../protocol/index";
 import type { OnboardingRecord } from "./state";
 
 /** The customer's page of an onboarding. */
@@ -19,8 +26,16 @@ export function hostView(record: OnboardingRecord, config: Config): OnboardingVi
     // The same builders as the page's step 3, with this deployment's node settings: what a host's agent runs.
     const ctx = chainContext(config);
     const pair = { operator: record.operator, payoutRecipient: record.payout };
-    const target = { keyName: DEFAULT_KEY_NAME, home: config.nodeHome, keyringBackend: config.nodeKeyringBackend, container: config.nodeContainer };
-    view.commands = { update_node: buildUpdateNodeCommand(ctx, { ...pair, ...target }), payout_recipient_line: buildPayoutRecipientLine(ctx, pair) };
+    const target = {
+      keyName: DEFAULT_KEY_NAME,
+      home: config.nodeHome,
+      keyringBackend: config.nodeKeyringBackend,
+      container: config.nodeContainer,
+    };
+    view.commands = {
+      update_node: buildUpdateNodeCommand(ctx, { ...pair, ...target }),
+      payout_recipient_line: buildPayoutRecipientLine(ctx, pair),
+    };
   }
   return view;
 }
@@ -28,5 +43,9 @@ export function hostView(record: OnboardingRecord, config: Config): OnboardingVi
 /** The onboarding as its customer's page sees it. */
 export function customerView(record: OnboardingRecord): OnboardingCustomerView {
   const { origin: _origin, reference: _reference, ...fields } = record;
-  return { ...fields, url: onboardingUrl(record), host: record.return_url === null ? null : new URL(record.return_url).host };
+  return {
+    ...fields,
+    url: onboardingUrl(record),
+    host: record.return_url === null ? null : new URL(record.return_url).host,
+  };
 }

@@ -7,9 +7,16 @@ import type { HostWebhook } from "../config";
 import type { DeliveryAttempt, OutboxEvent } from "./state";
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes. */
-export async function webhookSignature(secret: Uint8Array, id: string, timestamp: number, body: string): Promise<string> {
+export async function webhookSignature(
+  secret: Uint8Array,
+  id: string,
+  timestamp: number,
+  body: string,
+): Promise<string> {
   const key = await crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`)));
+  const mac = new Uint8Array(
+    await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`)),
+  );
   let binary = "";
   for (const byte of mac) binary += String.fromCharCode(byte);
   return `v1,${btoa(binary)}`;
@@ -39,7 +46,10 @@ export async function deliver(webhook: HostWebhook, event: Pick<OutboxEvent, "id
     await response.body?.cancel();
     return { at, status: response.status, ms: Date.now() - started };
   } catch (err) {
-    const error = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError") ? `no answer within ${webhook.timeoutMs / 1000} s` : `unreachable (${err instanceof Error ? err.message : String(err)})`;
+    const error =
+      err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")
+        ? `no answer within ${webhook.timeoutMs / 1000} s`
+        : `unreachable (${err instanceof Error ? err.message : String(err)})`;
     return { at, error, ms: Date.now() - started };
   }
 }

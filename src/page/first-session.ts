@@ -44,8 +44,15 @@ export function pageKind(config: Config, pageUrl: URL): PageKind | null {
 export async function firstSession(config: Config, origin: string, now: number): Promise<FirstSession | null> {
   if (config.sessionSigningKey === null) return null;
   const life = Math.min(CONNECT_TTL_MS, config.sessionTtlMaxSeconds * 1000);
-  const { sessionId, expiresAt } = await mintSignedSessionId({ secret: config.sessionSigningKey, origin, chainId: config.chainId }, now + life);
-  const payload = buildConnectPayload(chainContext(config), { sessionId, origin: { name: PAGE_ORIGIN_NAME, url: origin }, expiresAt: new Date(expiresAt) });
+  const { sessionId, expiresAt } = await mintSignedSessionId(
+    { secret: config.sessionSigningKey, origin, chainId: config.chainId },
+    now + life,
+  );
+  const payload = buildConnectPayload(chainContext(config), {
+    sessionId,
+    origin: { name: PAGE_ORIGIN_NAME, url: origin },
+    expiresAt: new Date(expiresAt),
+  });
   return { session_id: sessionId, expires_at: payload.expires_at, link: connectDeepLink(config.walletScheme, payload) };
 }
 
@@ -55,7 +62,12 @@ export function connectStepHtml(first: FirstSession, now: number): string {
   const link = escapeHtml(first.link);
   return (
     "<p>Scan this code with your wallet app. On the phone that holds your wallet, tap “Open wallet” instead.</p>" +
-    qrSvg(first.link, { class: "qr", role: "img", "aria-label": "QR code of the wallet connection request", "data-testid": "connect-qr" }) +
+    qrSvg(first.link, {
+      class: "qr",
+      role: "img",
+      "aria-label": "QR code of the wallet connection request",
+      "data-testid": "connect-qr",
+    }) +
     `<div class="actions"><a class="button primary" data-testid="connect-link" href="${link}">Open wallet</a></div>` +
     `<p class="muted">The request is valid for ${minutes} minute${minutes === 1 ? "" : "s"}. Your recovery phrase is never needed.</p>`
   );

@@ -12,7 +12,9 @@ const styleSources = new Map<string, Promise<string>>();
 function styleSource(css: string): Promise<string> {
   let source = styleSources.get(css);
   if (!source) {
-    source = crypto.subtle.digest("SHA-256", new TextEncoder().encode(css)).then((d) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(d)))}'`);
+    source = crypto.subtle
+      .digest("SHA-256", new TextEncoder().encode(css))
+      .then((d) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(d)))}'`);
     styleSources.set(css, source);
   }
   return source;
@@ -31,7 +33,10 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
   return async (c) => {
     const url = new URL(c.req.url);
     // Plain GETs: the browser's conditional headers would get a 304 for a document that differs.
-    const [asset, stylesheet] = await Promise.all([c.env.ASSETS.fetch(new Request(new URL("/", url))), c.env.ASSETS.fetch(new Request(new URL("/styles.css", url)))]);
+    const [asset, stylesheet] = await Promise.all([
+      c.env.ASSETS.fetch(new Request(new URL("/", url))),
+      c.env.ASSETS.fetch(new Request(new URL("/styles.css", url))),
+    ]);
     if (!asset.ok) return asset;
     const css = stylesheet.ok ? await stylesheet.text() : null;
     const kind = pageKind(config, url);
@@ -39,9 +44,13 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
     const first = kind === null ? null : await firstSession(config, url.origin, now);
     let rewriter = new HTMLRewriter()
       .on("script#page-settings", { element: (e) => void e.setInnerContent(settings, { html: true }) })
-      .on("script#first-session", { element: (e) => void e.setInnerContent(first ? scriptJson(first) : "", { html: true }) });
+      .on("script#first-session", {
+        element: (e) => void e.setInnerContent(first ? scriptJson(first) : "", { html: true }),
+      });
     if (css !== null && !css.includes("</")) {
-      rewriter = rewriter.on('link[rel="stylesheet"][href="/styles.css"]', { element: (e) => void e.replace(`<style>${css}</style>`, { html: true }) });
+      rewriter = rewriter.on('link[rel="stylesheet"][href="/styles.css"]', {
+        element: (e) => void e.replace(`<style>${css}</style>`, { html: true }),
+      });
     }
     if (first) {
       rewriter = rewriter
@@ -49,11 +58,16 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
         .on("ol#steps", { element: (e) => void e.removeAttribute("hidden") })
         .on("#step-connect .state", { element: (e) => void e.setInnerContent("In progress") })
         .on("#step-connect", { element: (e) => void e.setAttribute("data-state", "active") })
-        .on("#step-connect .body", { element: (e) => void e.setInnerContent(connectStepHtml(first, now), { html: true }) });
+        .on("#step-connect .body", {
+          element: (e) => void e.setInnerContent(connectStepHtml(first, now), { html: true }),
+        });
       if (kind === "onboarding") {
         // As the hosted page's script lays the steps out: the host applies the payout; no sweep.
         rewriter = rewriter
-          .on("#h-apply", { element: (e) => void e.setInnerContent('3. Your host applies the payout <span class="state"></span>', { html: true }) })
+          .on("#h-apply", {
+            element: (e) =>
+              void e.setInnerContent('3. Your host applies the payout <span class="state"></span>', { html: true }),
+          })
           .on('li[data-step="sweep"]', { element: (e) => void e.setAttribute("hidden", "") });
       }
     }
@@ -63,7 +77,10 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
     response.headers.delete("etag");
     const csp = response.headers.get("content-security-policy");
     if (css !== null && csp !== null && !css.includes("</")) {
-      response.headers.set("content-security-policy", csp.replace("style-src 'self'", `style-src 'self' ${await styleSource(css)}`));
+      response.headers.set(
+        "content-security-policy",
+        csp.replace("style-src 'self'", `style-src 'self' ${await styleSource(css)}`),
+      );
     }
     return response;
   };

@@ -27,16 +27,27 @@ export type AuthorizationStep =
 /** Decides the authorize step for a payout recipient and an operator; invalid addresses throw. */
 export function planOperatorAuthorization(
   ctx: ChainContext,
-  input: { payoutRecipient: string; operator: string; label?: string; origin: { name: string; url: string }; now?: number },
+  input: {
+    payoutRecipient: string;
+    operator: string;
+    label?: string;
+    origin: { name: string; url: string };
+    now?: number;
+  },
 ): AuthorizationStep {
   let message;
   try {
-    message = buildAuthorizeOperator(ctx, { payoutRecipient: input.payoutRecipient, operator: input.operator, label: input.label });
+    message = buildAuthorizeOperator(ctx, {
+      payoutRecipient: input.payoutRecipient,
+      operator: input.operator,
+      label: input.label,
+    });
   } catch (error) {
     if (!(error instanceof SelfAuthorizationError)) throw error;
     return {
       kind: "skip",
-      reason: "Your wallet address is the node's operator address, so the node already pays you: no authorization is needed.",
+      reason:
+        "Your wallet address is the node's operator address, so the node already pays you: no authorization is needed.",
     };
   }
   const request = buildSignRequest(ctx, {

@@ -50,5 +50,7 @@ export const connectPayloadSchema = z
     expires_at: z.string(),
     relay_url: z.optional(z.string()),
   })
-  .check(z.refine((value) => !("preview" in value) && !("transaction" in value), "a sign request is not a connect payload"));
+  .check(
+    z.refine((value) => !("preview" in value) && !("transaction" in value), "a sign request is not a connect payload"),
+  );
 export type ReadConnectPayload = z.output<typeof connectPayloadSchema>;

@@ -17,7 +17,10 @@ export function connectDeepLink(scheme: string, payload: ConnectPayload): string
  * `<scheme>://sign?p=…` for a sign request (`buildSignRequest`). Typed by the fields that make a
  * payload a sign request rather than by importing it, so the two modules do not import each other.
  */
-export function signDeepLink(scheme: string, request: { readonly id: string; readonly preview: object; readonly transaction: object }): string {
+export function signDeepLink(
+  scheme: string,
+  request: { readonly id: string; readonly preview: object; readonly transaction: object },
+): string {
   return deepLink(scheme, "sign", request);
 }
 
@@ -75,6 +78,7 @@ function toBase64(bytes: Uint8Array): string {
 function fromBase64(text: string): Uint8Array {
   const standard = text.replaceAll("-", "+").replaceAll("_", "/");
   const body = standard.replace(/=+$/, "");
-  if (!/^[A-Za-z0-9+/]*$/.test(body) || body.length % 4 === 1 || (body !== standard && standard.length % 4 !== 0)) throw new Error("not base64");
+  if (!/^[A-Za-z0-9+/]*$/.test(body) || body.length % 4 === 1 || (body !== standard && standard.length % 4 !== 0))
+    throw new Error("not base64");
   return Uint8Array.from(atob(body + "=".repeat((4 - (body.length % 4)) % 4)), (c) => c.charCodeAt(0));
 }

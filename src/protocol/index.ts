@@ -7,7 +7,14 @@
  */
 export { chainContext, chainContextFromSettings, type ChainContext } from "./chain-context.ts";
 export { accountAddressProblem, accountAddressSchema, isAccountAddress, BECH32_MAX_LENGTH } from "./address.ts";
-export { mintOnboardingId, mintSessionId, mintSignRequestId, ONBOARDING_ID_PATTERN, SESSION_ID_PATTERN, SIGN_REQUEST_ID_PATTERN } from "./ids.ts";
+export {
+  mintOnboardingId,
+  mintSessionId,
+  mintSignRequestId,
+  ONBOARDING_ID_PATTERN,
+  SESSION_ID_PATTERN,
+  SIGN_REQUEST_ID_PATTERN,
+} from "./ids.ts";
 export {
   isOnboardingEnded,
   ONBOARDING_EVENT_TYPES,
@@ -48,7 +55,13 @@ export {
   type ProofResult,
   type WalletProof,
 } from "./wallet-proof.ts";
-export { buildConnectPayload, CONNECT_TTL_MS, connectPayloadSchema, type ConnectPayload, type ReadConnectPayload } from "./connect-payload.ts";
+export {
+  buildConnectPayload,
+  CONNECT_TTL_MS,
+  connectPayloadSchema,
+  type ConnectPayload,
+  type ReadConnectPayload,
+} from "./connect-payload.ts";
 export {
   connectDeepLink,
   decodeWalletPayload,
@@ -79,7 +92,12 @@ export {
   type WalletAppGlobals,
 } from "./wallet-app.ts";
 export { planOperatorAuthorization, type AuthorizationStep } from "./authorization-step.ts";
-export { AUTHORIZATION_EXISTS_TEXT, isAuthorizationExists, MessageError, SelfAuthorizationError } from "./messages/errors.ts";
+export {
+  AUTHORIZATION_EXISTS_TEXT,
+  isAuthorizationExists,
+  MessageError,
+  SelfAuthorizationError,
+} from "./messages/errors.ts";
 export { listedOperators, listsOperator, operatorAuthorizationsPath } from "./messages/authorizations.ts";
 export { ChainAnswerError, parseChainAnswer } from "./chain-answer.ts";
 export { canonicalTxHash, readTxAnswer, TX_HASH_PATTERN, txLookupPath, type TxOutcome } from "./messages/tx-outcome.ts";
@@ -89,7 +107,12 @@ export { buildDelegate, buildUndelegate } from "./messages/staking.ts";
 export { requireSigner, signerOf, type SignerRole } from "./messages/signers.ts";
 export type { Coin, TxMessage } from "./messages/tx-message.ts";
 export { typeUrls, type TypeUrls } from "./messages/type-urls.ts";
-export { buildPayoutRecipientLine, buildUpdateNodeCommand, DEFAULT_KEY_NAME, type NodeTarget } from "./commands/node-commands.ts";
+export {
+  buildPayoutRecipientLine,
+  buildUpdateNodeCommand,
+  DEFAULT_KEY_NAME,
+  type NodeTarget,
+} from "./commands/node-commands.ts";
 export { buildSweep, DEFAULT_SWEEP_RESERVE, type Sweep } from "./commands/sweep.ts";
 export {
   checkContainerName,

@@ -62,7 +62,14 @@ export function previewMessage(ctx: ChainContext, message: TxMessage): PreviewMe
     case urls.delegate:
     case urls.undelegate: {
       const coin = (v.amount ?? {}) as Fields;
-      return entry({ type, from: v.delegatorAddress, to: v.validatorAddress, amount: coin.amount, denom: coin.denom, summary });
+      return entry({
+        type,
+        from: v.delegatorAddress,
+        to: v.validatorAddress,
+        amount: coin.amount,
+        denom: coin.denom,
+        summary,
+      });
     }
     default:
       return { type, summary };
@@ -71,7 +78,9 @@ export function previewMessage(ctx: ChainContext, message: TxMessage): PreviewMe
 
 /** Keeps only the string fields, so an absent party is absent rather than `undefined` or `"?"`. */
 function entry(fields: Fields & { type: string; summary: string }): PreviewMessage {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => typeof value === "string" && value !== "")) as unknown as PreviewMessage;
+  return Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => typeof value === "string" && value !== ""),
+  ) as unknown as PreviewMessage;
 }
 
 function coins(list: unknown): string {

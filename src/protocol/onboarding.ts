@@ -26,7 +26,9 @@ export function isOnboardingEnded(status: OnboardingStatus): boolean {
 
 /** The event types a host receives, one per status change after `open`. */
 export type OnboardingEventType = `onboarding.${Exclude<OnboardingStatus, "open">}`;
-export const ONBOARDING_EVENT_TYPES = onboardingStatusSchema.options.filter((s) => s !== "open").map((s) => `onboarding.${s}`) as OnboardingEventType[];
+export const ONBOARDING_EVENT_TYPES = onboardingStatusSchema.options
+  .filter((s) => s !== "open")
+  .map((s) => `onboarding.${s}`) as OnboardingEventType[];
 
 const isoTime = z.iso.datetime();
 const height = z.number().check(z.int());
@@ -44,7 +46,11 @@ const onboardingShape = {
   payout: nullableText,
   payout_source: z.nullable(payoutSourceSchema),
   /** `required` is null until a payout is paired (it is false when the payout is the operator itself). */
-  authorization: z.object({ required: z.nullable(z.boolean()), height: z.optional(height), txhash: z.optional(z.string()) }),
+  authorization: z.object({
+    required: z.nullable(z.boolean()),
+    height: z.optional(height),
+    txhash: z.optional(z.string()),
+  }),
   node: z.object({ payout_recipient: z.optional(z.string()), height: z.optional(height) }),
   /** From `authorized` on: what the host's node runs to apply the payout. */
   commands: z.optional(z.object({ update_node: z.string(), payout_recipient_line: z.string() })),
@@ -80,9 +86,16 @@ export const onboardingEventsLogSchema = z.object({
       /** When it is really tried next; null while it waits (see waiting_for), or once delivered or given up. */
       next_attempt_at: z.nullable(isoTime),
       /** What a held-back event waits for: the endpoint failing since when, or the event before it. */
-      waiting_for: z.nullable(z.union([z.object({ endpoint_failing_since: isoTime }), z.object({ event: z.string() })])),
+      waiting_for: z.nullable(
+        z.union([z.object({ endpoint_failing_since: isoTime }), z.object({ event: z.string() })]),
+      ),
       /** The receiver's HTTP status, or why there was none. */
-      attempts: z.array(z.union([z.object({ ...attemptTiming, status: z.number().check(z.int()) }), z.object({ ...attemptTiming, error: z.string() })])),
+      attempts: z.array(
+        z.union([
+          z.object({ ...attemptTiming, status: z.number().check(z.int()) }),
+          z.object({ ...attemptTiming, error: z.string() }),
+        ]),
+      ),
     }),
   ),
 });
@@ -104,4 +117,5 @@ export const webhookRetrySchema = z.object({ failing: z.boolean(), next_attempt_
 export type WebhookRetry = z.output<typeof webhookRetrySchema>;
 
 /** A page of the host API's list or feed: `has_more` is true while a next page holds more. */
-export const pageSchema = <T extends z.ZodMiniType>(item: T) => z.object({ data: z.array(item), has_more: z.boolean() });
+export const pageSchema = <T extends z.ZodMiniType>(item: T) =>
+  z.object({ data: z.array(item), has_more: z.boolean() });

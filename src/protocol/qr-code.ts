@@ -14,8 +14,14 @@ export interface QrMatrix {
 }
 
 // Per version 1–40 at level L: error correction codewords per block, and the number of blocks.
-const ECC_PER_BLOCK = [7, 10, 15, 20, 26, 18, 20, 24, 30, 18, 20, 24, 26, 30, 22, 24, 28, 30, 28, 28, 28, 28, 30, 30, 26, 28, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30];
-const BLOCKS = [1, 1, 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 4, 6, 6, 6, 6, 7, 8, 8, 9, 9, 10, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 19, 20, 21, 22, 24, 25];
+const ECC_PER_BLOCK = [
+  7, 10, 15, 20, 26, 18, 20, 24, 30, 18, 20, 24, 26, 30, 22, 24, 28, 30, 28, 28, 28, 28, 30, 30, 26, 28, 30, 30, 30, 30,
+  30, 30, 30, 30, 30, 30, 30, 30, 30, 30,
+];
+const BLOCKS = [
+  1, 1, 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 4, 6, 6, 6, 6, 7, 8, 8, 9, 9, 10, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 19,
+  20, 21, 22, 24, 25,
+];
 /** Level L's two format bits. */
 const LEVEL_L = 1;
 
@@ -94,7 +100,8 @@ function withErrorCorrection(data: number[], version: number): number[] {
     split.push({ data: part, ecc: remainder(part, divisor) });
   }
   const out: number[] = [];
-  for (let i = 0; i <= shortLength - ecc; i++) for (const block of split) if (i < block.data.length) out.push(block.data[i]!);
+  for (let i = 0; i <= shortLength - ecc; i++)
+    for (const block of split) if (i < block.data.length) out.push(block.data[i]!);
   for (let i = 0; i < ecc; i++) for (const block of split) out.push(block.ecc[i]!);
   return out;
 }
@@ -162,7 +169,11 @@ class Grid {
       this.fn(6, i, i % 2 === 0);
       this.fn(i, 6, i % 2 === 0);
     }
-    for (const [x, y] of [[3, 3], [size - 4, 3], [3, size - 4]] as const) {
+    for (const [x, y] of [
+      [3, 3],
+      [size - 4, 3],
+      [3, size - 4],
+    ] as const) {
       for (let dy = -4; dy <= 4; dy++) {
         for (let dx = -4; dx <= 4; dx++) {
           const d = Math.max(Math.abs(dx), Math.abs(dy));
@@ -177,7 +188,8 @@ class Grid {
       positions.forEach((y, j) => {
         // Not over the three finders.
         if ((i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0)) return;
-        for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) this.fn(x + dx, y + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1);
+        for (let dy = -2; dy <= 2; dy++)
+          for (let dx = -2; dx <= 2; dx++) this.fn(x + dx, y + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1);
       }),
     );
     this.format(0); // reserves the format areas; rewritten with the real mask
@@ -216,7 +228,8 @@ class Grid {
   apply(mask: number): void {
     const { size, modules, reserved } = this;
     const test = MASKS[mask]!;
-    for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) if (!reserved[y * size + x] && test(x, y)) modules[y * size + x]! ^= 1;
+    for (let y = 0; y < size; y++)
+      for (let x = 0; x < size; x++) if (!reserved[y * size + x] && test(x, y)) modules[y * size + x]! ^= 1;
     this.format(mask);
   }
 

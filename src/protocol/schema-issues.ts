@@ -10,7 +10,8 @@ const UNWORDED = "Invalid input";
 
 const article = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
 /** zod's names of types, in words. */
-const typeWords = (expected: string) => (expected === "int" ? "an integer" : expected === "null" ? "null" : article(expected));
+const typeWords = (expected: string) =>
+  expected === "int" ? "an integer" : expected === "null" ? "null" : article(expected);
 
 /** A size with its unit: characters of a string, items of a list, or the number itself. */
 function size(n: number | bigint, origin: string): string {
@@ -20,7 +21,12 @@ function size(n: number | bigint, origin: string): string {
 }
 
 /** Words of the string formats the schemas use. */
-const FORMATS: Readonly<Record<string, string>> = { datetime: "an ISO 8601 date-time", url: "a URL", email: "an email address", uuid: "a UUID" };
+const FORMATS: Readonly<Record<string, string>> = {
+  datetime: "an ISO 8601 date-time",
+  url: "a URL",
+  email: "an email address",
+  uuid: "a UUID",
+};
 
 /**
  * What is wrong, as the schema said it or else from the issue: a phrase that follows the field's
@@ -30,16 +36,22 @@ export function issueProblem(issue: z.core.$ZodIssue): string {
   if (issue.message && issue.message !== UNWORDED) return issue.message;
   switch (issue.code) {
     case "invalid_type":
-      return issue.input === undefined ? `is required (${typeWords(issue.expected)})` : `must be ${typeWords(issue.expected)}`;
+      return issue.input === undefined
+        ? `is required (${typeWords(issue.expected)})`
+        : `must be ${typeWords(issue.expected)}`;
     case "too_big":
       return `must be ${issue.inclusive === false ? "less than" : "at most"} ${size(issue.maximum, issue.origin)}`;
     case "too_small":
       if (issue.origin === "string" && Number(issue.minimum) === 1) return "must not be empty";
       return `must be ${issue.inclusive === false ? "more than" : "at least"} ${size(issue.minimum, issue.origin)}`;
     case "invalid_format":
-      return issue.format === "regex" && issue.pattern ? `must match ${issue.pattern}` : `must be ${FORMATS[issue.format] ?? article(issue.format)}`;
+      return issue.format === "regex" && issue.pattern
+        ? `must match ${issue.pattern}`
+        : `must be ${FORMATS[issue.format] ?? article(issue.format)}`;
     case "invalid_value":
-      return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+      return issue.values.length === 1
+        ? `must be ${JSON.stringify(issue.values[0])}`
+        : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "not_multiple_of":
       return `must be a multiple of ${issue.divisor}`;
     case "unrecognized_keys":
@@ -59,7 +71,9 @@ function telling(issue: z.core.$ZodIssue): z.core.$ZodIssue {
   if (issue.code !== "invalid_union") return issue;
   const options = issue.errors.filter((issues) => issues.length > 0);
   if (options.length === 0) return issue;
-  const closest = options.reduce((best, o) => (o.length < best.length || (o.length === best.length && o[0]!.path.length > best[0]!.path.length) ? o : best));
+  const closest = options.reduce((best, o) =>
+    o.length < best.length || (o.length === best.length && o[0]!.path.length > best[0]!.path.length) ? o : best,
+  );
   return telling({ ...closest[0]!, path: [...issue.path, ...closest[0]!.path] } as z.core.$ZodIssue);
 }
 
@@ -68,7 +82,10 @@ export function describeIssue(raw: z.core.$ZodIssue, whole = "input"): { field: 
   const issue = telling(raw);
   const field = issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys") {
-    return { field, message: `Unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}${field ? ` in ${field}` : ""}` };
+    return {
+      field,
+      message: `Unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}${field ? ` in ${field}` : ""}`,
+    };
   }
   const problem = issueProblem(issue);
   // A schema's own sentence stands alone; a phrase follows the field's name.

@@ -67,13 +67,18 @@ export function buildSignRequest(
     id?: string;
   },
 ): SignRequest {
-  if (input.messages.length === 0) throw new MessageError("EMPTY_TRANSACTION", "A sign request needs at least one message", "messages");
+  if (input.messages.length === 0)
+    throw new MessageError("EMPTY_TRANSACTION", "A sign request needs at least one message", "messages");
   requireSigner(ctx, input.messages, input.signer);
   const id = input.id ?? mintSignRequestId();
-  if (!SIGN_REQUEST_ID_PATTERN.test(id)) throw new MessageError("INVALID_ID", "id must be pl_ followed by 32 lowercase hex characters", "id");
+  if (!SIGN_REQUEST_ID_PATTERN.test(id))
+    throw new MessageError("INVALID_ID", "id must be pl_ followed by 32 lowercase hex characters", "id");
   const origin = new URL(input.origin.url).origin;
   const title = previewText("title", input.title ?? "Sign a transaction");
-  const summary = previewText("summary", input.summary ?? input.messages.map((m) => describeMessage(ctx, m)).join("; "));
+  const summary = previewText(
+    "summary",
+    input.summary ?? input.messages.map((m) => describeMessage(ctx, m)).join("; "),
+  );
   const memo = input.memo ?? "";
   return {
     id,
@@ -128,7 +133,8 @@ function returnUrlOn(origin: string, value: string): string {
   } catch {
     // Refused below.
   }
-  if (!url || url.origin !== origin) throw new MessageError("INVALID_RETURN_URL", `return_url must be a URL on ${origin}`, "returnUrl");
+  if (!url || url.origin !== origin)
+    throw new MessageError("INVALID_RETURN_URL", `return_url must be a URL on ${origin}`, "returnUrl");
   return url.href;
 }
 

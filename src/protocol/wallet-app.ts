@@ -25,7 +25,8 @@ export interface WalletAppGlobals {
 
 /** The injected names for a PascalCase stem: `AcmeWallet` → `AcmeWalletMobile`, `__ACME_WALLET_IN_APP__`, `__ACME_WALLET_ACTIVE_ADDRESS__`. */
 export function walletAppGlobals(stem: string): WalletAppGlobals {
-  if (!/^[A-Z][A-Za-z0-9]*$/.test(stem)) throw new Error(`The wallet bridge name "${stem}" must be PascalCase letters and digits`);
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(stem))
+    throw new Error(`The wallet bridge name "${stem}" must be PascalCase letters and digits`);
   const upper = stem.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
   return { bridge: `${stem}Mobile`, inAppFlag: `__${upper}_IN_APP__`, activeAddress: `__${upper}_ACTIVE_ADDRESS__` };
 }
@@ -37,7 +38,12 @@ export function deepLinkMessage(scheme: string, url: string): string {
 
 /** The identity `requestConnect` resolved with, checked; `problem` says why it is unusable. */
 export type ConnectAnswer =
-  | { readonly ok: true; readonly address: string; readonly pubkeyBase64: string | null; readonly accountLabel: string | null }
+  | {
+      readonly ok: true;
+      readonly address: string;
+      readonly pubkeyBase64: string | null;
+      readonly accountLabel: string | null;
+    }
   | { readonly ok: false; readonly problem: string };
 
 /** Checks `requestConnect`'s `{address, pubkeyBase64?, accountLabel?}` with the protocol's address check. */
@@ -50,10 +56,17 @@ export function readConnectAnswer(ctx: Pick<ChainContext, "bech32Prefix">, value
   const problem = accountAddressProblem(address, ctx.bech32Prefix);
   if (problem) return { ok: false, problem: `its address ${problem}` };
   const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
-  return { ok: true, address, pubkeyBase64: text(answer.pubkeyBase64), accountLabel: text(answer.accountLabel)?.slice(0, 64) ?? null };
+  return {
+    ok: true,
+    address,
+    pubkeyBase64: text(answer.pubkeyBase64),
+    accountLabel: text(answer.accountLabel)?.slice(0, 64) ?? null,
+  };
 }
 
 /** The hash `requestSign` resolved with (`{txhash}`), canonical, or null when it gave none. */
 export function readSignAnswer(value: unknown): string | null {
-  return typeof value === "object" && value !== null ? canonicalTxHash((value as Record<string, unknown>).txhash) : null;
+  return typeof value === "object" && value !== null
+    ? canonicalTxHash((value as Record<string, unknown>).txhash)
+    : null;
 }

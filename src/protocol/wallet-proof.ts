@@ -44,7 +44,10 @@ const URL_SAFE_BASE64 = /^[A-Za-z0-9_-]*={0,2}$/;
  * Reads a confirm body for the session `expected.sessionId` on a network whose addresses start
  * with `expected.bech32Prefix`: the normalized proof, or the first problem found.
  */
-export function normalizeWalletProof(body: unknown, expected: { sessionId: string; bech32Prefix: string }): ProofResult {
+export function normalizeWalletProof(
+  body: unknown,
+  expected: { sessionId: string; bech32Prefix: string },
+): ProofResult {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return refuse("body", "INVALID_PROOF", "The proof must be a JSON object");
   }
@@ -97,7 +100,11 @@ function either(fields: Record<string, unknown>, snake: string, camel: string): 
   const a = text(fields, snake);
   const b = text(fields, camel);
   if (a !== undefined && b !== undefined && a !== b) {
-    return problem(snake, "INVALID_PROOF", `${snake} and ${camel} are both present and differ; send one spelling, or the same value in both`);
+    return problem(
+      snake,
+      "INVALID_PROOF",
+      `${snake} and ${camel} are both present and differ; send one spelling, or the same value in both`,
+    );
   }
   return a ?? b;
 }
@@ -105,7 +112,8 @@ function either(fields: Record<string, unknown>, snake: string, camel: string): 
 function normalizeAddress(raw: string | undefined, prefix: string): string | ProofProblem {
   if (raw === undefined) return problem("address", "INVALID_ADDRESS", "address is required");
   const address = raw.trim();
-  if (address.length > BECH32_MAX_LENGTH) return problem("address", "INVALID_ADDRESS", `address is longer than ${BECH32_MAX_LENGTH} characters`);
+  if (address.length > BECH32_MAX_LENGTH)
+    return problem("address", "INVALID_ADDRESS", `address is longer than ${BECH32_MAX_LENGTH} characters`);
   const lower = address.toLowerCase();
   // Bech32 allows all-lowercase or all-uppercase, never a mix (BIP-173).
   if (address !== lower && address !== address.toUpperCase()) {
@@ -129,9 +137,18 @@ function canonicalPublicKey(value: string): string | ProofProblem {
   const padded = standard + "=".repeat((4 - (standard.length % 4)) % 4);
   const binary = atob(padded);
   // An encoder leaves the unused bits of the last symbol zero; other strings are not canonical.
-  if (btoa(binary) !== padded) return problem(field, "INVALID_PUBKEY", "pubkey_base64 is not canonical base64 (the last symbol's unused bits are set)");
+  if (btoa(binary) !== padded)
+    return problem(
+      field,
+      "INVALID_PUBKEY",
+      "pubkey_base64 is not canonical base64 (the last symbol's unused bits are set)",
+    );
   if (binary.length < PUBKEY_MIN_BYTES || binary.length > PUBKEY_MAX_BYTES) {
-    return problem(field, "INVALID_PUBKEY", `pubkey_base64 decodes to ${binary.length} bytes; a public key is ${PUBKEY_MIN_BYTES} to ${PUBKEY_MAX_BYTES} bytes`);
+    return problem(
+      field,
+      "INVALID_PUBKEY",
+      `pubkey_base64 decodes to ${binary.length} bytes; a public key is ${PUBKEY_MIN_BYTES} to ${PUBKEY_MAX_BYTES} bytes`,
+    );
   }
   return padded;
 }

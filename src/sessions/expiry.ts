@@ -15,7 +15,8 @@ export function sessionExpiry(requested: string | undefined, now: number, maxSec
   const latest = now + maxSeconds * 1000;
   if (requested === undefined) return Math.min(now + CONNECT_TTL_MS, latest);
   const at = Date.parse(requested);
-  if (at <= now) throw invalidArgument("EXPIRES_AT_IN_PAST", "expires_at must be in the future", { field: "expires_at" });
+  if (at <= now)
+    throw invalidArgument("EXPIRES_AT_IN_PAST", "expires_at must be in the future", { field: "expires_at" });
   if (at > latest) {
     throw invalidArgument("EXPIRES_AT_TOO_LATE", `expires_at may be at most ${maxSeconds} seconds from now`, {
       field: "expires_at",

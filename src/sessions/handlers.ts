@@ -53,7 +53,11 @@ export async function confirmSession(c: SessionContext<WalletProof>): Promise<Re
  * Asks the session's object; when it has no row and the id is one this Worker signed (the page's
  * document carried it), stores the row first (its first use) and asks again.
  */
-async function withFirstUse(c: Context<AppEnv>, id: string, ask: (stub: SessionStub) => Promise<SessionAnswer>): Promise<SessionAnswer> {
+async function withFirstUse(
+  c: Context<AppEnv>,
+  id: string,
+  ask: (stub: SessionStub) => Promise<SessionAnswer>,
+): Promise<SessionAnswer> {
   const stub = stubFor(c, id);
   const answer = await ask(stub);
   if (!isRefusal(answer) || answer.reason !== "SESSION_NOT_FOUND") return answer;

@@ -71,7 +71,11 @@ export function transition(row: SessionRow | null, event: SessionEvent, now: num
     row: next,
     // Persist, then broadcast: a subscriber never sees a state that storage could still lose.
     // Kept until its expiry at least: a signed id (signed-ids.ts) could otherwise be stored anew.
-    effects: [{ type: "store", row: next }, { type: "schedule", at: Math.max(now + rules.retentionMs, Date.parse(next.expires_at)) }, { type: "notify", row: next }],
+    effects: [
+      { type: "store", row: next },
+      { type: "schedule", at: Math.max(now + rules.retentionMs, Date.parse(next.expires_at)) },
+      { type: "notify", row: next },
+    ],
     answer: ok(200, next),
   });
 
@@ -89,7 +93,10 @@ export function transition(row: SessionRow | null, event: SessionEvent, now: num
       };
       return {
         row: created,
-        effects: [{ type: "store", row: created }, { type: "schedule", at: Date.parse(created.expires_at) }],
+        effects: [
+          { type: "store", row: created },
+          { type: "schedule", at: Date.parse(created.expires_at) },
+        ],
         answer: ok(201, created),
       };
     }
@@ -104,7 +111,14 @@ export function transition(row: SessionRow | null, event: SessionEvent, now: num
       if (view === null) return unchanged(SESSION_NOT_FOUND);
       if (view.status === "pending") {
         const { address, pubkey_base64, account_label } = event.proof;
-        return settle({ ...view, status: "connected", address, pubkey_base64, account_label, connected_at: new Date(now).toISOString() });
+        return settle({
+          ...view,
+          status: "connected",
+          address,
+          pubkey_base64,
+          account_label,
+          connected_at: new Date(now).toISOString(),
+        });
       }
       return unchanged(refusedConfirm(view, event.proof));
     case "alarm":

@@ -9,14 +9,27 @@ import { isHttpsOrLoopback } from "../http/loopback";
 /** Checks `origin.url` of a create: a bare origin, equal to this server's. */
 export function checkSessionOrigin(value: string, serverOrigin: string): string {
   const url = parseUrl(value, "origin.url");
-  if (url.username || url.password || url.pathname !== "/" || url.search || url.hash || value.replace(/\/$/, "") !== url.origin) {
-    throw invalidArgument("INVALID_ORIGIN", "origin.url must be a bare origin such as https://app.example", { field: "origin.url" });
+  if (
+    url.username ||
+    url.password ||
+    url.pathname !== "/" ||
+    url.search ||
+    url.hash ||
+    value.replace(/\/$/, "") !== url.origin
+  ) {
+    throw invalidArgument("INVALID_ORIGIN", "origin.url must be a bare origin such as https://app.example", {
+      field: "origin.url",
+    });
   }
   if (!isHttpsOrLoopback(url)) {
-    throw invalidArgument("INSECURE_ORIGIN", "origin.url must use https (plain http only on a loopback host)", { field: "origin.url" });
+    throw invalidArgument("INSECURE_ORIGIN", "origin.url must use https (plain http only on a loopback host)", {
+      field: "origin.url",
+    });
   }
   if (url.origin !== serverOrigin) {
-    throw invalidArgument("ORIGIN_MISMATCH", `origin.url must be this server's origin, ${serverOrigin}`, { field: "origin.url" });
+    throw invalidArgument("ORIGIN_MISMATCH", `origin.url must be this server's origin, ${serverOrigin}`, {
+      field: "origin.url",
+    });
   }
   return url.origin;
 }
@@ -28,7 +41,9 @@ export function checkRelayUrl(value: string, expected: string): void {
     throw invalidArgument("INVALID_RELAY_URL", "relay_url must not carry credentials", { field: "relay_url" });
   }
   if (!isHttpsOrLoopback(url)) {
-    throw invalidArgument("INSECURE_ORIGIN", "relay_url must use https (plain http only on a loopback host)", { field: "relay_url" });
+    throw invalidArgument("INSECURE_ORIGIN", "relay_url must use https (plain http only on a loopback host)", {
+      field: "relay_url",
+    });
   }
   if (url.href !== expected || value !== expected) {
     throw invalidArgument("INVALID_RELAY_URL", `relay_url must be exactly ${expected}`, { field: "relay_url" });

@@ -13,7 +13,12 @@ export async function limitNewSessions(c: Context<AppEnv>): Promise<void> {
   const { success } = await c.env.SESSION_CREATE_LIMITER.limit({ key: client });
   if (!success) {
     throw new ApiError(
-      { status: 429, code: GrpcCode.RESOURCE_EXHAUSTED, reason: "RATE_LIMITED", message: "Too many sessions created from this client; retry in a minute" },
+      {
+        status: 429,
+        code: GrpcCode.RESOURCE_EXHAUSTED,
+        reason: "RATE_LIMITED",
+        message: "Too many sessions created from this client; retry in a minute",
+      },
       { "retry-after": "60" },
     );
   }

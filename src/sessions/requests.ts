@@ -13,10 +13,18 @@ import { mintSessionId } from "../protocol/index";
 import { sessionExpiry } from "./expiry";
 import type { NewSession } from "./machine";
 import { checkRelayUrl, checkSessionOrigin } from "./origin-rules";
-import { createSessionSchema, parseWalletProof, SESSION_CONFIRM_BODY_LIMIT, SESSION_CREATE_BODY_LIMIT, sessionPathSchema } from "./schemas";
+import {
+  createSessionSchema,
+  parseWalletProof,
+  SESSION_CONFIRM_BODY_LIMIT,
+  SESSION_CREATE_BODY_LIMIT,
+  sessionPathSchema,
+} from "./schemas";
 
 /** The session id of the path, as `c.req.valid("param").id`; 400 `INVALID_SESSION_ID` otherwise. */
-export const sessionIdParam = validator("param", (params) => parseOrRefuse(sessionPathSchema, params, "INVALID_SESSION_ID"));
+export const sessionIdParam = validator("param", (params) =>
+  parseOrRefuse(sessionPathSchema, params, "INVALID_SESSION_ID"),
+);
 
 /**
  * A create's connect payload, checked against this server (its chain id, its own origin, its
@@ -31,14 +39,21 @@ export const newSessionBody = jsonBody(SESSION_CREATE_BODY_LIMIT, (body, c: Cont
   const serverOrigin = new URL(c.req.url).origin;
   const origin = checkSessionOrigin(payload.origin.url, serverOrigin);
   if (payload.relay_url !== undefined && payload.session_id === undefined) {
-    throw invalidArgument("INVALID_RELAY_URL", "relay_url names a session; send its session_id too", { field: "relay_url" });
+    throw invalidArgument("INVALID_RELAY_URL", "relay_url names a session; send its session_id too", {
+      field: "relay_url",
+    });
   }
   const sessionId = payload.session_id ?? mintSessionId();
   if (payload.relay_url !== undefined) {
     checkRelayUrl(payload.relay_url, `${serverOrigin}/api/${config.walletPath}/sessions/${sessionId}/confirm`);
   }
   const expiresAt = sessionExpiry(payload.expires_at, Date.now(), config.sessionTtlMaxSeconds);
-  return { session_id: sessionId, chain_id: payload.chain_id, origin: { name: payload.origin.name, url: origin }, expires_at: new Date(expiresAt).toISOString() };
+  return {
+    session_id: sessionId,
+    chain_id: payload.chain_id,
+    origin: { name: payload.origin.name, url: origin },
+    expires_at: new Date(expiresAt).toISOString(),
+  };
 });
 
 /** A confirm's body as the wallet proof for the path's session (validated by `sessionIdParam` before it). */

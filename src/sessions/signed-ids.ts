@@ -24,23 +24,32 @@ function hmacKey(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
     const utf8 = new TextEncoder();
-    key = crypto.subtle
-      .importKey("raw", utf8.encode(secret), "HKDF", false, ["deriveKey"])
-      .then((base) =>
-        crypto.subtle.deriveKey(
-          { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: utf8.encode("chain-edge signed session id v1") },
-          base,
-          { name: "HMAC", hash: "SHA-256", length: 256 },
-          false,
-          ["sign"],
-        ),
-      );
+    key = crypto.subtle.importKey("raw", utf8.encode(secret), "HKDF", false, ["deriveKey"]).then((base) =>
+      crypto.subtle.deriveKey(
+        {
+          name: "HKDF",
+          hash: "SHA-256",
+          salt: new Uint8Array(0),
+          info: utf8.encode("chain-edge signed session id v1"),
+        },
+        base,
+        { name: "HMAC", hash: "SHA-256", length: 256 },
+        false,
+        ["sign"],
+      ),
+    );
     keys.set(secret, key);
   }
   return key;
 }
 
-async function tag(secret: string, expiry: string, nonce: string, origin: string, chainId: string): Promise<Uint8Array> {
+async function tag(
+  secret: string,
+  expiry: string,
+  nonce: string,
+  origin: string,
+  chainId: string,
+): Promise<Uint8Array> {
   const signed = new TextEncoder().encode(`${expiry}${nonce}\n${origin}\n${chainId}`);
   return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), signed)).slice(0, 6);
 }
@@ -57,7 +66,10 @@ export interface SignedScope {
 }
 
 /** A fresh signed session id that expires at `expiresAt` (ms, taken down to the second), and that expiry. */
-export async function mintSignedSessionId(scope: SignedScope, expiresAt: number): Promise<{ sessionId: string; expiresAt: number }> {
+export async function mintSignedSessionId(
+  scope: SignedScope,
+  expiresAt: number,
+): Promise<{ sessionId: string; expiresAt: number }> {
   const seconds = Math.floor(expiresAt / 1000);
   const expiry = seconds.toString(16).padStart(8, "0");
   const nonce = hex(crypto.getRandomValues(new Uint8Array(6)));
@@ -94,5 +106,10 @@ export async function signedSession(
   const expiresAt = await signedExpiry(scope, sessionId);
   if (expiresAt === null || expiresAt > now + maxSeconds * 1000) return null;
   if (expiresAt <= now) return "expired";
-  return { session_id: sessionId, chain_id: scope.chainId, origin: { name: origin.name, url: scope.origin }, expires_at: new Date(expiresAt).toISOString() };
+  return {
+    session_id: sessionId,
+    chain_id: scope.chainId,
+    origin: { name: origin.name, url: scope.origin },
+    expires_at: new Date(expiresAt).toISOString(),
+  };
 }

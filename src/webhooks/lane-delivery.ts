@@ -17,7 +17,12 @@ export interface LaneLink {
 }
 
 /** A turn for `event` of `onboarding`: held without an attempt while the endpoint fails, else one attempt. */
-export async function deliveryTurn(lane: LaneLink, webhook: HostWebhook, onboarding: string, event: OutboxEvent): Promise<DeliveryTurn> {
+export async function deliveryTurn(
+  lane: LaneLink,
+  webhook: HostWebhook,
+  onboarding: string,
+  event: OutboxEvent,
+): Promise<DeliveryTurn> {
   const askedAt = Date.now();
   const admission = await lane.admit(onboarding);
   if (!admission.go) return { askedAt, failingSince: admission.failing_since };
@@ -32,7 +37,12 @@ export async function attemptLogged(webhook: HostWebhook, onboarding: string, ev
   const attempt = await deliver(webhook, event);
   if (!delivered(attempt)) {
     const outcome = "error" in attempt ? { error: attempt.error } : { status: attempt.status };
-    log("warn", "webhook_attempt_failed", { onboarding, webhook_id: event.id, attempt: event.attempts.length + 1, ...outcome });
+    log("warn", "webhook_attempt_failed", {
+      onboarding,
+      webhook_id: event.id,
+      attempt: event.attempts.length + 1,
+      ...outcome,
+    });
   }
   return attempt;
 }

@@ -67,7 +67,12 @@ export interface LaneTransition {
   answer: Admission;
 }
 
-export const ANSWERING: LaneState = { failing_since: null, last_attempt_at: null, next_probe_at: null, probing_since: null };
+export const ANSWERING: LaneState = {
+  failing_since: null,
+  last_attempt_at: null,
+  next_probe_at: null,
+  probing_since: null,
+};
 
 /** The endpoint is tried at most this often: every 5 s for the first 10 minutes of an outage (1/120 of 10 minutes). */
 const PROBE_MS = 5_000;
@@ -84,9 +89,18 @@ export function probeDelayMs(elapsed: number): number {
 }
 
 /** The next state of the lane for `event` at `now`; `waiting` are the onboardings held back (changed only through the effects). */
-export function laneTransition(lane: LaneState, waiting: ReadonlyMap<string, Waiter>, event: LaneEvent, now: number): LaneTransition {
+export function laneTransition(
+  lane: LaneState,
+  waiting: ReadonlyMap<string, Waiter>,
+  event: LaneEvent,
+  now: number,
+): LaneTransition {
   const go: Admission = { go: true };
-  const held = (state: LaneState): Admission => ({ go: false, failing_since: state.failing_since!, next_probe_at: state.next_probe_at });
+  const held = (state: LaneState): Admission => ({
+    go: false,
+    failing_since: state.failing_since!,
+    next_probe_at: state.next_probe_at,
+  });
 
   switch (event.type) {
     case "admit": {
@@ -94,46 +108,106 @@ export function laneTransition(lane: LaneState, waiting: ReadonlyMap<string, Wai
       return hold(lane, lane, waiting, event.onboarding, now, held);
     }
     case "failed": {
-      const failing = lane.failing_since === null ? { ...ANSWERING, failing_since: now, last_attempt_at: now } : { ...lane, last_attempt_at: now };
+      const failing =
+        lane.failing_since === null
+          ? { ...ANSWERING, failing_since: now, last_attempt_at: now }
+          : { ...lane, last_attempt_at: now };
       return hold(lane, failing, waiting, event.onboarding, now, held);
     }
     case "unreleased":
-      return { lane, effects: [{ type: "wait", onboarding: event.onboarding, waiter: { since: now, probed_at: null } }, { type: "schedule", at: now + RELEASE_RETRY_MS }], answer: go };
+      return {
+        lane,
+        effects: [
+          { type: "wait", onboarding: event.onboarding, waiter: { since: now, probed_at: null } },
+          { type: "schedule", at: now + RELEASE_RETRY_MS },
+        ],
+        answer: go,
+      };
     case "probed": {
       if (lane.failing_since === null) return { lane, effects: [], answer: go };
       lane = { ...lane, probing_since: null };
       if (event.outcome === "delivered") {
         // The outage is over: every onboarding held back goes at once.
         const released = [...waiting.keys()];
-        return { lane: ANSWERING, effects: [{ type: "store", lane: ANSWERING }, { type: "forget", onboardings: released }, { type: "schedule", at: null }, { type: "release", onboardings: released.filter((id) => id !== event.onboarding) }], answer: go };
+        return {
+          lane: ANSWERING,
+          effects: [
+            { type: "store", lane: ANSWERING },
+            { type: "forget", onboardings: released },
+            { type: "schedule", at: null },
+            { type: "release", onboardings: released.filter((id) => id !== event.onboarding) },
+          ],
+          answer: go,
+        };
       }
       if (event.outcome === "nothing") {
         // Nothing of its own to try: another waiting onboarding is the probe, now.
         const next = { ...lane, next_probe_at: Math.max(now, lane.next_probe_at ?? now) };
-        return { lane: next, effects: [{ type: "forget", onboardings: [event.onboarding] }, { type: "store", lane: next }, { type: "schedule", at: next.next_probe_at }], answer: go };
+        return {
+          lane: next,
+          effects: [
+            { type: "forget", onboardings: [event.onboarding] },
+            { type: "store", lane: next },
+            { type: "schedule", at: next.next_probe_at },
+          ],
+          answer: go,
+        };
       }
       const next = { ...lane, last_attempt_at: now, next_probe_at: now + probeDelayMs(now - lane.failing_since!) };
-      return { lane: next, effects: [{ type: "store", lane: next }, { type: "schedule", at: next.next_probe_at }], answer: held(next) };
+      return {
+        lane: next,
+        effects: [
+          { type: "store", lane: next },
+          { type: "schedule", at: next.next_probe_at },
+        ],
+        answer: held(next),
+      };
     }
     case "retry": {
       if (lane.failing_since === null) return { lane, effects: [], answer: go };
       const next = { ...lane, next_probe_at: now };
-      return { lane: next, effects: [{ type: "store", lane: next }, { type: "schedule", at: now }], answer: held(next) };
+      return {
+        lane: next,
+        effects: [
+          { type: "store", lane: next },
+          { type: "schedule", at: now },
+        ],
+        answer: held(next),
+      };
     }
     case "alarm": {
       // Answering with onboardings still registered: releases that did not get through are owed.
       if (lane.failing_since === null) {
         const owed = [...waiting.keys()];
-        return { lane, effects: owed.length === 0 ? [] : [{ type: "forget", onboardings: owed }, { type: "release", onboardings: owed }], answer: go };
+        return {
+          lane,
+          effects:
+            owed.length === 0
+              ? []
+              : [
+                  { type: "forget", onboardings: owed },
+                  { type: "release", onboardings: owed },
+                ],
+          answer: go,
+        };
       }
       const probe = nextProbe(waiting);
       if (probe === null) {
         // Nobody waits: the next onboarding that asks is registered and sets the next probe.
         const next = { ...lane, next_probe_at: null };
-        return { lane: next, effects: [{ type: "store", lane: next }, { type: "schedule", at: null }], answer: go };
+        return {
+          lane: next,
+          effects: [
+            { type: "store", lane: next },
+            { type: "schedule", at: null },
+          ],
+          answer: go,
+        };
       }
-      if (lane.probing_since !== null && now < lane.probing_since + PROBE_LEASE_MS) return { lane, effects: [{ type: "schedule", at: lane.probing_since + PROBE_LEASE_MS }], answer: go };
-      if (lane.next_probe_at !== null && lane.next_probe_at > now) return { lane, effects: [{ type: "schedule", at: lane.next_probe_at }], answer: go };
+      if (lane.probing_since !== null && now < lane.probing_since + PROBE_LEASE_MS)
+        return { lane, effects: [{ type: "schedule", at: lane.probing_since + PROBE_LEASE_MS }], answer: go };
+      if (lane.next_probe_at !== null && lane.next_probe_at > now)
+        return { lane, effects: [{ type: "schedule", at: lane.next_probe_at }], answer: go };
       const next = { ...lane, last_attempt_at: now, next_probe_at: null, probing_since: now };
       return {
         lane: next,
@@ -150,9 +224,19 @@ export function laneTransition(lane: LaneState, waiting: ReadonlyMap<string, Wai
 }
 
 /** `next` (from `before`) with `onboarding` registered as held back (if it is not yet), and a probe coming unless one is under way. */
-function hold(before: LaneState, next: LaneState, waiting: ReadonlyMap<string, Waiter>, onboarding: string, now: number, held: (state: LaneState) => Admission): LaneTransition {
+function hold(
+  before: LaneState,
+  next: LaneState,
+  waiting: ReadonlyMap<string, Waiter>,
+  onboarding: string,
+  now: number,
+  held: (state: LaneState) => Admission,
+): LaneTransition {
   if (next.next_probe_at === null && next.probing_since === null) {
-    next = { ...next, next_probe_at: Math.max(now, (next.last_attempt_at ?? now) + probeDelayMs(now - next.failing_since!)) };
+    next = {
+      ...next,
+      next_probe_at: Math.max(now, (next.last_attempt_at ?? now) + probeDelayMs(now - next.failing_since!)),
+    };
   }
   const effects: LaneEffect[] = [];
   if (next !== before) effects.push({ type: "store", lane: next });

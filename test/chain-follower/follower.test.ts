@@ -17,7 +17,18 @@ import { FAIL_OPEN_AFTER, MAX_CATCH_UP_BLOCKS, type FollowerCursor } from "../..
 import { SAFETY_NET_MS } from "../../src/onboardings/schedule";
 import type { OnboardingState } from "../../src/onboardings/state";
 import { api } from "../helpers/sessions";
-import { accountAddress, authorizeOnChain, config, createOnboarding, DEVNET, host, onboardingStub, page, readOnboarding, settle } from "../onboardings/helpers";
+import {
+  accountAddress,
+  authorizeOnChain,
+  config,
+  createOnboarding,
+  DEVNET,
+  host,
+  onboardingStub,
+  page,
+  readOnboarding,
+  settle,
+} from "../onboardings/helpers";
 
 const followers = (env as unknown as { CHAIN_FOLLOWERS: DurableObjectNamespace<ChainFollower> }).CHAIN_FOLLOWERS;
 const follower = () => followers.get(followers.idFromName(`test-${crypto.randomUUID()}`));
@@ -27,7 +38,8 @@ interface Inside {
   cursor: FollowerCursor;
   running: Promise<void> | null;
 }
-const cursorOf = (stub: Stub) => runInDurableObject(stub, (instance) => ({ ...(instance as unknown as Inside).cursor }));
+const cursorOf = (stub: Stub) =>
+  runInDurableObject(stub, (instance) => ({ ...(instance as unknown as Inside).cursor }));
 async function setCursor(stub: Stub, cursor: Partial<FollowerCursor>): Promise<void> {
   await runInDurableObject(stub, async (instance, state) => {
     const inside = instance as unknown as Inside;
@@ -40,7 +52,8 @@ async function setCursor(stub: Stub, cursor: Partial<FollowerCursor>): Promise<v
 const alarmOf = (stub: Stub) => runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
 /** Runs one pass now (joining one the platform's alarm may have started). */
 const pass = (stub: Stub) => runDurableObjectAlarm(stub);
-const devnetHeight = async () => ((await (await fetch(`${DEVNET}/__devnet/status`)).json()) as { height: number }).height;
+const devnetHeight = async () =>
+  ((await (await fetch(`${DEVNET}/__devnet/status`)).json()) as { height: number }).height;
 
 const faults: number[] = [];
 async function fault(spec: Record<string, unknown>): Promise<void> {
@@ -63,7 +76,11 @@ async function running(): Promise<Stub> {
 
 /** The network's own follower, which the onboardings register with. */
 const network = () => followers.get(followers.idFromName(config.chainId));
-const watchOf = (id: string) => runInDurableObject(onboardingStub(id), async (_onboarding, state) => (await state.storage.get<OnboardingState>("state"))!.watch);
+const watchOf = (id: string) =>
+  runInDurableObject(
+    onboardingStub(id),
+    async (_onboarding, state) => (await state.storage.get<OnboardingState>("state"))!.watch,
+  );
 
 /** An onboarding paired with a fresh payout, waiting for its authorization, registered with the follower. */
 async function waiting(): Promise<{ id: string; operator: string; payout: string }> {
@@ -78,7 +95,11 @@ async function waiting(): Promise<{ id: string; operator: string; payout: string
 async function readsOf(payout: string): Promise<number> {
   let count = 0;
   for (const tag of ["node-1", "node-2"]) {
-    const seen = (await (await fetch(`${DEVNET}/__devnet/requests?prefix=~${tag}/${config.namespace}/incentives/v1/operator_authorizations/${payout}`)).json()) as { count: number };
+    const seen = (await (
+      await fetch(
+        `${DEVNET}/__devnet/requests?prefix=~${tag}/${config.namespace}/incentives/v1/operator_authorizations/${payout}`,
+      )
+    ).json()) as { count: number };
     count += seen.count;
   }
   return count;
@@ -140,10 +161,13 @@ describe("the network's chain follower and the onboardings waiting", () => {
   });
 
   it("forgets an onboarding that stops waiting, and sleeps once none waits", async () => {
-    const inside = (stub: Stub) => runInDurableObject(stub, (instance) => (instance as unknown as { index: { size: number } }).index.size);
+    const inside = (stub: Stub) =>
+      runInDurableObject(stub, (instance) => (instance as unknown as { index: { size: number } }).index.size);
     const waitingNow = await inside(network());
     expect(waitingNow).toBeGreaterThan(0);
-    const ids = await runInDurableObject(network(), (instance) => (instance as unknown as { index: { ids(): string[] } }).index.ids());
+    const ids = await runInDurableObject(network(), (instance) =>
+      (instance as unknown as { index: { ids(): string[] } }).index.ids(),
+    );
     for (const id of ids) {
       expect((await host(`/${id}/cancel`, { method: "POST" })).status).toBe(200);
       await settle(id);
@@ -244,7 +268,11 @@ describe("the chain follower fails open", () => {
 
 describe("the public gateway", () => {
   it("serves no block and no transaction search: an open search is an abuse vector", async () => {
-    for (const path of ["/api/cosmos/base/tendermint/v1beta1/blocks/latest", "/api/cosmos/tx/v1beta1/txs/block/5", `/api/cosmos/tx/v1beta1/txs?query=${encodeURIComponent("tx.height=5")}`]) {
+    for (const path of [
+      "/api/cosmos/base/tendermint/v1beta1/blocks/latest",
+      "/api/cosmos/tx/v1beta1/txs/block/5",
+      `/api/cosmos/tx/v1beta1/txs?query=${encodeURIComponent("tx.height=5")}`,
+    ]) {
       expect((await api(path)).status, path).toBe(404);
     }
   });

@@ -21,11 +21,21 @@ import {
   type FollowerCursor,
 } from "../../src/chain-follower/machine";
 
-const following = (readThrough: number): FollowerCursor => ({ readThrough, head: readThrough, failures: 0, following: true, lastGoodAt: 1_000 });
+const following = (readThrough: number): FollowerCursor => ({
+  readThrough,
+  head: readThrough,
+  failures: 0,
+  following: true,
+  lastGoodAt: 1_000,
+});
 
 describe("learning the head", () => {
   it(`starts ${START_BLOCKS_BACK} blocks before the head when asleep (the blocks since a new onboarding's own read), waking nobody`, () => {
-    expect(learnHead(ASLEEP, 500, ["ob_a"])).toEqual({ cursor: { ...ASLEEP, head: 500, readThrough: 500 - START_BLOCKS_BACK }, read: [498, 499, 500], wake: null });
+    expect(learnHead(ASLEEP, 500, ["ob_a"])).toEqual({
+      cursor: { ...ASLEEP, head: 500, readThrough: 500 - START_BLOCKS_BACK },
+      read: [498, 499, 500],
+      wake: null,
+    });
   });
 
   it("reads each missed block once, in order, up to the catch-up bound", () => {
@@ -46,7 +56,11 @@ describe("learning the head", () => {
     const lagging = learnHead({ ...following(100), head: 105 }, 98, ["ob_a"]);
     expect(lagging.read).toEqual([101, 102, 103, 104, 105]);
     expect(lagging.cursor.head).toBe(105);
-    expect(learnHead(following(100), 97, ["ob_a"])).toMatchObject({ read: [], wake: null, cursor: { head: 100, readThrough: 100 } });
+    expect(learnHead(following(100), 97, ["ob_a"])).toMatchObject({
+      read: [],
+      wake: null,
+      cursor: { head: 100, readThrough: 100 },
+    });
   });
 });
 
@@ -58,7 +72,12 @@ describe("reading a block", () => {
     index.set("ob_c", ["chain1operatorc"]);
     const messages = [
       { "@type": "/chain.unknown.v1.MsgSomethingNew", inner: { list: ["x", " CHAIN1PAYOUTA "] } },
-      { "@type": "/cosmos.bank.v1beta1.MsgSend", from_address: "chain1other", to_address: "chain1operatorb", amount: [{ denom: "u", amount: "1" }] },
+      {
+        "@type": "/cosmos.bank.v1beta1.MsgSend",
+        from_address: "chain1other",
+        to_address: "chain1operatorb",
+        amount: [{ denom: "u", amount: "1" }],
+      },
     ];
     const read = readBlock(following(100), 101, stringsIn(messages), index);
     expect(read.cursor.readThrough).toBe(101);

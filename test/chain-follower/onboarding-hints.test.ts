@@ -6,7 +6,14 @@
  * waiting for the chain.
  */
 import { describe, expect, it } from "vitest";
-import { HINT_PATIENCE_MS, LAGGING_RETRY_MS, transition, type ChainReading, type MachineRules, type OnboardingEvent } from "../../src/onboardings/machine";
+import {
+  HINT_PATIENCE_MS,
+  LAGGING_RETRY_MS,
+  transition,
+  type ChainReading,
+  type MachineRules,
+  type OnboardingEvent,
+} from "../../src/onboardings/machine";
 import { SAFETY_NET_MS } from "../../src/onboardings/schedule";
 import type { OnboardingState } from "../../src/onboardings/state";
 import { accountAddress } from "../helpers/sessions";
@@ -14,16 +21,31 @@ import { accountAddress } from "../helpers/sessions";
 const T0 = Date.parse("2026-11-01T00:00:00Z");
 const CHECK_MS = 6000;
 let n = 0;
-const rules: MachineRules = { present: (record) => ({ ...record, url: "u" }) as never, mintEventId: () => `msg_${++n}`, checkMs: CHECK_MS, ttlMs: 7 * 86_400_000, delivering: false };
+const rules: MachineRules = {
+  present: (record) => ({ ...record, url: "u" }) as never,
+  mintEventId: () => `msg_${++n}`,
+  checkMs: CHECK_MS,
+  ttlMs: 7 * 86_400_000,
+  delivering: false,
+};
 const operator = accountAddress();
 const payout = accountAddress();
 
-const step = (state: OnboardingState | null, event: OnboardingEvent, now: number) => transition(state, event, now, rules);
+const step = (state: OnboardingState | null, event: OnboardingEvent, now: number) =>
+  transition(state, event, now, rules);
 const after = (state: OnboardingState | null, event: OnboardingEvent, now: number) => step(state, event, now).state!;
-const observe = (state: OnboardingState, reading: ChainReading, now: number) => after(state, { type: "observed", reading, since: now }, now);
+const observe = (state: OnboardingState, reading: ChainReading, now: number) =>
+  after(state, { type: "observed", reading, since: now }, now);
 
 function connected(): OnboardingState {
-  const opened = after(null, { type: "create", onboarding: { id: "ob_1", operator, label: "", reference: null, origin: "https://edge.test", return_url: null } }, T0);
+  const opened = after(
+    null,
+    {
+      type: "create",
+      onboarding: { id: "ob_1", operator, label: "", reference: null, origin: "https://edge.test", return_url: null },
+    },
+    T0,
+  );
   return after(opened, { type: "pair", payout: { address: payout, source: "relay" } }, T0 + 1000);
 }
 
@@ -33,7 +55,11 @@ describe("an onboarding and the chain follower", () => {
     expect(own).toContainEqual({ type: "follow", id: "ob_1", addresses: [operator, payout] });
     expect(own.some((e) => e.type === "read")).toBe(true);
 
-    const hinted = after(observe(connected(), { authorizations: { listed: false, height: 10 } }, T0 + 1000), { type: "hint", height: 12, following: true }, T0 + 2000);
+    const hinted = after(
+      observe(connected(), { authorizations: { listed: false, height: 10 } }, T0 + 1000),
+      { type: "hint", height: 12, following: true },
+      T0 + 2000,
+    );
     const onHint = step(hinted, { type: "wake" }, T0 + 2000).effects;
     expect(onHint.some((e) => e.type === "read")).toBe(true);
     expect(onHint.some((e) => e.type === "follow")).toBe(false);
@@ -44,7 +70,9 @@ describe("an onboarding and the chain follower", () => {
     expect(read.watch.next_check_at).toBe(T0 + 1000 + CHECK_MS);
     const following = after(read, { type: "followed", following: true }, T0 + 1500);
     expect(following.watch.next_check_at).toBe(T0 + 1500 + SAFETY_NET_MS);
-    expect(observe(following, { authorizations: { listed: false, height: 11 } }, T0 + 2000).watch.next_check_at).toBe(T0 + 2000 + SAFETY_NET_MS);
+    expect(observe(following, { authorizations: { listed: false, height: 11 } }, T0 + 2000).watch.next_check_at).toBe(
+      T0 + 2000 + SAFETY_NET_MS,
+    );
     const alone = after(following, { type: "followed", following: false }, T0 + 3000);
     expect(alone.watch.next_check_at).toBe(T0 + 3000 + CHECK_MS);
     // The same answer again changes nothing.
@@ -52,7 +80,11 @@ describe("an onboarding and the chain follower", () => {
   });
 
   it("reads again within a second while its reading is older than the block that named it, and concludes only on a reading at that height", () => {
-    const waiting = after(observe(connected(), { authorizations: { listed: false, height: 10 } }, T0 + 1000), { type: "followed", following: true }, T0 + 1000);
+    const waiting = after(
+      observe(connected(), { authorizations: { listed: false, height: 10 } }, T0 + 1000),
+      { type: "followed", following: true },
+      T0 + 1000,
+    );
     const hinted = after(waiting, { type: "hint", height: 20, following: true }, T0 + 2000);
     // A lagging node answers below 20: not listed yet there, and no conclusion from it.
     const lagging = observe(hinted, { authorizations: { listed: false, height: 18 } }, T0 + 2000);
@@ -60,28 +92,54 @@ describe("an onboarding and the chain follower", () => {
     expect(lagging.watch.next_check_at).toBe(T0 + 2000 + LAGGING_RETRY_MS);
     // No answer at all is no newer either.
     expect(observe(lagging, {}, T0 + 3000).watch.next_check_at).toBe(T0 + 3000 + LAGGING_RETRY_MS);
-    const caughtUp = observe(lagging, { authorizations: { listed: true, height: 20 }, node: { payoutRecipient: operator, height: 20 } }, T0 + 3000);
+    const caughtUp = observe(
+      lagging,
+      { authorizations: { listed: true, height: 20 }, node: { payoutRecipient: operator, height: 20 } },
+      T0 + 3000,
+    );
     expect(caughtUp.record.status).toBe("authorized");
     expect(caughtUp.watch.hinted).toBeNull();
     expect(caughtUp.watch.next_check_at).toBe(T0 + 3000 + SAFETY_NET_MS);
   });
 
   it("gives a lagging node at most HINT_PATIENCE_MS, then keeps its usual schedule", () => {
-    const hinted = after(after(connected(), { type: "followed", following: true }, T0 + 1000), { type: "hint", height: 20, following: true }, T0 + 2000);
+    const hinted = after(
+      after(connected(), { type: "followed", following: true }, T0 + 1000),
+      { type: "hint", height: 20, following: true },
+      T0 + 2000,
+    );
     const late = observe(hinted, { authorizations: { listed: false, height: 18 } }, T0 + 2000 + HINT_PATIENCE_MS);
     expect(late.watch.hinted).toBeNull();
     expect(late.watch.next_check_at).toBe(T0 + 2000 + HINT_PATIENCE_MS + SAFETY_NET_MS);
   });
 
   it("unregisters from the follower once it no longer waits for the chain (applied, cancelled, expired)", () => {
-    const authorized = observe(connected(), { authorizations: { listed: true, height: 10 }, node: { payoutRecipient: operator, height: 10 } }, T0 + 2000);
-    const applied = step(authorized, { type: "observed", reading: { node: { payoutRecipient: payout, height: 11 } }, since: T0 + 3000 }, T0 + 3000);
+    const authorized = observe(
+      connected(),
+      { authorizations: { listed: true, height: 10 }, node: { payoutRecipient: operator, height: 10 } },
+      T0 + 2000,
+    );
+    const applied = step(
+      authorized,
+      { type: "observed", reading: { node: { payoutRecipient: payout, height: 11 } }, since: T0 + 3000 },
+      T0 + 3000,
+    );
     expect(applied.state!.record.status).toBe("applied");
     expect(applied.effects).toContainEqual({ type: "unfollow", id: "ob_1" });
     expect(step(connected(), { type: "cancel" }, T0 + 2000).effects).toContainEqual({ type: "unfollow", id: "ob_1" });
-    expect(step(connected(), { type: "read" }, T0 + 8 * 86_400_000).effects).toContainEqual({ type: "unfollow", id: "ob_1" });
+    expect(step(connected(), { type: "read" }, T0 + 8 * 86_400_000).effects).toContainEqual({
+      type: "unfollow",
+      id: "ob_1",
+    });
     // Never registered, never unregistered.
-    const opened = after(null, { type: "create", onboarding: { id: "ob_2", operator, label: "", reference: null, origin: "https://edge.test", return_url: null } }, T0);
+    const opened = after(
+      null,
+      {
+        type: "create",
+        onboarding: { id: "ob_2", operator, label: "", reference: null, origin: "https://edge.test", return_url: null },
+      },
+      T0,
+    );
     expect(step(opened, { type: "cancel" }, T0 + 1000).effects.some((e) => e.type === "unfollow")).toBe(false);
   });
 });

@@ -20,7 +20,12 @@ let server: WranglerDev;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  server = await startWranglerDev({ UPSTREAM_URLS: inject("devnetUrl"), RATE_LIMITS: "off", HOST_API_KEYS: apiKey, ONBOARDING_CHECK_SECONDS: String(CHECK_SECONDS) });
+  server = await startWranglerDev({
+    UPSTREAM_URLS: inject("devnetUrl"),
+    RATE_LIMITS: "off",
+    HOST_API_KEYS: apiKey,
+    ONBOARDING_CHECK_SECONDS: String(CHECK_SECONDS),
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -28,14 +33,21 @@ afterAll(async () => {
 });
 
 async function hostCall(path: string, init: RequestInit = {}): Promise<Record<string, any>> {
-  const response = await fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" } });
+  const response = await fetch(`${server.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+  });
   return (await response.json()) as Record<string, any>;
 }
 
 function runWallet(...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["scripts/wallet.ts", "--server", server.url, "--devnet", inject("devnetUrl"), ...args], { timeout: 30_000 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`wallet failed: ${stderr || error.message}`)) : resolve(stdout),
+    execFile(
+      process.execPath,
+      ["scripts/wallet.ts", "--server", server.url, "--devnet", inject("devnetUrl"), ...args],
+      { timeout: 30_000 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`wallet failed: ${stderr || error.message}`)) : resolve(stdout),
     );
   });
 }
@@ -48,20 +60,35 @@ describe("a customer's page and the chain follower", () => {
     browser = await openBrowser(PHONE, undefined, { base: server.url });
     const { page } = browser;
     await page.goto(`${server.url}/?onboarding=${created.id}`);
-    const payout = connectedAddress(await runWallet("--seed", `follower-${Date.now()}`, (await page.getByTestId("connect-link").getAttribute("href"))!));
-    await expect.poll(async () => (await hostCall(`/api/onboardings/${created.id}`)).status, { timeout: 30_000 }).toBe("connected");
+    const payout = connectedAddress(
+      await runWallet(
+        "--seed",
+        `follower-${Date.now()}`,
+        (await page.getByTestId("connect-link").getAttribute("href"))!,
+      ),
+    );
+    await expect
+      .poll(async () => (await hostCall(`/api/onboardings/${created.id}`)).status, { timeout: 30_000 })
+      .toBe("connected");
 
     // Signed on another device: nothing tells the service but the block that carries it.
     const messages = [buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator })];
-    const sent = await fetch(`${inject("devnetUrl")}/__devnet/txs`, { method: "POST", body: JSON.stringify({ signer: payout, messages }) });
+    const sent = await fetch(`${inject("devnetUrl")}/__devnet/txs`, {
+      method: "POST",
+      body: JSON.stringify({ signer: payout, messages }),
+    });
     const { tx_response } = (await sent.json()) as { tx_response: { code: number; height: string } };
     expect(tx_response.code).toBe(0);
 
     // A block (2 s), the follower's next pass (1 s), the onboarding's read: seconds, against a check every 5 minutes.
-    await expect.poll(async () => (await hostCall(`/api/onboardings/${created.id}`)).status, { timeout: 20_000 }).toBe("authorized");
+    await expect
+      .poll(async () => (await hostCall(`/api/onboardings/${created.id}`)).status, { timeout: 20_000 })
+      .toBe("authorized");
     const authorized = await hostCall(`/api/onboardings/${created.id}`);
     expect(authorized.authorization.height).toBeGreaterThanOrEqual(Number(tx_response.height));
-    await expect.poll(() => page.getByTestId("progress-authorized").textContent(), { timeout: 10_000 }).toBe(`Authorized on chain at height ${authorized.authorization.height}.`);
+    await expect
+      .poll(() => page.getByTestId("progress-authorized").textContent(), { timeout: 10_000 })
+      .toBe(`Authorized on chain at height ${authorized.authorization.height}.`);
     assertClean(browser.guard);
   });
 });

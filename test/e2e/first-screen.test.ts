@@ -26,7 +26,11 @@ afterEach(async () => {
 
 const LINKS: [string, () => Promise<string>][] = [
   ["a self-hoster's link", async () => `/?operator=${freshAddress(ctx)}&label=rack-1`],
-  ["a host's onboarding link", async () => new URL((await createOnboarding({ operator: operators[3]!, label: "rack-first" })).url).search.replace(/^/, "/")],
+  [
+    "a host's onboarding link",
+    async () =>
+      new URL((await createOnboarding({ operator: operators[3]!, label: "rack-first" })).url).search.replace(/^/, "/"),
+  ],
 ];
 
 /** Opens `path` and records the session creates the page sends and every document it was answered. */
@@ -35,7 +39,8 @@ async function open(path: string, javaScriptEnabled: boolean) {
   const { page } = browser;
   const creates: string[] = [];
   page.on("request", (request) => {
-    if (request.method() === "POST" && request.url().endsWith(`/api/${ctx.walletPath}/sessions`)) creates.push(request.url());
+    if (request.method() === "POST" && request.url().endsWith(`/api/${ctx.walletPath}/sessions`))
+      creates.push(request.url());
   });
   await page.goto(`${base}${path}`);
   return { b: browser, page, creates };
@@ -50,7 +55,11 @@ async function qrOnScreen(page: Page): Promise<string | null> {
     const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
     const context = canvas.getContext("2d")!;
     context.drawImage(bitmap, 0, 0);
-    return { data: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data), width: bitmap.width, height: bitmap.height };
+    return {
+      data: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data),
+      width: bitmap.width,
+      height: bitmap.height,
+    };
   }, png.toString("base64"));
   // jsqr is CommonJS: under Node its default import is module.exports, whose `default` is the function.
   return jsQR.default(Uint8ClampedArray.from(data), width, height)?.data ?? null;
@@ -72,7 +81,11 @@ describe("the page's first screen, in its first response", () => {
       expect(payload.relay_url).toBe(`${base}/api/${ctx.walletPath}/sessions/${payload.session_id}/confirm`);
 
       const payout = connectedAddress(await runWallet("--seed", `no-script-${Date.now()}`, link));
-      expect(await sessionRow(payload.session_id)).toMatchObject({ status: "connected", address: payout, expires_at: payload.expires_at });
+      expect(await sessionRow(payload.session_id)).toMatchObject({
+        status: "connected",
+        address: payout,
+        expires_at: payload.expires_at,
+      });
       expect(creates).toEqual([]);
       // Nothing but the document was needed: no stylesheet, no API request.
       expect(b.guard.requests.filter((r) => /\/api\/|styles\.css/.test(r))).toEqual([]);

@@ -37,7 +37,9 @@ declare module "vitest" {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = performance.now();
   const chromium = await chooseChromium();
-  console.log(`e2e browser: ${chromium.executablePath} (${chromium.source}, ready in ${Math.round(performance.now() - started)} ms)`);
+  console.log(
+    `e2e browser: ${chromium.executablePath} (${chromium.source}, ready in ${Math.round(performance.now() - started)} ms)`,
+  );
 
   const devnet = await startDevnet({ port: 0, host: "127.0.0.1" });
   const receiver = await startWebhookReceiver();
@@ -65,7 +67,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The host loop needs a server whose webhook goes to the host example that its test starts. It
   // starts now, in the background, once the suite's server is up, and is ready long before that
   // file runs (host-loop.test.ts waits for it), instead of making the file wait for a start.
-  const hostLoop = { url: `http://127.0.0.1:${await freeLoopbackPort()}`, key: randomBytes(32).toString("hex"), secret: freshSecret(), webhookPort: await freeLoopbackPort() };
+  const hostLoop = {
+    url: `http://127.0.0.1:${await freeLoopbackPort()}`,
+    key: randomBytes(32).toString("hex"),
+    secret: freshSecret(),
+    webhookPort: await freeLoopbackPort(),
+  };
   const hostLoopServer = startWranglerDev(
     {
       UPSTREAM_URLS: devnet.url,

@@ -83,11 +83,15 @@ describe("host example: verification", () => {
     // The scheme by hand: v1, + base64 HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with the decoded secret, here with a wrong key.
     const wrongKey = randomBytes(32);
     const handBuilt = `v1,${createHmac("sha256", wrongKey).update(`msg_bad_1.${seconds}.${body}`).digest("base64")}`;
-    const rightByHand = `v1,${createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64")).update(`msg_bad_1.${seconds}.${body}`).digest("base64")}`;
+    const rightByHand = `v1,${createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64"))
+      .update(`msg_bad_1.${seconds}.${body}`)
+      .digest("base64")}`;
 
     expect((await deliver(host.url, secret, body, { id: "msg_bad_1", at, secret: freshSecret() })).status).toBe(401);
     expect((await deliver(host.url, secret, body, { id: "msg_bad_1", at, signature: handBuilt })).status).toBe(401);
-    expect((await deliver(host.url, secret, `${body} `, { id: "msg_bad_1", at, signature: rightByHand })).status).toBe(401);
+    expect((await deliver(host.url, secret, `${body} `, { id: "msg_bad_1", at, signature: rightByHand })).status).toBe(
+      401,
+    );
     const stale = new Date(Date.now() - 10 * 60_000);
     expect((await deliver(host.url, secret, body, { id: "msg_bad_2", at: stale })).status).toBe(401);
     const bare = await fetch(host.url, { method: "POST", headers: { "content-type": "application/json" }, body });
@@ -159,7 +163,9 @@ describe("host example: onboarding.authorized", () => {
     expect((await deliver(host.url, secret, event)).status).toBe(200);
     expect(await nodeRecord(operator)).toEqual({ status: 200, payout });
     const txhash = await host.waitFor(/MsgUpdateNode → payout \S+, tx ([0-9A-F]{64})/);
-    const tx = (await (await fetch(`${devnet}/cosmos/tx/v1beta1/txs/${txhash}`)).json()) as { tx_response: { code: number } };
+    const tx = (await (await fetch(`${devnet}/cosmos/tx/v1beta1/txs/${txhash}`)).json()) as {
+      tx_response: { code: number };
+    };
     expect(tx.tx_response.code).toBe(0);
     expect(host.output()).toContain(`registered one`);
   });

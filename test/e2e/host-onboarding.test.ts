@@ -9,7 +9,16 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { buildAuthorizeOperator, parseDeepLink, type SignRequest } from "../../src/protocol/index.ts";
 import { assertClean, openBrowser, PHONE, screenshot, type Browser } from "./helpers/browser.ts";
 import { freshAddress, serverContext } from "./helpers/chain.ts";
-import { applyOnNode, cancelOnboarding, createOnboarding, hostOnboarding, hostPage, nodeOperators, verifiedEvents, type HostOnboarding } from "./helpers/host.ts";
+import {
+  applyOnNode,
+  cancelOnboarding,
+  createOnboarding,
+  hostOnboarding,
+  hostPage,
+  nodeOperators,
+  verifiedEvents,
+  type HostOnboarding,
+} from "./helpers/host.ts";
 import { installFakeApp, type AppRecord, type FakeApp } from "./helpers/in-app.ts";
 import { connectedAddress, runWallet } from "./helpers/wallet.ts";
 
@@ -58,14 +67,20 @@ async function textOf(b: Browser, testId: string, timeout = 30_000): Promise<str
 
 /** What a hosted customer never sees: commands, node fields, the sweep. */
 async function expectNoCommands(b: Browser): Promise<void> {
-  for (const selector of ["#update-node-command", "#payout-line", "#sweep-command", "#key-name", "#container"]) expect(await b.page.locator(selector).count()).toBe(0);
+  for (const selector of ["#update-node-command", "#payout-line", "#sweep-command", "#key-name", "#container"])
+    expect(await b.page.locator(selector).count()).toBe(0);
   expect(await b.page.locator("#step-sweep").isVisible()).toBe(false);
 }
 
 describe("a host's onboarding page in Chromium", () => {
   it("by QR and relay: connect, authorize, the host applies, the page shows applied with the height; the webhooks arrive signed", async () => {
     const operator = operators[2]!;
-    const created = await createOnboarding({ operator, label: "rack-c-3", reference: "customer-42", return_url: RETURN_URL });
+    const created = await createOnboarding({
+      operator,
+      label: "rack-c-3",
+      reference: "customer-42",
+      return_url: RETURN_URL,
+    });
     expect(created.url).toBe(`${base}/?onboarding=${created.id}`);
     const b = await open(pathOf(created));
     const { page } = b;
@@ -73,7 +88,9 @@ describe("a host's onboarding page in Chromium", () => {
     expect(await textOf(b, "onboarding-summary")).toContain("“rack-c-3”");
     expect(await textOf(b, "onboarding-summary")).not.toContain("customer-42");
 
-    const payout = connectedAddress(await runWallet("--seed", `hosted-${Date.now()}`, (await page.getByTestId("connect-link").getAttribute("href"))!));
+    const payout = connectedAddress(
+      await runWallet("--seed", `hosted-${Date.now()}`, (await page.getByTestId("connect-link").getAttribute("href"))!),
+    );
     // The paired address, large, with what to check, before anything uses it; the server has it from the relayed session.
     await expect.poll(() => page.getByTestId("paired-address").textContent()).toBe(payout);
     expect(await textOf(b, "check-address")).toMatch(/^Check that this is the address your wallet shows\./);
@@ -83,11 +100,15 @@ describe("a host's onboarding page in Chromium", () => {
 
     const signLink = (await page.getByTestId("sign-link").getAttribute("href"))!;
     const request = parseDeepLink(signLink).payload as SignRequest;
-    expect(request.transaction.messages).toEqual([buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "rack-c-3" })]);
+    expect(request.transaction.messages).toEqual([
+      buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "rack-c-3" }),
+    ]);
     await runWallet(signLink);
 
     const authorized = await hostOnboardingAt(created.id, "authorized");
-    expect(await textOf(b, "progress-authorized")).toBe(`Authorized on chain at height ${authorized.authorization.height}.`);
+    expect(await textOf(b, "progress-authorized")).toBe(
+      `Authorized on chain at height ${authorized.authorization.height}.`,
+    );
     expect(await textOf(b, "progress-waiting")).toBe("Waiting for your host to apply it…");
     expect(await page.getByTestId("back-to-host").count()).toBe(0);
     await expectNoCommands(b);
@@ -123,7 +144,9 @@ describe("a host's onboarding page in Chromium", () => {
     assertClean(b.guard);
 
     // The host heard each verified step, in order, each signature checked by the standardwebhooks package.
-    await expect.poll(async () => (await verifiedEvents(created.id)).map((e) => e.type), { timeout: 30_000 }).toEqual(["onboarding.connected", "onboarding.authorized", "onboarding.applied"]);
+    await expect
+      .poll(async () => (await verifiedEvents(created.id)).map((e) => e.type), { timeout: 30_000 })
+      .toEqual(["onboarding.connected", "onboarding.authorized", "onboarding.applied"]);
     const events = await verifiedEvents(created.id);
     expect(new Set(events.map((e) => e.webhookId)).size).toBe(3);
     expect(events[1]!.data).toMatchObject({ status: "authorized", payout, reference: "customer-42" });
@@ -131,7 +154,11 @@ describe("a host's onboarding page in Chromium", () => {
     expect(events[2]!.data).toMatchObject({ status: "applied", node: { payout_recipient: payout } });
 
     // The index the server's own migrations made: the list finds it by the host's reference, the feed has the same events in order.
-    await expect.poll(async () => (await hostPage("/api/onboardings?reference=customer-42")).data.map((o) => o.status), { timeout: 10_000 }).toEqual(["applied"]);
+    await expect
+      .poll(async () => (await hostPage("/api/onboardings?reference=customer-42")).data.map((o) => o.status), {
+        timeout: 10_000,
+      })
+      .toEqual(["applied"]);
     expect((await hostPage("/api/onboardings?reference=customer-42")).data).toEqual([await hostOnboarding(created.id)]);
     const feed = await hostPage<{ id: string; type: string }>(`/api/events?onboarding=${created.id}`);
     expect(feed.data.map((e) => [e.id, e.type])).toEqual(events.map((e) => [e.webhookId, e.type]));
@@ -141,19 +168,28 @@ describe("a host's onboarding page in Chromium", () => {
     const operator = operators[3]!;
     const payout = freshAddress(ctx);
     const created = await createOnboarding({ operator, label: "rack-d-4", return_url: RETURN_URL });
-    const { b, record } = await openInApp(pathOf(created), { bridge: "now", activeAddress: payout, connect: () => ({ address: payout, accountLabel: "Main account" }), signer: payout });
+    const { b, record } = await openInApp(pathOf(created), {
+      bridge: "now",
+      activeAddress: payout,
+      connect: () => ({ address: payout, accountLabel: "Main account" }),
+      signer: payout,
+    });
     const { page } = b;
     await page.getByRole("button", { name: "Connect with this wallet" }).click();
     await expect.poll(() => page.getByTestId("paired-address").textContent()).toBe(payout);
     expect(await hostOnboardingAt(created.id, "connected")).toMatchObject({ payout, payout_source: "in_app" });
 
-    const reported = page.waitForResponse((response) => response.url().endsWith(`/api/onboarding-pages/${created.id}/authorization`));
+    const reported = page.waitForResponse((response) =>
+      response.url().endsWith(`/api/onboarding-pages/${created.id}/authorization`),
+    );
     await page.getByRole("button", { name: "Sign in your wallet app" }).click();
     expect((await reported).status()).toBe(200);
     const reportedHash = ((await (await reported).request().postDataJSON()) as { txhash: string }).txhash;
     expect(record.signs).toHaveLength(1);
     const authorized = await hostOnboardingAt(created.id, "authorized");
-    expect(await textOf(b, "progress-authorized")).toBe(`Authorized on chain at height ${authorized.authorization.height}.`);
+    expect(await textOf(b, "progress-authorized")).toBe(
+      `Authorized on chain at height ${authorized.authorization.height}.`,
+    );
     expect(authorized.authorization.txhash?.toUpperCase()).toBe(reportedHash.toUpperCase());
 
     await applyOnNode(ctx, operator, payout);
@@ -177,19 +213,27 @@ describe("a host's onboarding page in Chromium", () => {
       // It reports the hash once a block holds the transaction, so the service's lookup finds it at once.
       sign: async () => {
         const messages = [buildAuthorizeOperator(ctx, { payoutRecipient: other, operator })];
-        const response = await fetch(`${inject("devnetUrl")}/__devnet/txs?wait=block`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ signer: other, messages }) });
+        const response = await fetch(`${inject("devnetUrl")}/__devnet/txs?wait=block`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ signer: other, messages }),
+        });
         return { txhash: ((await response.json()) as { tx_response: { txhash: string } }).tx_response.txhash };
       },
     });
     await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
     await hostOnboardingAt(created.id, "connected");
-    const reported = b.page.waitForResponse((response) => response.url().endsWith(`/api/onboarding-pages/${created.id}/authorization`));
+    const reported = b.page.waitForResponse((response) =>
+      response.url().endsWith(`/api/onboarding-pages/${created.id}/authorization`),
+    );
     await b.page.getByRole("button", { name: "Sign in your wallet app" }).click();
     const refusal = await reported;
     expect(refusal.status()).toBe(409);
     const { message } = (await refusal.json()) as { message: string };
     // The refusal's own words, even when the server's push told the page first.
-    await expect.poll(() => b.page.getByTestId("onboarding-ended").textContent()).toBe(`${message.replace(/[.!?]+$/, "")}.`);
+    await expect
+      .poll(() => b.page.getByTestId("onboarding-ended").textContent())
+      .toBe(`${message.replace(/[.!?]+$/, "")}.`);
     expect(await b.page.locator("#steps").isVisible()).toBe(false);
     expect(await b.page.getByTestId("back-to-host").getAttribute("href")).toBe(RETURN_URL);
     expect((await hostOnboarding(created.id)).problem?.reason).toBe("SIGNER_MISMATCH");
@@ -205,10 +249,18 @@ describe("a host's onboarding page in Chromium", () => {
     const other = freshAddress(ctx);
     const b = await open(`${pathOf(created)}&operator=${other}&label=customer-label`);
     expect(await textOf(b, "onboarding-operator")).toBe(operator);
-    const payout = connectedAddress(await runWallet("--seed", `query-${Date.now()}`, (await b.page.getByTestId("connect-link").getAttribute("href"))!));
+    const payout = connectedAddress(
+      await runWallet(
+        "--seed",
+        `query-${Date.now()}`,
+        (await b.page.getByTestId("connect-link").getAttribute("href"))!,
+      ),
+    );
     await expect.poll(() => b.page.getByTestId("operator-address").textContent()).toBe(operator);
     const request = parseDeepLink((await b.page.getByTestId("sign-link").getAttribute("href"))!).payload as SignRequest;
-    expect(request.transaction.messages).toEqual([buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "host-label" })]);
+    expect(request.transaction.messages).toEqual([
+      buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "host-label" }),
+    ]);
     expect(await b.page.content()).not.toContain(other);
     expect(await b.page.content()).not.toContain("customer-label");
     assertClean(b.guard);
@@ -241,15 +293,19 @@ describe("a host's onboarding page in Chromium", () => {
       await page.routeWebSocket(/\/api\/onboarding-pages\//, (socket) => socket.close({ code: 1011, reason: "proxy" }));
     });
     await b.page.getByTestId("connect-link").waitFor();
-    const viewReads = () => b.guard.requests.filter((r) => r === `GET ${base}/api/onboarding-pages/${created.id}`).length;
+    const viewReads = () =>
+      b.guard.requests.filter((r) => r === `GET ${base}/api/onboarding-pages/${created.id}`).length;
     await expect.poll(viewReads).toBeGreaterThan(1);
     await cancelOnboarding(created.id);
-    expect(await textOf(b, "onboarding-ended")).toBe("Your host cancelled this onboarding. There is nothing more to do here.");
+    expect(await textOf(b, "onboarding-ended")).toBe(
+      "Your host cancelled this onboarding. There is nothing more to do here.",
+    );
     assertClean(b.guard);
   });
 
   it("says the link is not valid for an onboarding the server does not know, or an id that is not one", async () => {
-    const sentence = "This onboarding link is not valid. Check that you opened the whole link your host sent you, or ask your host for a new one.";
+    const sentence =
+      "This onboarding link is not valid. Check that you opened the whole link your host sent you, or ask your host for a new one.";
     let b = await open(`/?onboarding=ob_${"0".repeat(32)}`);
     expect(await textOf(b, "onboarding-ended")).toBe(sentence);
     expect(await b.page.locator("#steps").isVisible()).toBe(false);

@@ -26,14 +26,22 @@ describe("the self-hoster's node watch", () => {
     const operator = operators[4]!;
     const b = (browser = await openBrowser(PHONE));
     await b.page.goto(`${base}/?operator=${operator}&label=watch-me`);
-    const payout = connectedAddress(await runWallet("--seed", `watch-${Date.now()}`, (await b.page.getByTestId("connect-link").getAttribute("href"))!));
+    const payout = connectedAddress(
+      await runWallet(
+        "--seed",
+        `watch-${Date.now()}`,
+        (await b.page.getByTestId("connect-link").getAttribute("href"))!,
+      ),
+    );
     await runWallet((await b.page.getByTestId("sign-link").getAttribute("href"))!);
     await b.page.getByTestId("authorize-done").waitFor();
 
     // The node still pays its old recipient: the page says it waits, and keeps looking.
     await expect.poll(() => b.page.getByTestId("node-watch").textContent()).toBe("Waiting for the node to apply it…");
     const before = b.guard.requests.filter((r) => r.includes(`/incentives/v1/node/${operator}`)).length;
-    await expect.poll(() => b.guard.requests.filter((r) => r.includes(`/incentives/v1/node/${operator}`)).length).toBeGreaterThan(before);
+    await expect
+      .poll(() => b.guard.requests.filter((r) => r.includes(`/incentives/v1/node/${operator}`)).length)
+      .toBeGreaterThan(before);
     expect(await b.page.getByTestId("node-applied").count()).toBe(0);
     expect(await b.page.locator("#step-apply .state").textContent()).toBe("In progress");
 

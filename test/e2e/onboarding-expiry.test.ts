@@ -15,7 +15,8 @@ import { startWranglerDev, type WranglerDev } from "./helpers/wrangler-dev.ts";
 
 /** The configuration's floor for ONBOARDING_TTL (src/config/variables.ts). */
 const TTL_SECONDS = 60;
-const EXPIRED = "This onboarding expired before it was finished. There is nothing more to do here; ask your host for a new link.";
+const EXPIRED =
+  "This onboarding expired before it was finished. There is nothing more to do here; ask your host for a new link.";
 
 const hostKey = randomBytes(24).toString("hex");
 let server: WranglerDev;
@@ -47,7 +48,9 @@ async function createOnboarding(operator: string): Promise<OnboardingView> {
 }
 
 async function hostStatus(id: string): Promise<string> {
-  const response = await fetch(`${server.url}/api/onboardings/${id}`, { headers: { authorization: `Bearer ${hostKey}` } });
+  const response = await fetch(`${server.url}/api/onboardings/${id}`, {
+    headers: { authorization: `Bearer ${hostKey}` },
+  });
   return ((await response.json()) as OnboardingView).status;
 }
 
@@ -93,7 +96,8 @@ describe("an onboarding that expires while its page is open", () => {
       expect(await hostStatus(onboarding.id)).toBe("expired");
       // Nothing left to do: no steps, no QR or link, no waiting sentence.
       expect(await b.page.locator("#steps").isHidden()).toBe(true);
-      for (const testId of ["connect-link", "progress-waiting", "sign-link"]) expect(await b.page.getByTestId(testId).isVisible(), testId).toBe(false);
+      for (const testId of ["connect-link", "progress-waiting", "sign-link"])
+        expect(await b.page.getByTestId(testId).isVisible(), testId).toBe(false);
       // And it stops following the onboarding: no more reads once a poll interval has passed.
       const calls = onboardingCallsFrom(b, onboarding.id);
       await b.page.waitForTimeout(4000);

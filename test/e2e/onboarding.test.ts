@@ -22,7 +22,12 @@ const base = inject("baseUrl");
 const ctx = await serverContext();
 const settings = (await (await fetch(`${base}/api/config`)).json()) as Record<string, string>;
 /** The node target the page starts from: the server's defaults. */
-const defaults: NodeTarget = { keyName: settings.node_key_name!, home: settings.node_home!, keyringBackend: settings.node_keyring_backend!, container: settings.node_container! };
+const defaults: NodeTarget = {
+  keyName: settings.node_key_name!,
+  home: settings.node_home!,
+  keyringBackend: settings.node_keyring_backend!,
+  container: settings.node_container!,
+};
 let browser: Browser | undefined;
 
 /**
@@ -31,7 +36,11 @@ let browser: Browser | undefined;
  * shorter wait. It starts now, while the tests before the expiry ones run.
  */
 const SHORT_TTL_SECONDS = 10;
-const shortLivedServer = startWranglerDev({ UPSTREAM_URLS: inject("devnetUrl"), SESSION_TTL_MAX_SECONDS: String(SHORT_TTL_SECONDS), RATE_LIMITS: "off" });
+const shortLivedServer = startWranglerDev({
+  UPSTREAM_URLS: inject("devnetUrl"),
+  SESSION_TTL_MAX_SECONDS: String(SHORT_TTL_SECONDS),
+  RATE_LIMITS: "off",
+});
 // A run filtered to other tests never awaits it; its failure is reported by the tests that do.
 shortLivedServer.catch(() => undefined);
 afterAll(async () => {
@@ -71,7 +80,11 @@ const payloadOf = (link: string) => decodeURIComponent(link.split("?p=")[1]!);
 
 /** A devnet fault (an injected answer) until `removeFault`. */
 async function addFault(fault: Record<string, unknown>): Promise<{ id: number }> {
-  const response = await fetch(`${inject("devnetUrl")}/__devnet/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fault) });
+  const response = await fetch(`${inject("devnetUrl")}/__devnet/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(fault),
+  });
   return (await response.json()) as { id: number };
 }
 
@@ -131,8 +144,17 @@ describe("onboarding page in Chromium", () => {
     expect(request.account_hint).toBe(payout);
     expect(request.origin.url).toBe(base);
     expect(request.preview.title.trim()).not.toBe("");
-    expect(request.preview.messages).toEqual([expect.objectContaining({ type: "MsgAuthorizeOperator", from: payout, to: operator, summary: request.preview.summary })]);
-    expect(request.transaction.messages).toEqual([buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "rack-b-7" })]);
+    expect(request.preview.messages).toEqual([
+      expect.objectContaining({
+        type: "MsgAuthorizeOperator",
+        from: payout,
+        to: operator,
+        summary: request.preview.summary,
+      }),
+    ]);
+    expect(request.transaction.messages).toEqual([
+      buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "rack-b-7" }),
+    ]);
     // The small authorization's QR is the raw base64, not the link.
     const qrContent = payloadOf(signLink);
     expect(decodeWalletPayload(qrContent)).toEqual(request);
@@ -142,12 +164,20 @@ describe("onboarding page in Chromium", () => {
     // Another phone scans it: no hash reaches this page, so the authorization list tells.
     expect(await runWallet(qrContent)).toMatch(/^included: [0-9A-F]{64} at height \d+$/m);
     expect(await shown(page.getByTestId("authorize-done"))).toMatch(/^Authorized: your node's operator/);
-    expect(await devnetAuthorizations()).toContainEqual(expect.objectContaining({ payout_recipient: payout, operator, label: "rack-b-7" }));
+    expect(await devnetAuthorizations()).toContainEqual(
+      expect.objectContaining({ payout_recipient: payout, operator, label: "rack-b-7" }),
+    );
 
     // Step 3: the exact environment line and command (the server's node defaults), each copyable.
     const command = buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...defaults });
-    expect(command.startsWith(`docker exec ${defaults.container} ${ctx.nodeBinary} tx incentives update-node "" --payout-recipient ${payout} --from ${defaults.keyName} --home `)).toBe(true);
-    expect(await page.locator("#payout-line").textContent()).toBe(buildPayoutRecipientLine(ctx, { operator, payoutRecipient: payout }));
+    expect(
+      command.startsWith(
+        `docker exec ${defaults.container} ${ctx.nodeBinary} tx incentives update-node "" --payout-recipient ${payout} --from ${defaults.keyName} --home `,
+      ),
+    ).toBe(true);
+    expect(await page.locator("#payout-line").textContent()).toBe(
+      buildPayoutRecipientLine(ctx, { operator, payoutRecipient: payout }),
+    );
     expect(await page.locator("#update-node-command").textContent()).toBe(command);
     await page.getByRole("button", { name: "Copy update-node command" }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(command);
@@ -159,7 +189,13 @@ describe("onboarding page in Chromium", () => {
     // Step 4: the optional sweep keeps the reserve.
     await page.getByText("Sweep leftover operator balance to your payout address").click();
     await page.getByLabel("Operator balance").fill("1500000");
-    const sweep = buildSweep(ctx, { operator, payoutRecipient: payout, balance: "1500000", reserve: DEFAULT_SWEEP_RESERVE, ...defaults });
+    const sweep = buildSweep(ctx, {
+      operator,
+      payoutRecipient: payout,
+      balance: "1500000",
+      reserve: DEFAULT_SWEEP_RESERVE,
+      ...defaults,
+    });
     await expect.poll(() => page.locator("#sweep-command").textContent()).toBe(sweep.command);
     await page.getByLabel("Reserve", { exact: true }).fill("2000000");
     await expect.poll(() => page.locator("#step-sweep .error").textContent()).toMatch(/nothing to sweep/);
@@ -194,7 +230,9 @@ describe("onboarding page in Chromium", () => {
     await expect.poll(() => page.locator("#container-error").textContent()).toMatch(/container name/);
     expect(await page.locator("#update-node-command").count()).toBe(0);
     await page.getByLabel("Container name").fill("");
-    await expect.poll(() => page.locator("#update-node-command").textContent()).toBe(commandFor({ ...target, container: "" }));
+    await expect
+      .poll(() => page.locator("#update-node-command").textContent())
+      .toBe(commandFor({ ...target, container: "" }));
 
     // Home and keyring backend are editable; a hostile home is quoted as one word, a relative one refused.
     await page.getByLabel("Node home directory").fill("relative/home");
@@ -212,7 +250,9 @@ describe("onboarding page in Chromium", () => {
     const operator = freshAddress(ctx);
     const b = await open(PHONE, onboardingPath(operator));
     await runWallet("--address", operator, await connectLinkOf(b));
-    await expect.poll(() => b.page.getByTestId("authorize-skipped").textContent()).toMatch(/no authorization is needed/);
+    await expect
+      .poll(() => b.page.getByTestId("authorize-skipped").textContent())
+      .toMatch(/no authorization is needed/);
     expect(await b.page.getByTestId("sign-link").count()).toBe(0);
     expect(await b.page.locator("#step-authorize .state").textContent()).toBe("Skipped");
     expect(await b.page.locator("#update-node-command").textContent()).toContain(`--payout-recipient ${operator} `);
@@ -238,7 +278,9 @@ describe("onboarding page in Chromium", () => {
     await runWallet("--address", payout, await connectLinkOf(b));
     const signLink = await signLinkOf(b);
     expect(await recordAuthorization(payout, second)).toBe(201);
-    expect(await runWallet("--address", payout, signLink)).toMatch(/^already authorized: [0-9A-F]{64} .*\(counts as success\)$/m);
+    expect(await runWallet("--address", payout, signLink)).toMatch(
+      /^already authorized: [0-9A-F]{64} .*\(counts as success\)$/m,
+    );
     await b.page.getByTestId("authorize-done").waitFor();
     assertClean(b.guard);
   });
@@ -259,7 +301,9 @@ describe("onboarding page in Chromium", () => {
   it("says so when the wallet declines, and retries", async () => {
     const b = await open(PHONE, onboardingPath(freshAddress(ctx)));
     expect(await runWallet("--refuse", await connectLinkOf(b))).toMatch(/^declined/m);
-    await expect.poll(() => b.page.getByRole("alert").textContent()).toBe("The connection was cancelled or declined in the wallet.");
+    await expect
+      .poll(() => b.page.getByRole("alert").textContent())
+      .toBe("The connection was cancelled or declined in the wallet.");
     await b.page.getByRole("button", { name: "Start again" }).click();
     const payout = connectedAddress(await runWallet(await connectLinkOf(b)));
     await expect.poll(() => b.page.getByTestId("paired-address").textContent()).toBe(payout);
@@ -286,8 +330,13 @@ describe("onboarding page in Chromium", () => {
 
     it("says so when the connection request expires, and retries", ({ expect }) =>
       onShortLived(async (b) => {
-        await b.page.getByRole("alert").filter({ hasText: "expired" }).waitFor({ timeout: (SHORT_TTL_SECONDS + 30) * 1000 });
-        expect(await b.page.getByRole("alert").textContent()).toBe("The connection request expired before the wallet answered.");
+        await b.page
+          .getByRole("alert")
+          .filter({ hasText: "expired" })
+          .waitFor({ timeout: (SHORT_TTL_SECONDS + 30) * 1000 });
+        expect(await b.page.getByRole("alert").textContent()).toBe(
+          "The connection request expired before the wallet answered.",
+        );
         await screenshot(b.page, "phone-failure-expired");
         await b.page.getByRole("button", { name: "Start again" }).click();
         await b.page.getByTestId("connect-link").waitFor();
@@ -298,8 +347,13 @@ describe("onboarding page in Chromium", () => {
       onShortLived(async (b) => {
         await runWallet(await connectLinkOf(b));
         const first = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
-        await b.page.getByRole("alert").filter({ hasText: "expired" }).waitFor({ timeout: (SHORT_TTL_SECONDS + 30) * 1000 });
-        expect(await b.page.getByRole("alert").textContent()).toBe("The signing request expired before the authorization appeared on the network.");
+        await b.page
+          .getByRole("alert")
+          .filter({ hasText: "expired" })
+          .waitFor({ timeout: (SHORT_TTL_SECONDS + 30) * 1000 });
+        expect(await b.page.getByRole("alert").textContent()).toBe(
+          "The signing request expired before the authorization appeared on the network.",
+        );
         await b.page.getByRole("button", { name: "Create a new request" }).click();
         const second = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
         expect(second.id).not.toBe(first.id);
@@ -311,17 +365,24 @@ describe("onboarding page in Chromium", () => {
 
   it("says so when the gateway is down, and retries", async () => {
     const payout = freshAddress(ctx);
-    const fault = await addFault({ prefix: `/${ctx.namespace}/incentives/v1/operator_authorizations/${payout}`, status: 503 });
+    const fault = await addFault({
+      prefix: `/${ctx.namespace}/incentives/v1/operator_authorizations/${payout}`,
+      status: 503,
+    });
     const b = await open(PHONE, onboardingPath(freshAddress(ctx)));
     // The browser logs failed fetches as console errors; this test expects exactly those.
     await runWallet("--address", payout, await connectLinkOf(b));
     await b.page.getByRole("alert").filter({ hasText: "gateway" }).waitFor();
-    expect(await b.page.getByRole("alert").textContent()).toMatch(/^The network gateway answered with an error \(HTTP 5\d\d\)\. The page cannot check your authorization right now\.$/);
+    expect(await b.page.getByRole("alert").textContent()).toMatch(
+      /^The network gateway answered with an error \(HTTP 5\d\d\)\. The page cannot check your authorization right now\.$/,
+    );
     await screenshot(b.page, "phone-failure-gateway");
     await removeFault(fault);
     await b.page.getByRole("button", { name: "Create a new request" }).click();
     await b.page.getByTestId("sign-link").waitFor();
-    expect(b.guard.problems.every((p) => /Failed to load resource: the server responded with a status of 5\d\d/.test(p))).toBe(true);
+    expect(
+      b.guard.problems.every((p) => /Failed to load resource: the server responded with a status of 5\d\d/.test(p)),
+    ).toBe(true);
     expect(b.guard.offOrigin).toEqual([]);
   });
 
@@ -337,7 +398,9 @@ describe("onboarding page in Chromium", () => {
       });
       const { page } = b;
       // The active account is a hint shown before approving; no QR inside the app.
-      await expect.poll(() => page.getByTestId("active-account").textContent()).toBe(`Your wallet's active account is ${payout}.`);
+      await expect
+        .poll(() => page.getByTestId("active-account").textContent())
+        .toBe(`Your wallet's active account is ${payout}.`);
       expect(await page.locator(".qr").count()).toBe(0);
       await screenshot(page, "phone-in-app-connect");
       const link = await connectLinkOf(b);
@@ -350,12 +413,18 @@ describe("onboarding page in Chromium", () => {
 
       const signLink = await signLinkOf(b);
       await page.getByRole("button", { name: "Sign in your wallet app" }).click();
-      expect(await shown(page.getByTestId("authorize-done"))).toMatch(/^Authorized: transaction [0-9A-F]{64} is on the network \(block \d+\)\./);
+      expect(await shown(page.getByTestId("authorize-done"))).toMatch(
+        /^Authorized: transaction [0-9A-F]{64} is on the network \(block \d+\)\./,
+      );
       expect(record.signs).toEqual([payloadOf(signLink)]);
       const txhash = /transaction ([0-9A-F]{64})/.exec((await page.getByTestId("authorize-done").textContent())!)![1]!;
-      const lookup = (await (await fetch(`${base}/api/cosmos/tx/v1beta1/txs/${txhash}`)).json()) as { tx_response: { code: number } };
+      const lookup = (await (await fetch(`${base}/api/cosmos/tx/v1beta1/txs/${txhash}`)).json()) as {
+        tx_response: { code: number };
+      };
       expect(lookup.tx_response.code).toBe(0);
-      expect(await devnetAuthorizations()).toContainEqual(expect.objectContaining({ payout_recipient: payout, operator }));
+      expect(await devnetAuthorizations()).toContainEqual(
+        expect.objectContaining({ payout_recipient: payout, operator }),
+      );
       await screenshot(page, "phone-in-app-signed");
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       assertClean(b.guard);
@@ -369,9 +438,11 @@ describe("onboarding page in Chromium", () => {
         },
       });
       await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
-      await expect.poll(() => b.page.getByTestId("bridge-fallback").textContent()).toBe(
-        "Your wallet app declined or could not complete the connection (User rejected the request). Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.",
-      );
+      await expect
+        .poll(() => b.page.getByTestId("bridge-fallback").textContent())
+        .toBe(
+          "Your wallet app declined or could not complete the connection (User rejected the request). Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.",
+        );
       expect(await b.page.locator("#step-connect .qr").count()).toBe(1);
       expect(record.connects).toHaveLength(1);
       await screenshot(b.page, "phone-in-app-declined");
@@ -381,16 +452,24 @@ describe("onboarding page in Chromium", () => {
     });
 
     it("falls back when the wallet app answers with an address that is not the network's", async () => {
-      const { b } = await openInApp(onboardingPath(freshAddress(ctx)), { bridge: "now", connect: () => ({ address: "cosmos1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqnrql8a" }) });
+      const { b } = await openInApp(onboardingPath(freshAddress(ctx)), {
+        bridge: "now",
+        connect: () => ({ address: "cosmos1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqnrql8a" }),
+      });
       await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
-      await expect.poll(() => b.page.getByTestId("bridge-fallback").textContent()).toMatch(/^Your wallet app's answer cannot be used: its address /);
+      await expect
+        .poll(() => b.page.getByTestId("bridge-fallback").textContent())
+        .toMatch(/^Your wallet app's answer cannot be used: its address /);
       expect(await b.page.getByTestId("paired-address").count()).toBe(0);
       assertClean(b.guard);
     });
 
     it("finds a bridge injected a second after the page loaded", async () => {
       const payout = freshAddress(ctx);
-      const { b } = await openInApp(onboardingPath(freshAddress(ctx)), { bridge: "late", connect: () => ({ address: payout }) });
+      const { b } = await openInApp(onboardingPath(freshAddress(ctx)), {
+        bridge: "late",
+        connect: () => ({ address: payout }),
+      });
       await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
       await expect.poll(() => b.page.getByTestId("paired-address").textContent()).toBe(payout);
       assertClean(b.guard);
@@ -415,14 +494,25 @@ describe("onboarding page in Chromium", () => {
       const operator = freshAddress(ctx);
       const payout = freshAddress(ctx);
       // The authorization list lags here (it stays empty), so only the transaction can tell the page.
-      const lagging = await addFault({ prefix: `/${ctx.namespace}/incentives/v1/operator_authorizations/${payout}`, status: 200, content_type: "application/json", body: JSON.stringify({ authorizations: [], pagination: { next_key: null, total: "0" } }) });
-      const { b } = await openInApp(onboardingPath(operator), { bridge: "now", connect: () => ({ address: payout }), signer: payout });
+      const lagging = await addFault({
+        prefix: `/${ctx.namespace}/incentives/v1/operator_authorizations/${payout}`,
+        status: 200,
+        content_type: "application/json",
+        body: JSON.stringify({ authorizations: [], pagination: { next_key: null, total: "0" } }),
+      });
+      const { b } = await openInApp(onboardingPath(operator), {
+        bridge: "now",
+        connect: () => ({ address: payout }),
+        signer: payout,
+      });
       await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
       await b.page.getByRole("button", { name: "Sign in your wallet app" }).waitFor();
       // Authorized elsewhere after the page asked: the wallet's transaction fails with ErrAuthorizationExists.
       expect(await recordAuthorization(payout, operator)).toBe(201);
       await b.page.getByRole("button", { name: "Sign in your wallet app" }).click();
-      expect(await shown(b.page.getByTestId("authorize-done"))).toMatch(/^Your wallet had already authorized this operator, so transaction [0-9A-F]{64} changed nothing/);
+      expect(await shown(b.page.getByTestId("authorize-done"))).toMatch(
+        /^Your wallet had already authorized this operator, so transaction [0-9A-F]{64} changed nothing/,
+      );
       expect(await b.page.locator("#step-authorize .state").textContent()).toBe("Done");
       await removeFault(lagging);
       assertClean(b.guard);
@@ -439,7 +529,11 @@ describe("onboarding page in Chromium", () => {
         sign: async () => {
           const self = buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator: freshAddress(ctx) });
           const messages = [{ ...self, value: { ...self.value, operator: payout } }];
-          const response = await fetch(`${inject("devnetUrl")}/__devnet/txs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ signer: payout, messages }) });
+          const response = await fetch(`${inject("devnetUrl")}/__devnet/txs`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ signer: payout, messages }),
+          });
           broadcast = ((await response.json()) as { tx_response: typeof broadcast }).tx_response;
           return { txhash: broadcast!.txhash };
         },
@@ -448,7 +542,9 @@ describe("onboarding page in Chromium", () => {
       await b.page.getByRole("button", { name: "Sign in your wallet app" }).click();
       const text = await shown(b.page.getByRole("alert"));
       expect(broadcast!.raw_log).not.toBe("");
-      expect(text).toBe(`The network refused the authorization (transaction ${broadcast!.txhash}): ${broadcast!.codespace}: ${broadcast!.raw_log.replace(/[.!?]+$/, "")}.`);
+      expect(text).toBe(
+        `The network refused the authorization (transaction ${broadcast!.txhash}): ${broadcast!.codespace}: ${broadcast!.raw_log.replace(/[.!?]+$/, "")}.`,
+      );
       await screenshot(b.page, "phone-in-app-failed");
       expect(await b.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       assertClean(b.guard);
@@ -466,9 +562,13 @@ describe("onboarding page in Chromium", () => {
       });
       await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
       await b.page.getByRole("button", { name: "Sign in your wallet app" }).click();
-      await expect.poll(() => b.page.getByTestId("bridge-fallback").textContent()).toMatch(/^Your wallet app declined or could not sign \(Signing cancelled\)\./);
+      await expect
+        .poll(() => b.page.getByTestId("bridge-fallback").textContent())
+        .toMatch(/^Your wallet app declined or could not sign \(Signing cancelled\)\./);
       const signLink = await signLinkOf(b);
-      expect(await b.page.locator("#step-authorize svg.qr path").getAttribute("d")).toBe(qrDrawing(payloadOf(signLink)).d);
+      expect(await b.page.locator("#step-authorize svg.qr path").getAttribute("d")).toBe(
+        qrDrawing(payloadOf(signLink)).d,
+      );
       await runWallet("--address", payout, payloadOf(signLink));
       expect(await shown(b.page.getByTestId("authorize-done"))).toMatch(/^Authorized: your node's operator/);
       assertClean(b.guard);

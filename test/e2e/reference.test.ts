@@ -12,9 +12,16 @@ afterEach(async () => {
 
 describe("API reference page", () => {
   it("lists every operation of the OpenAPI document, on a phone and a desktop", async () => {
-    const doc = (await (await fetch(`${base}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-    const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
-    for (const [viewport, name] of [[PHONE, "phone-reference"], [DESKTOP, "desktop-reference"]] as const) {
+    const doc = (await (await fetch(`${base}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    for (const [viewport, name] of [
+      [PHONE, "phone-reference"],
+      [DESKTOP, "desktop-reference"],
+    ] as const) {
       browser = await openBrowser(viewport);
       const { page } = browser;
       await page.goto(`${base}/reference/`);

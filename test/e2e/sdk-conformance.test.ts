@@ -31,7 +31,14 @@ function recordingFetch() {
   const wrapped: typeof fetch = async (input, init) => {
     const sentAt = Date.now();
     const response = await fetch(input, init);
-    exchanges.push({ method: init?.method ?? "GET", url: String(input), status: response.status, sentAt, headers: new Headers(init?.headers), body: init?.body as string | undefined });
+    exchanges.push({
+      method: init?.method ?? "GET",
+      url: String(input),
+      status: response.status,
+      sentAt,
+      headers: new Headers(init?.headers),
+      body: init?.body as string | undefined,
+    });
     return response;
   };
   return { fetch: wrapped, exchanges };
@@ -47,7 +54,12 @@ function sessionReported() {
 describe("the server speaks the SDK's words in the local profile", () => {
   it("publishes the wallet path, chain id, prefix and scheme the SDK hard-codes", async () => {
     const settings = (await (await fetch(`${base}/api/config`)).json()) as Record<string, string>;
-    expect(settings).toMatchObject({ wallet_path: SDK_WORDS.walletPath, chain_id: SDK_WORDS.defaultChainId, bech32_prefix: SDK_WORDS.prefix, wallet_scheme: SDK_WORDS.scheme });
+    expect(settings).toMatchObject({
+      wallet_path: SDK_WORDS.walletPath,
+      chain_id: SDK_WORDS.defaultChainId,
+      bech32_prefix: SDK_WORDS.prefix,
+      wallet_scheme: SDK_WORDS.scheme,
+    });
   });
 });
 
@@ -56,27 +68,55 @@ describe("SDK connect() against the server", () => {
     const recorded = recordingFetch();
     const sdk = createSdk({ intervalMs: INTERVAL_MS });
     const { reported, onSession } = sessionReported();
-    const proof = sdk.connect({ origin, transport: sdkHttpTransport(sdkBase, recorded.fetch), relayUrl: true, expiresInMs: 20_000, onSession });
+    const proof = sdk.connect({
+      origin,
+      transport: sdkHttpTransport(sdkBase, recorded.fetch),
+      relayUrl: true,
+      expiresInMs: 20_000,
+      onSession,
+    });
     const session = await reported;
-    expect(session.payload.relay_url).toBe(`${base}/api/${SDK_WORDS.walletPath}/sessions/${session.payload.session_id}/confirm`);
+    expect(session.payload.relay_url).toBe(
+      `${base}/api/${SDK_WORDS.walletPath}/sessions/${session.payload.session_id}/confirm`,
+    );
 
     const address = connectedAddress(await runWallet(session.deepLink));
-    expect(await proof).toEqual({ sessionId: session.payload.session_id, address, pubkeyBase64: expect.any(String), accountLabel: "Simulator" });
+    expect(await proof).toEqual({
+      sessionId: session.payload.session_id,
+      address,
+      pubkeyBase64: expect.any(String),
+      accountLabel: "Simulator",
+    });
 
     const create = recorded.exchanges[0]!;
     expect(create).toMatchObject({ method: "POST", url: `${sdkBase}/sessions`, status: 201 });
     expect(create.headers.get("content-type")).toBe("application/json");
     expect(create.headers.get("accept")).toBe("application/json");
-    expect(Object.keys(JSON.parse(create.body!)).sort()).toEqual(["chain_id", "expires_at", "origin", "relay_url", "session_id", "v"]);
+    expect(Object.keys(JSON.parse(create.body!)).sort()).toEqual([
+      "chain_id",
+      "expires_at",
+      "origin",
+      "relay_url",
+      "session_id",
+      "v",
+    ]);
   });
 
   it("resolves with the proof sent in camelCase, uppercase and base64url from the bare base64 payload", async () => {
     const sdk = createSdk({ intervalMs: INTERVAL_MS });
     const { reported, onSession } = sessionReported();
-    const proof = sdk.connect({ origin, transport: sdkHttpTransport(sdkBase), relayUrl: true, expiresInMs: 20_000, onSession });
+    const proof = sdk.connect({
+      origin,
+      transport: sdkHttpTransport(sdkBase),
+      relayUrl: true,
+      expiresInMs: 20_000,
+      onSession,
+    });
     const session = await reported;
     const payload = decodeURIComponent(new URL(session.deepLink).searchParams.get("p")!);
-    const address = connectedAddress(await runWallet("--camel", "--uppercase", "--base64url", "--seed", "variants", payload));
+    const address = connectedAddress(
+      await runWallet("--camel", "--uppercase", "--base64url", "--seed", "variants", payload),
+    );
     const result = await proof;
     expect(result.address).toBe(address);
     expect(Buffer.from(result.pubkeyBase64!, "base64").length).toBe(1952);
@@ -117,7 +157,13 @@ describe("SDK connect() against the server", () => {
     const recorded = recordingFetch();
     const sdk = createSdk({ intervalMs: INTERVAL_MS });
     const { reported, onSession } = sessionReported();
-    const proof = sdk.connect({ origin, transport: sdkHttpTransport(sdkBase, recorded.fetch), relayUrl: true, expiresInMs: 2_000, onSession });
+    const proof = sdk.connect({
+      origin,
+      transport: sdkHttpTransport(sdkBase, recorded.fetch),
+      relayUrl: true,
+      expiresInMs: 2_000,
+      onSession,
+    });
     const expiresAt = Date.parse((await reported).payload.expires_at);
     await expect(proof).rejects.toThrow("Verification session lookup failed (410)");
 
@@ -131,9 +177,14 @@ describe("SDK connect() against the server", () => {
 
   it("is refused a create beyond the server's cap, with the cap in the message", async () => {
     const sdk = createSdk({ intervalMs: INTERVAL_MS });
-    await expect(sdk.connect({ origin, transport: sdkHttpTransport(sdkBase), relayUrl: true, expiresInMs: (ttlSeconds + 60) * 1000 })).rejects.toThrow(
-      "Could not create verification session (400)",
-    );
+    await expect(
+      sdk.connect({
+        origin,
+        transport: sdkHttpTransport(sdkBase),
+        relayUrl: true,
+        expiresInMs: (ttlSeconds + 60) * 1000,
+      }),
+    ).rejects.toThrow("Could not create verification session (400)");
     const sessionId = mintSessionId();
     const response = await fetch(`${sdkBase}/sessions`, {
       method: "POST",
@@ -148,14 +199,16 @@ describe("SDK connect() against the server", () => {
       }),
     });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { message: string }).message).toBe(`expires_at may be at most ${ttlSeconds} seconds from now`);
+    expect(((await response.json()) as { message: string }).message).toBe(
+      `expires_at may be at most ${ttlSeconds} seconds from now`,
+    );
     expect((await fetch(`${sdkBase}/sessions/${sessionId}`)).status).toBe(404);
   });
 
   it("is refused a create whose expires_at has already passed", async () => {
     const sdk = createSdk({ intervalMs: INTERVAL_MS });
-    await expect(sdk.connect({ origin, transport: sdkHttpTransport(sdkBase), relayUrl: true, expiresInMs: -1000 })).rejects.toThrow(
-      "Could not create verification session (400)",
-    );
+    await expect(
+      sdk.connect({ origin, transport: sdkHttpTransport(sdkBase), relayUrl: true, expiresInMs: -1000 }),
+    ).rejects.toThrow("Could not create verification session (400)");
   });
 });

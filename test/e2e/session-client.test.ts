@@ -40,7 +40,12 @@ describe("page session client", () => {
   it("shares one pending session between concurrent connects, then starts a new one once settled", async () => {
     const { Socket, opened } = countingSocket();
     const counted = countingFetch();
-    const client = createSessionClient(ctx, { origin: base, originName: "e2e", WebSocket: Socket, fetch: counted.fetch });
+    const client = createSessionClient(ctx, {
+      origin: base,
+      originName: "e2e",
+      WebSocket: Socket,
+      fetch: counted.fetch,
+    });
     const [a, b] = await Promise.all([client.start(), client.start()]);
     expect(a).toBe(b);
     const both = Promise.all([client.connect(), client.connect()]);
@@ -48,7 +53,12 @@ describe("page session client", () => {
 
     const address = connectedAddress(await runWallet(a.sessionId));
     const [first, second] = await both;
-    expect(first).toEqual({ address, pubkeyBase64: expect.any(String), accountLabel: "Simulator", sessionId: a.sessionId });
+    expect(first).toEqual({
+      address,
+      pubkeyBase64: expect.any(String),
+      accountLabel: "Simulator",
+      sessionId: a.sessionId,
+    });
     expect(second).toEqual(first);
     expect(Buffer.from(first.pubkeyBase64, "base64").length).toBe(1952);
     // Pushed, not polled: one socket for the session and no session reads.
@@ -70,7 +80,13 @@ describe("page session client", () => {
       close() {}
     }
     const counted = countingFetch();
-    const client = createSessionClient(ctx, { origin: base, originName: "e2e", WebSocket: Failing as unknown as typeof WebSocket, fetch: counted.fetch, pollIntervalMs: 200 });
+    const client = createSessionClient(ctx, {
+      origin: base,
+      originName: "e2e",
+      WebSocket: Failing as unknown as typeof WebSocket,
+      fetch: counted.fetch,
+      pollIntervalMs: 200,
+    });
     const pending = await client.start();
     // Confirm only once polling has begun, so the result must come from a poll.
     await expect.poll(() => counted.reads.length).toBeGreaterThan(0);
@@ -89,7 +105,13 @@ describe("page session client", () => {
       }
     }
     const counted = countingFetch();
-    const client = createSessionClient(ctx, { origin: base, originName: "e2e", WebSocket: Dropped, fetch: counted.fetch, pollIntervalMs: 200 });
+    const client = createSessionClient(ctx, {
+      origin: base,
+      originName: "e2e",
+      WebSocket: Dropped,
+      fetch: counted.fetch,
+      pollIntervalMs: 200,
+    });
     const pending = await client.start();
     await expect.poll(() => counted.reads.length).toBeGreaterThan(0);
     const address = connectedAddress(await runWallet(pending.sessionId));
@@ -99,7 +121,13 @@ describe("page session client", () => {
 
   it("polls only when push is disabled", async () => {
     const counted = countingFetch();
-    const client = createSessionClient(ctx, { origin: base, originName: "e2e", WebSocket: null, fetch: counted.fetch, pollIntervalMs: 200 });
+    const client = createSessionClient(ctx, {
+      origin: base,
+      originName: "e2e",
+      WebSocket: null,
+      fetch: counted.fetch,
+      pollIntervalMs: 200,
+    });
     const pending = await client.start();
     await runWallet("--refuse", pending.sessionId);
     const error = await pending.result.catch((e: unknown) => e);
@@ -118,7 +146,14 @@ describe("page session client", () => {
 
   it("learns that the session expired from the 410 a poll gets", async () => {
     const counted = countingFetch();
-    const client = createSessionClient(ctx, { origin: base, originName: "e2e", WebSocket: null, fetch: counted.fetch, pollIntervalMs: 200, expiresInMs: 2_000 });
+    const client = createSessionClient(ctx, {
+      origin: base,
+      originName: "e2e",
+      WebSocket: null,
+      fetch: counted.fetch,
+      pollIntervalMs: 200,
+      expiresInMs: 2_000,
+    });
     const pending = await client.start();
     await expect(pending.result).rejects.toMatchObject({ kind: "expired" });
     expect(counted.reads.length).toBeGreaterThan(0);
@@ -139,7 +174,9 @@ describe("page session client", () => {
     const pending = await client.start();
     expect(posts).toHaveLength(1);
     expect(posts[0]).not.toHaveProperty("expires_at");
-    const stored = (await (await fetch(`${base}/api/${ctx.walletPath}/sessions/${pending.sessionId}`)).json()) as { expires_at: string };
+    const stored = (await (await fetch(`${base}/api/${ctx.walletPath}/sessions/${pending.sessionId}`)).json()) as {
+      expires_at: string;
+    };
     expect(pending.payload.expires_at).toBe(stored.expires_at);
     expect(pending.expiresAt.toISOString()).toBe(stored.expires_at);
     // The e2e server's cap (25 s) is below the SDK's five minutes: the server kept its cap.

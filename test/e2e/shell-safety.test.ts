@@ -16,7 +16,15 @@ import { buildSweep } from "../../src/protocol/index.ts";
 import type { ChainContext, NodeTarget } from "../../src/protocol/index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "shell-safety-"));
-const ctx: ChainContext = { namespace: "acme", bech32Prefix: "acme", chainId: "acme-1", nativeDenom: "uacme", nodeBinary: "acmed", walletScheme: "acmewallet", walletPath: "wallet" };
+const ctx: ChainContext = {
+  namespace: "acme",
+  bech32Prefix: "acme",
+  chainId: "acme-1",
+  nativeDenom: "uacme",
+  nodeBinary: "acmed",
+  walletScheme: "acmewallet",
+  walletPath: "wallet",
+};
 const payout = toBech32("acme", new Uint8Array(20).fill(1));
 const operator = toBech32("acme", new Uint8Array(20).fill(2));
 const log = join(dir, "argv.jsonl");
@@ -25,14 +33,20 @@ const marker = join(dir, "pwned");
 // Stand-ins for the node binary and docker: each appends its argv as one JSON line.
 for (const name of ["acmed", "docker"]) {
   const file = join(dir, name);
-  writeFileSync(file, `#!${process.execPath}\nrequire("node:fs").appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(1).map((a, i) => i === 0 ? require("node:path").basename(a) : a)) + "\\n");\n`);
+  writeFileSync(
+    file,
+    `#!${process.execPath}\nrequire("node:fs").appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(1).map((a, i) => i === 0 ? require("node:path").basename(a) : a)) + "\\n");\n`,
+  );
   chmodSync(file, 0o755);
 }
 
 function run(command: string): string[][] {
   rmSync(log, { force: true });
   execFileSync("/bin/sh", ["-c", command], { env: { PATH: `${dir}:/usr/bin:/bin`, HOME: dir }, cwd: dir });
-  return readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line) as string[]);
+  return readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as string[]);
 }
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,31 +67,118 @@ describe("printed commands in /bin/sh", () => {
   ];
 
   const target: NodeTarget = { keyName: "operator", home: "/home/acme/.acme", keyringBackend: "test", container: "" };
-  const flags = (home: string) => ["--home", home, "--keyring-backend", "test", "--chain-id", "acme-1", "--sign-mode", "pq-direct", "-y"];
+  const flags = (home: string) => [
+    "--home",
+    home,
+    "--keyring-backend",
+    "test",
+    "--chain-id",
+    "acme-1",
+    "--sign-mode",
+    "pq-direct",
+    "-y",
+  ];
 
   it.each(hostile)("update-node with key name %j is one invocation with that exact --from", (keyName) => {
     const calls = run(buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...target, keyName }));
-    expect(calls).toEqual([["acmed", "tx", "incentives", "update-node", "", "--payout-recipient", payout, "--from", keyName, ...flags(target.home)]]);
+    expect(calls).toEqual([
+      [
+        "acmed",
+        "tx",
+        "incentives",
+        "update-node",
+        "",
+        "--payout-recipient",
+        payout,
+        "--from",
+        keyName,
+        ...flags(target.home),
+      ],
+    ]);
     expect(existsSync(marker)).toBe(false);
   });
 
-  it.each(hostile.map((value) => `/${value}`))("update-node with home %j is one invocation with that exact --home", (home) => {
-    const calls = run(buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...target, home }));
-    expect(calls).toEqual([["acmed", "tx", "incentives", "update-node", "", "--payout-recipient", payout, "--from", "operator", ...flags(home)]]);
-    expect(existsSync(marker)).toBe(false);
-  });
+  it.each(hostile.map((value) => `/${value}`))(
+    "update-node with home %j is one invocation with that exact --home",
+    (home) => {
+      const calls = run(buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...target, home }));
+      expect(calls).toEqual([
+        [
+          "acmed",
+          "tx",
+          "incentives",
+          "update-node",
+          "",
+          "--payout-recipient",
+          payout,
+          "--from",
+          "operator",
+          ...flags(home),
+        ],
+      ]);
+      expect(existsSync(marker)).toBe(false);
+    },
+  );
 
   it("the docker exec wrap passes the node command through unchanged", () => {
     const home = `/h; touch ${marker}`;
-    const calls = run(buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...target, keyName: `k; touch ${marker}`, home, container: "node-1" }));
-    expect(calls).toEqual([["docker", "exec", "node-1", "acmed", "tx", "incentives", "update-node", "", "--payout-recipient", payout, "--from", `k; touch ${marker}`, ...flags(home)]]);
+    const calls = run(
+      buildUpdateNodeCommand(ctx, {
+        operator,
+        payoutRecipient: payout,
+        ...target,
+        keyName: `k; touch ${marker}`,
+        home,
+        container: "node-1",
+      }),
+    );
+    expect(calls).toEqual([
+      [
+        "docker",
+        "exec",
+        "node-1",
+        "acmed",
+        "tx",
+        "incentives",
+        "update-node",
+        "",
+        "--payout-recipient",
+        payout,
+        "--from",
+        `k; touch ${marker}`,
+        ...flags(home),
+      ],
+    ]);
     expect(existsSync(marker)).toBe(false);
   });
 
   it("the sweep is one bank send of balance minus the reserve, with no --fees", () => {
     const home = `/$(touch ${marker})`;
-    const sweep = buildSweep(ctx, { operator, payoutRecipient: payout, balance: "1000", reserve: "100", ...target, keyName: `$(touch ${marker})`, home, container: "node-1" });
-    expect(run(sweep.command)).toEqual([["docker", "exec", "node-1", "acmed", "tx", "bank", "send", `$(touch ${marker})`, payout, "900uacme", ...flags(home)]]);
+    const sweep = buildSweep(ctx, {
+      operator,
+      payoutRecipient: payout,
+      balance: "1000",
+      reserve: "100",
+      ...target,
+      keyName: `$(touch ${marker})`,
+      home,
+      container: "node-1",
+    });
+    expect(run(sweep.command)).toEqual([
+      [
+        "docker",
+        "exec",
+        "node-1",
+        "acmed",
+        "tx",
+        "bank",
+        "send",
+        `$(touch ${marker})`,
+        payout,
+        "900uacme",
+        ...flags(home),
+      ],
+    ]);
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -87,7 +188,11 @@ describe("printed commands in /bin/sh", () => {
     ["keyringBackend", `test; touch ${marker}`],
     ["keyringBackend", `$(touch ${marker})`],
   ])("a hostile %s (%j) is refused, so no command carries it", (field, value) => {
-    expect(() => buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...target, [field]: value })).toThrow(MessageError);
-    expect(() => buildSweep(ctx, { operator, payoutRecipient: payout, balance: "10", reserve: "1", ...target, [field]: value })).toThrow(MessageError);
+    expect(() => buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...target, [field]: value })).toThrow(
+      MessageError,
+    );
+    expect(() =>
+      buildSweep(ctx, { operator, payoutRecipient: payout, balance: "10", reserve: "1", ...target, [field]: value }),
+    ).toThrow(MessageError);
   });
 });

@@ -31,7 +31,9 @@ describe("cache hit", () => {
     expect(second.headers.get("x-cache")).toBe("HIT");
     expect(second.headers.get("server-timing")).toContain('cache;desc="HIT"');
     expect(second.headers.get("server-timing")).not.toContain("miss;");
-    expect(second.headers.get("cache-control")).toMatch(/^public, max-age=[0-5], stale-while-revalidate=60, stale-if-error=86400$/);
+    expect(second.headers.get("cache-control")).toMatch(
+      /^public, max-age=[0-5], stale-while-revalidate=60, stale-if-error=86400$/,
+    );
     expect(Number(second.headers.get("age"))).toBeGreaterThanOrEqual(0);
     expect(second.headers.get("etag")).toMatch(/^"[0-9a-f]{24}"$/);
     expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
@@ -67,7 +69,11 @@ describe("methods and CORS", () => {
     const gw = gateway();
     const response = await gw.fetch("/api/chain/incentives/v1/params", {
       method: "OPTIONS",
-      headers: { origin: "https://app.example", "access-control-request-method": "GET", "access-control-request-headers": "if-none-match, x-cosmos-block-height" },
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "if-none-match, x-cosmos-block-height",
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
@@ -87,7 +93,10 @@ describe("methods and CORS", () => {
     ["POST", "/api/cosmos/tx/v1beta1/txs"],
   ])("refuses %s %s with 405 and Allow, without asking an upstream", async (method, path) => {
     const gw = gateway();
-    const response = await gw.fetch(path, { method, body: method === "DELETE" ? undefined : '{"tx_bytes":"","mode":"BROADCAST_MODE_SYNC"}' });
+    const response = await gw.fetch(path, {
+      method,
+      body: method === "DELETE" ? undefined : '{"tx_bytes":"","mode":"BROADCAST_MODE_SYNC"}',
+    });
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
@@ -107,8 +116,12 @@ describe("methods and CORS", () => {
   it("does not forward client cookies or authorization upstream", async () => {
     const gw = gateway(undefined, { UPSTREAM_AUTH_HEADER: "X-Provider-Key: sekrit" });
     const path = balances(freshAddress());
-    await gw.fetch(`/api${path}`, { headers: { cookie: "session=1", authorization: "Bearer client", "x-forwarded-for": "203.0.113.9" } });
-    const response = await fetch(`${(await import("./helpers")).DEVNET}/__devnet/requests?prefix=${encodeURIComponent(`~${gw.tags[0]}${path}`)}`);
+    await gw.fetch(`/api${path}`, {
+      headers: { cookie: "session=1", authorization: "Bearer client", "x-forwarded-for": "203.0.113.9" },
+    });
+    const response = await fetch(
+      `${(await import("./helpers")).DEVNET}/__devnet/requests?prefix=${encodeURIComponent(`~${gw.tags[0]}${path}`)}`,
+    );
     const seen = (await response.json()) as { last_headers: Record<string, Record<string, string>> };
     const headers = seen.last_headers[`~${gw.tags[0]}${path}`]!;
     expect(headers["x-provider-key"]).toBe("sekrit");
@@ -220,7 +233,10 @@ describe("stale-while-revalidate and stale-if-error", () => {
     await fault({ tag: gw.tags[0], prefix: path, status: 500 });
     const response = await gw.fetch(`/api${path}`);
     expect(response.status).toBe(502);
-    expect(await json(response)).toMatchObject({ code: 14, message: expect.stringContaining("upstream #1 answered 500") });
+    expect(await json(response)).toMatchObject({
+      code: 14,
+      message: expect.stringContaining("upstream #1 answered 500"),
+    });
     expect(response.headers.get("x-cache")).toBe("MISS");
     expect(response.headers.get("cache-control")).toBe("no-store");
   });

@@ -53,7 +53,7 @@ async function status(base = DEVNET): Promise<Status> {
   return json<Status>(await fetch(`${base}/__devnet/status`));
 }
 const get = (path: string, base = DEVNET) => fetch(`${base}${path}`);
-const getJson = async <T,>(path: string, base = DEVNET) => {
+const getJson = async <T>(path: string, base = DEVNET) => {
   const response = await get(path, base);
   expect(response.status, path).toBe(200);
   return json<T>(response);
@@ -63,7 +63,8 @@ const authorizeMessage = (payoutRecipient: string, operator: string) => ({
   typeUrl: `/${words.namespace}.incentives.v1.MsgAuthorizeOperator`,
   value: { payoutRecipient, operator, label: "rack-k-1" },
 });
-const post = async <T,>(path: string, body: unknown, base = DEVNET) => json<T>(await fetch(`${base}${path}`, { method: "POST", body: JSON.stringify(body) }));
+const post = async <T>(path: string, body: unknown, base = DEVNET) =>
+  json<T>(await fetch(`${base}${path}`, { method: "POST", body: JSON.stringify(body) }));
 const broadcast = async (signer: string, messages: unknown[], wait = "") =>
   (await post<{ tx_response: TxResponse }>(`/__devnet/txs${wait}`, { signer, messages })).tx_response;
 
@@ -75,7 +76,9 @@ async function untilHeight(height: number): Promise<void> {
 async function sha256Hex(base64: string): Promise<string> {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("").toUpperCase();
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0"))
+    .join("")
+    .toUpperCase();
 }
 
 async function expectNodeError(response: Response, httpStatus: number, code: number, message: string | RegExp) {
@@ -98,29 +101,60 @@ describe("devnet transactions land in the next block", () => {
     if (now.height < height) {
       expect(height).toBe(now.height + 1);
       await expectNodeError(await get(`/cosmos/tx/v1beta1/txs/${sent.txhash}`), 404, 5, `tx not found: ${sent.txhash}`);
-      const listed = await getJson<{ authorizations: unknown[] }>(`/${words.namespace}/incentives/v1/operator_authorizations/${payout}`);
+      const listed = await getJson<{ authorizations: unknown[] }>(
+        `/${words.namespace}/incentives/v1/operator_authorizations/${payout}`,
+      );
       expect(listed.authorizations).toEqual([]);
-      await expectNodeError(await get(`/cosmos/base/tendermint/v1beta1/blocks/${height}`), 400, 3, "requested block height is bigger then the chain length");
+      await expectNodeError(
+        await get(`/cosmos/base/tendermint/v1beta1/blocks/${height}`),
+        400,
+        3,
+        "requested block height is bigger then the chain length",
+      );
     }
     await untilHeight(height);
     expect((await get(`/cosmos/tx/v1beta1/txs/${sent.txhash}`)).status).toBe(200);
-    const listed = await getJson<{ authorizations: { operator: string }[] }>(`/${words.namespace}/incentives/v1/operator_authorizations/${payout}`);
+    const listed = await getJson<{ authorizations: { operator: string }[] }>(
+      `/${words.namespace}/incentives/v1/operator_authorizations/${payout}`,
+    );
     expect(listed.authorizations.map((a) => a.operator)).toEqual([operator]);
   });
 
   it("makes every control route's change a transaction of the next block: an authorization, a node registration", async () => {
     const [payout, operator] = [fresh(), fresh()];
-    const authorized = await fetch(`${DEVNET}/__devnet/authorizations?wait=block`, { method: "POST", body: JSON.stringify({ payout_recipient: payout, operator, label: "rack-k-2" }) });
+    const authorized = await fetch(`${DEVNET}/__devnet/authorizations?wait=block`, {
+      method: "POST",
+      body: JSON.stringify({ payout_recipient: payout, operator, label: "rack-k-2" }),
+    });
     expect(authorized.status).toBe(201);
     const authorizedAt = Number(authorized.headers.get("grpc-metadata-x-cosmos-block-height"));
     // Registered on the devnet whose node list only node tests change.
     const nodes = inject("nodesDevnetUrl");
-    const registered = await post<{ registered_height: string }>("/__devnet/nodes?wait=block", { operator, label: "rack-k-3" }, nodes);
+    const registered = await post<{ registered_height: string }>(
+      "/__devnet/nodes?wait=block",
+      { operator, label: "rack-k-3" },
+      nodes,
+    );
 
-    const inBlock = async (height: number, base = DEVNET) => (await getJson<{ txs: Tx[] }>(`/cosmos/tx/v1beta1/txs/block/${height}`, base)).txs.flatMap((tx) => tx.body.messages);
-    expect(await inBlock(authorizedAt)).toContainEqual({ "@type": `/${words.namespace}.incentives.v1.MsgAuthorizeOperator`, payout_recipient: payout, operator, label: "rack-k-2" });
-    const registration = (await inBlock(Number(registered.registered_height), nodes)).find((m) => m.operator === operator);
-    expect(registration).toMatchObject({ "@type": `/${words.namespace}.incentives.v1.MsgRegisterNode`, operator, payout_recipient: operator, label: "rack-k-3" });
+    const inBlock = async (height: number, base = DEVNET) =>
+      (await getJson<{ txs: Tx[] }>(`/cosmos/tx/v1beta1/txs/block/${height}`, base)).txs.flatMap(
+        (tx) => tx.body.messages,
+      );
+    expect(await inBlock(authorizedAt)).toContainEqual({
+      "@type": `/${words.namespace}.incentives.v1.MsgAuthorizeOperator`,
+      payout_recipient: payout,
+      operator,
+      label: "rack-k-2",
+    });
+    const registration = (await inBlock(Number(registered.registered_height), nodes)).find(
+      (m) => m.operator === operator,
+    );
+    expect(registration).toMatchObject({
+      "@type": `/${words.namespace}.incentives.v1.MsgRegisterNode`,
+      operator,
+      payout_recipient: operator,
+      label: "rack-k-3",
+    });
   });
 
   it("answers ?wait=block once the block holding the change is the latest", async () => {
@@ -144,7 +178,11 @@ describe("devnet block endpoints (stock Cosmos SDK 0.50 shapes)", () => {
 
     const byHeight = await getJson<BlockAnswer>(`/cosmos/base/tendermint/v1beta1/blocks/${height}`);
     expect(Object.keys(byHeight).sort()).toEqual(["block", "block_id", "sdk_block"]);
-    expect(byHeight.block.header).toMatchObject({ chain_id: words.chain_id, height: String(height), time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/) });
+    expect(byHeight.block.header).toMatchObject({
+      chain_id: words.chain_id,
+      height: String(height),
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
+    });
     expect(byHeight.block.header.proposer_address).toMatch(/^[A-Za-z0-9+/]{27}=$/);
     expect(byHeight.sdk_block.header.proposer_address.startsWith(`${words.bech32_prefix}valcons1`)).toBe(true);
     expect(byHeight.block.last_commit.height).toBe(String(height - 1));
@@ -154,12 +192,16 @@ describe("devnet block endpoints (stock Cosmos SDK 0.50 shapes)", () => {
     const hashes = await Promise.all(byHeight.block.data.txs.map(sha256Hex));
     expect(hashes).toEqual(expect.arrayContaining([ok.txhash, failed.txhash]));
 
-    const withTxs = await getJson<{ txs: Tx[]; block_id: unknown; block: Block; pagination: unknown }>(`/cosmos/tx/v1beta1/txs/block/${height}`);
+    const withTxs = await getJson<{ txs: Tx[]; block_id: unknown; block: Block; pagination: unknown }>(
+      `/cosmos/tx/v1beta1/txs/block/${height}`,
+    );
     expect(Object.keys(withTxs).sort()).toEqual(["block", "block_id", "pagination", "txs"]);
     expect(withTxs.block_id).toEqual(byHeight.block_id);
     expect(withTxs.block).toEqual(byHeight.block);
     expect(withTxs.pagination).toEqual({ next_key: null, total: String(hashes.length) });
-    const searched = await getJson<{ txs: Tx[]; tx_responses: TxResponse[]; pagination: unknown; total: string }>(`/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(`tx.height=${height}`)}`);
+    const searched = await getJson<{ txs: Tx[]; tx_responses: TxResponse[]; pagination: unknown; total: string }>(
+      `/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(`tx.height=${height}`)}`,
+    );
     expect(Object.keys(searched).sort()).toEqual(["pagination", "total", "tx_responses", "txs"]);
     expect(searched.pagination).toBeNull();
     expect(searched.total).toBe(String(hashes.length));
@@ -191,7 +233,10 @@ describe("devnet block endpoints (stock Cosmos SDK 0.50 shapes)", () => {
     expect(response.headers.get("grpc-metadata-x-cosmos-block-height")).toBe(String(height));
 
     const t = `t${crypto.randomUUID().slice(0, 8)}`;
-    await fetch(`${DEVNET}/__devnet/faults`, { method: "POST", body: JSON.stringify({ tag: t, height_offset: -3, times: 1 }) });
+    await fetch(`${DEVNET}/__devnet/faults`, {
+      method: "POST",
+      body: JSON.stringify({ tag: t, height_offset: -3, times: 1 }),
+    });
     const lagging = await json<BlockAnswer>(await get(`/~${t}/cosmos/base/tendermint/v1beta1/blocks/latest`));
     expect(Number(lagging.block.header.height)).toBeLessThanOrEqual((await status()).height - 3);
   });
@@ -204,22 +249,59 @@ describe("devnet block endpoints (stock Cosmos SDK 0.50 shapes)", () => {
     await untilHeight(height);
     const all = await getJson<{ txs: Tx[]; pagination: { total: string } }>(`/cosmos/tx/v1beta1/txs/block/${height}`);
     const total = all.txs.length;
-    const page = await getJson<{ txs: Tx[]; pagination: { total: string } }>(`/cosmos/tx/v1beta1/txs/block/${height}?pagination.offset=1&pagination.limit=1`);
+    const page = await getJson<{ txs: Tx[]; pagination: { total: string } }>(
+      `/cosmos/tx/v1beta1/txs/block/${height}?pagination.offset=1&pagination.limit=1`,
+    );
     expect(page.txs).toEqual([all.txs[1]]);
     expect(page.pagination.total).toBe(String(total));
-    await expectNodeError(await get(`/cosmos/tx/v1beta1/txs/block/${height}?pagination.offset=${total}`), 400, 3, /^out of range: cannot paginate/);
+    await expectNodeError(
+      await get(`/cosmos/tx/v1beta1/txs/block/${height}?pagination.offset=${total}`),
+      400,
+      3,
+      /^out of range: cannot paginate/,
+    );
   });
 
   it("answers a future, a zero, a malformed and an unavailable height with the node's errors", async () => {
     const { height } = await status();
-    await expectNodeError(await get(`/cosmos/base/tendermint/v1beta1/blocks/${height + 100}`), 400, 3, "requested block height is bigger then the chain length");
-    await expectNodeError(await get("/cosmos/base/tendermint/v1beta1/blocks/0"), 500, 2, "height must be greater than 0, but got 0");
-    await expectNodeError(await get("/cosmos/base/tendermint/v1beta1/blocks/abc"), 400, 3, /strconv\.ParseInt: parsing "abc": invalid syntax/);
-    await expectNodeError(await get(`/cosmos/tx/v1beta1/txs/block/${height + 100}`), 500, 2, /^requested height \d+ but height must not be less than 1 or greater than the current height \d+: invalid height$/);
+    await expectNodeError(
+      await get(`/cosmos/base/tendermint/v1beta1/blocks/${height + 100}`),
+      400,
+      3,
+      "requested block height is bigger then the chain length",
+    );
+    await expectNodeError(
+      await get("/cosmos/base/tendermint/v1beta1/blocks/0"),
+      500,
+      2,
+      "height must be greater than 0, but got 0",
+    );
+    await expectNodeError(
+      await get("/cosmos/base/tendermint/v1beta1/blocks/abc"),
+      400,
+      3,
+      /strconv\.ParseInt: parsing "abc": invalid syntax/,
+    );
+    await expectNodeError(
+      await get(`/cosmos/tx/v1beta1/txs/block/${height + 100}`),
+      500,
+      2,
+      /^requested height \d+ but height must not be less than 1 or greater than the current height \d+: invalid height$/,
+    );
     await expectNodeError(await get("/cosmos/tx/v1beta1/txs/block/0"), 500, 2, /invalid height$/);
     // Before the devnet started there are no blocks to serve (a node that joined by state sync).
-    await expectNodeError(await get("/cosmos/base/tendermint/v1beta1/blocks/5"), 500, 2, /^height 5 is not available, lowest height is \d+$/);
-    await expectNodeError(await get("/cosmos/tx/v1beta1/txs/block/5"), 500, 2, /^height 5 is not available, lowest height is \d+$/);
+    await expectNodeError(
+      await get("/cosmos/base/tendermint/v1beta1/blocks/5"),
+      500,
+      2,
+      /^height 5 is not available, lowest height is \d+$/,
+    );
+    await expectNodeError(
+      await get("/cosmos/tx/v1beta1/txs/block/5"),
+      500,
+      2,
+      /^height 5 is not available, lowest height is \d+$/,
+    );
   });
 
   it("prunes: a node that keeps only its last blocks refuses older ones, its lowest block moving up with the chain", async () => {
@@ -236,16 +318,36 @@ describe("devnet block endpoints (stock Cosmos SDK 0.50 shapes)", () => {
     expect(later).toBeGreaterThan(first);
     const { height } = await status(bare);
     expect(later).toBeGreaterThanOrEqual(height - 4);
-    await expectNodeError(await get(`/cosmos/tx/v1beta1/txs/block/${later - 1}`, bare), 500, 2, `height ${later - 1} is not available, lowest height is ${later}`);
+    await expectNodeError(
+      await get(`/cosmos/tx/v1beta1/txs/block/${later - 1}`, bare),
+      500,
+      2,
+      `height ${later - 1} is not available, lowest height is ${later}`,
+    );
     expect((await get(`/cosmos/base/tendermint/v1beta1/blocks/${height}`, bare)).status).toBe(200);
   });
 
   it("searches by tx.height only through `query` (SDK 0.50): none is 400, other searches are the devnet's 501, a future height finds nothing", async () => {
     await expectNodeError(await get("/cosmos/tx/v1beta1/txs"), 400, 3, "query cannot be empty");
     // The pre-0.50 parameter is not read any more.
-    await expectNodeError(await get(`/cosmos/tx/v1beta1/txs?events=${encodeURIComponent("tx.height=5")}`), 400, 3, "query cannot be empty");
-    await expectNodeError(await get(`/cosmos/tx/v1beta1/txs?query=${encodeURIComponent("message.sender='x'")}`), 501, 12, /tx\.height/);
+    await expectNodeError(
+      await get(`/cosmos/tx/v1beta1/txs?events=${encodeURIComponent("tx.height=5")}`),
+      400,
+      3,
+      "query cannot be empty",
+    );
+    await expectNodeError(
+      await get(`/cosmos/tx/v1beta1/txs?query=${encodeURIComponent("message.sender='x'")}`),
+      501,
+      12,
+      /tx\.height/,
+    );
     const { height } = await status();
-    expect(await getJson(`/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(`tx.height=${height + 100}`)}`)).toEqual({ txs: [], tx_responses: [], pagination: null, total: "0" });
+    expect(await getJson(`/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(`tx.height=${height + 100}`)}`)).toEqual({
+      txs: [],
+      tx_responses: [],
+      pagination: null,
+      total: "0",
+    });
   });
 });

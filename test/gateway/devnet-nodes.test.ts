@@ -53,8 +53,14 @@ async function broadcast(signer: string, messages: unknown[]): Promise<TxRespons
   expect(response.status).toBe(200);
   return (await json<{ tx_response: TxResponse }>(response)).tx_response;
 }
-const updateNode = (value: { operator: string; payoutRecipient?: string; label?: string }) => ({ typeUrl: `/${words.namespace}.incentives.v1.MsgUpdateNode`, value });
-const authorize = (payoutRecipient: string, operator: string) => ({ typeUrl: `/${words.namespace}.incentives.v1.MsgAuthorizeOperator`, value: { payoutRecipient, operator, label: "" } });
+const updateNode = (value: { operator: string; payoutRecipient?: string; label?: string }) => ({
+  typeUrl: `/${words.namespace}.incentives.v1.MsgUpdateNode`,
+  value,
+});
+const authorize = (payoutRecipient: string, operator: string) => ({
+  typeUrl: `/${words.namespace}.incentives.v1.MsgAuthorizeOperator`,
+  value: { payoutRecipient, operator, label: "" },
+});
 
 /** A registered node and a payout address that authorized its operator. */
 async function authorizedPair(): Promise<{ operator: string; payout: string }> {
@@ -64,7 +70,10 @@ async function authorizedPair(): Promise<{ operator: string; payout: string }> {
   return { operator, payout };
 }
 
-async function lookUp(hash: string): Promise<{ status: number; body: { tx: { body: { messages: Record<string, unknown>[] } }; tx_response: TxResponse } }> {
+async function lookUp(hash: string): Promise<{
+  status: number;
+  body: { tx: { body: { messages: Record<string, unknown>[] } }; tx_response: TxResponse };
+}> {
   const response = await fetch(`${DEVNET}/cosmos/tx/v1beta1/txs/${hash}`);
   return { status: response.status, body: await json(response) };
 }
@@ -75,12 +84,21 @@ describe("devnet node registration (POST /__devnet/nodes)", () => {
     const response = await register(operator, "rack-h-0");
     expect(response.status).toBe(201);
     const record = await json<NodeRecord>(response);
-    expect(record).toMatchObject({ operator, label: "rack-h-0", payout_recipient: operator, status: "NODE_STATUS_ACTIVE" });
+    expect(record).toMatchObject({
+      operator,
+      label: "rack-h-0",
+      payout_recipient: operator,
+      status: "NODE_STATUS_ACTIVE",
+    });
     expect(record.node_id).toMatch(/^[0-9a-f]{40}$/);
     expect(await nodeOf(operator)).toEqual(record);
-    const earlier = await fetch(`${DEVNET}/${words.namespace}/incentives/v1/node/${operator}`, { headers: { "x-cosmos-block-height": String(Number(record.registered_height) - 1) } });
+    const earlier = await fetch(`${DEVNET}/${words.namespace}/incentives/v1/node/${operator}`, {
+      headers: { "x-cosmos-block-height": String(Number(record.registered_height) - 1) },
+    });
     expect(earlier.status).toBe(404);
-    const { nodes } = await json<{ nodes: NodeRecord[] }>(await fetch(`${DEVNET}/${words.namespace}/incentives/v1/nodes`));
+    const { nodes } = await json<{ nodes: NodeRecord[] }>(
+      await fetch(`${DEVNET}/${words.namespace}/incentives/v1/nodes`),
+    );
     expect(nodes.filter((n) => n.operator === operator)).toEqual([record]);
 
     expect((await register(operator)).status).toBe(409);
@@ -92,8 +110,12 @@ describe("devnet node registration (POST /__devnet/nodes)", () => {
 describe("devnet MsgUpdateNode (POST /__devnet/txs)", () => {
   it("moves the payout to an address that authorized the operator: code 0, the record changes from its block on, the tx found by hash", async () => {
     // A seeded node that pays its operator (registered long ago, so the block before the update shows it).
-    const { nodes } = await json<{ nodes: NodeRecord[] }>(await fetch(`${DEVNET}/${words.namespace}/incentives/v1/nodes`));
-    const { operator, label } = nodes.find((n) => n.payout_recipient === n.operator && n.status === "NODE_STATUS_ACTIVE")!;
+    const { nodes } = await json<{ nodes: NodeRecord[] }>(
+      await fetch(`${DEVNET}/${words.namespace}/incentives/v1/nodes`),
+    );
+    const { operator, label } = nodes.find(
+      (n) => n.payout_recipient === n.operator && n.status === "NODE_STATUS_ACTIVE",
+    )!;
     const payout = fresh();
     expect((await broadcast(payout, [authorize(payout, operator)])).code).toBe(0);
     const sent = await broadcast(operator, [updateNode({ operator, payoutRecipient: payout })]);
@@ -104,7 +126,9 @@ describe("devnet MsgUpdateNode (POST /__devnet/txs)", () => {
     const found = await lookUp(sent.txhash);
     expect(found.status).toBe(200);
     expect(found.body.tx_response).toMatchObject({ txhash: sent.txhash, code: 0, height: sent.height });
-    expect(found.body.tx.body.messages).toEqual([{ "@type": `/${words.namespace}.incentives.v1.MsgUpdateNode`, operator, payout_recipient: payout }]);
+    expect(found.body.tx.body.messages).toEqual([
+      { "@type": `/${words.namespace}.incentives.v1.MsgUpdateNode`, operator, payout_recipient: payout },
+    ]);
   });
 
   it("refuses a payout recipient that has not authorized the operator: a failed incentives transaction, the record unchanged", async () => {
@@ -116,7 +140,10 @@ describe("devnet MsgUpdateNode (POST /__devnet/txs)", () => {
       const refused = await broadcast(operator, [updateNode({ operator, payoutRecipient, label: "renamed" })]);
       expect(refused).toMatchObject({ codespace: "incentives", raw_log: expect.stringContaining("not authorized") });
       expect(refused.code).not.toBe(0);
-      expect((await lookUp(refused.txhash)).body.tx_response).toMatchObject({ code: refused.code, codespace: "incentives" });
+      expect((await lookUp(refused.txhash)).body.tx_response).toMatchObject({
+        code: refused.code,
+        codespace: "incentives",
+      });
     }
     expect(await nodeOf(operator)).toMatchObject({ payout_recipient: operator, label: "rack-h-1" });
   });
@@ -124,7 +151,9 @@ describe("devnet MsgUpdateNode (POST /__devnet/txs)", () => {
   it("leaves the payout unchanged when the payout recipient is empty, the label when the label is empty, and takes the operator itself", async () => {
     const { operator, payout } = await authorizedPair();
     expect((await broadcast(operator, [updateNode({ operator, payoutRecipient: payout })])).code).toBe(0);
-    expect((await broadcast(operator, [updateNode({ operator, payoutRecipient: "", label: "rack-h-2" })])).code).toBe(0);
+    expect((await broadcast(operator, [updateNode({ operator, payoutRecipient: "", label: "rack-h-2" })])).code).toBe(
+      0,
+    );
     expect(await nodeOf(operator)).toMatchObject({ payout_recipient: payout, label: "rack-h-2" });
     expect((await broadcast(operator, [updateNode({ operator })])).code).toBe(0);
     expect(await nodeOf(operator)).toMatchObject({ payout_recipient: payout, label: "rack-h-2" });
@@ -151,18 +180,31 @@ describe("devnet MsgUpdateNode (POST /__devnet/txs)", () => {
 
   it("applies every update of a transaction or none", async () => {
     const { operator, payout } = await authorizedPair();
-    const failed = await broadcast(operator, [updateNode({ operator, payoutRecipient: payout, label: "first" }), updateNode({ operator, payoutRecipient: fresh() })]);
+    const failed = await broadcast(operator, [
+      updateNode({ operator, payoutRecipient: payout, label: "first" }),
+      updateNode({ operator, payoutRecipient: fresh() }),
+    ]);
     expect(failed.raw_log).toContain("message index: 1");
     expect(await nodeOf(operator)).toMatchObject({ payout_recipient: operator, label: "rack-h-1" });
   });
 
   it("refuses malformed fields with the node's 400 and records nothing", async () => {
     const { operator } = await authorizedPair();
-    for (const value of [{ operator: "nothing" }, { operator, payoutRecipient: "nothing" }, { operator, payoutRecipient: 5 }, { operator, label: 5 }]) {
-      const response = await post("/__devnet/txs", { signer: operator, messages: [{ typeUrl: `/${words.namespace}.incentives.v1.MsgUpdateNode`, value }] });
+    for (const value of [
+      { operator: "nothing" },
+      { operator, payoutRecipient: "nothing" },
+      { operator, payoutRecipient: 5 },
+      { operator, label: 5 },
+    ]) {
+      const response = await post("/__devnet/txs", {
+        signer: operator,
+        messages: [{ typeUrl: `/${words.namespace}.incentives.v1.MsgUpdateNode`, value }],
+      });
       expect(response.status, JSON.stringify(value)).toBe(400);
     }
     // No transaction: the operator's account holds its registration alone.
-    expect(await json(await fetch(`${DEVNET}/cosmos/auth/v1beta1/accounts/${operator}`))).toMatchObject({ account: { sequence: "1" } });
+    expect(await json(await fetch(`${DEVNET}/cosmos/auth/v1beta1/accounts/${operator}`))).toMatchObject({
+      account: { sequence: "1" },
+    });
   });
 });

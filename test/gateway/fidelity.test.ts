@@ -101,8 +101,13 @@ describe("historical reads (x-cosmos-block-height on the request)", () => {
     await gw.settle();
     const past = String(Number(latest.headers.get("x-cosmos-block-height")) - 1);
     const historical = await gw.fetch(`/api${path}`, { headers: { "x-cosmos-block-height": past } });
-    expect([historical.headers.get("x-cache"), historical.headers.get("x-cosmos-block-height")]).toEqual(["MISS", past]);
-    expect((await gw.fetch(`/api${path}`)).headers.get("x-cosmos-block-height")).toBe(latest.headers.get("x-cosmos-block-height"));
+    expect([historical.headers.get("x-cache"), historical.headers.get("x-cosmos-block-height")]).toEqual([
+      "MISS",
+      past,
+    ]);
+    expect((await gw.fetch(`/api${path}`)).headers.get("x-cosmos-block-height")).toBe(
+      latest.headers.get("x-cosmos-block-height"),
+    );
   });
 
   it("does not count a past height against the node that answered it", async () => {
@@ -116,15 +121,18 @@ describe("historical reads (x-cosmos-block-height on the request)", () => {
     expect([await count(a, path), await count(b, path)]).toEqual([1, 0]);
   });
 
-  it.each(["0", "-1", "abc", "007", "1.5", "+5", "18446744073709551616", ""])("refuses the height %j with 400 and no upstream request", async (height) => {
-    const gw = gateway();
-    const response = await gw.fetch(`/api${balances()}`, { headers: { "x-cosmos-block-height": height } });
-    expect(response.status).toBe(400);
-    expect(await errorReason(response)).toBe("INVALID_BLOCK_HEIGHT");
-    expect(response.headers.get("x-cache")).toBe("BYPASS");
-    expect(response.headers.get("access-control-allow-origin")).toBe("*");
-    expect(await count(gw.tags[0]!)).toBe(0);
-  });
+  it.each(["0", "-1", "abc", "007", "1.5", "+5", "18446744073709551616", ""])(
+    "refuses the height %j with 400 and no upstream request",
+    async (height) => {
+      const gw = gateway();
+      const response = await gw.fetch(`/api${balances()}`, { headers: { "x-cosmos-block-height": height } });
+      expect(response.status).toBe(400);
+      expect(await errorReason(response)).toBe("INVALID_BLOCK_HEIGHT");
+      expect(response.headers.get("x-cache")).toBe("BYPASS");
+      expect(response.headers.get("access-control-allow-origin")).toBe("*");
+      expect(await count(gw.tags[0]!)).toBe(0);
+    },
+  );
 });
 
 describe("pagination reaches the node as given", () => {
@@ -136,7 +144,9 @@ describe("pagination reaches the node as given", () => {
     const query = "pagination.reverse=1&pagination.limit=0x2&pagination.count_total=True";
     const response = await gw.fetch(`/api${nodes}?${query}`);
     // The node's answer at the same block: the records' last proofs move with every block.
-    const direct = await fetch(`${DEVNET}${nodes}?${query}`, { headers: { "x-cosmos-block-height": response.headers.get("x-cosmos-block-height")! } });
+    const direct = await fetch(`${DEVNET}${nodes}?${query}`, {
+      headers: { "x-cosmos-block-height": response.headers.get("x-cosmos-block-height")! },
+    });
     expect(response.status).toBe(direct.status);
     expect(await response.text()).toBe(await direct.text());
     expect(await count(t, `${nodes}?pagination.count_total=True&pagination.limit=0x2&pagination.reverse=1`)).toBe(1);

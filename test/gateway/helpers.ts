@@ -52,8 +52,16 @@ export interface Placement {
  * overrides. The shield tier is off unless `vars` turn it on: a shield reads the deployment's
  * configuration, not this one, so a gateway with upstreams of its own asks them itself.
  */
-export function gateway(tags: string[] = [tag()], vars: Record<string, string> = {}, placement: Placement = {}): Gateway {
-  return harness(readConfig({ ...env, UPSTREAM_URLS: tags.map((t) => `${DEVNET}/~${t}`).join(","), CACHE_SHIELD: "off", ...vars }), tags, placement);
+export function gateway(
+  tags: string[] = [tag()],
+  vars: Record<string, string> = {},
+  placement: Placement = {},
+): Gateway {
+  return harness(
+    readConfig({ ...env, UPSTREAM_URLS: tags.map((t) => `${DEVNET}/~${t}`).join(","), CACHE_SHIELD: "off", ...vars }),
+    tags,
+    placement,
+  );
 }
 
 /** The Worker app of the deployment's own configuration (upstreams `NODES`, shield tier on), as its shields see it too. */

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import type { CacheEntry } from "../../src/gateway/cache-entry";
 import { HOT_MAX_CHARS, HOT_MAX_ENTRIES, hotFresh, hotPut } from "../../src/gateway/hot-cache";
 
-const entry = (body: string, storedAt = Date.now(), ttl = 60): CacheEntry => ({ status: 200, body, height: 1, storedAt, ttl, etag: '"x"' });
+const entry = (body: string, storedAt = Date.now(), ttl = 60): CacheEntry => ({
+  status: 200,
+  body,
+  height: 1,
+  storedAt,
+  ttl,
+  etag: '"x"',
+});
 /** The largest body the hot cache keeps: eight of them fill it. */
 const big = "x".repeat(HOT_MAX_CHARS / 8);
 

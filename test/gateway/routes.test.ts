@@ -8,7 +8,9 @@ import { DEVNET, freshAddress, gateway, json, tag, upstreamRequests } from "./he
 
 // The devnet's known accounts: hosted node 1's operator and the seeded payout recipient.
 const devnetAccounts = async () => {
-  const nodes = await json<{ nodes: { operator: string; payout_recipient: string }[] }>(await fetch(`${DEVNET}/chain/incentives/v1/nodes`));
+  const nodes = await json<{ nodes: { operator: string; payout_recipient: string }[] }>(
+    await fetch(`${DEVNET}/chain/incentives/v1/nodes`),
+  );
   return { operator: nodes.nodes[0]!.operator, payout: nodes.nodes[0]!.payout_recipient };
 };
 
@@ -37,11 +39,15 @@ const routes = (operator: string, payout: string): [string, string[]][] => [
 
 describe("the 19 query routes, mounted in the Worker at /api", () => {
   it("is mounted in the deployed Worker's route table, after the session routes", async () => {
-    const refused = await exports.default.fetch(new Request(`https://edge.test/api/chain/incentives/v1/node/not-an-address`));
+    const refused = await exports.default.fetch(
+      new Request(`https://edge.test/api/chain/incentives/v1/node/not-an-address`),
+    );
     expect(refused.status).toBe(400);
     expect(await errorReason(refused)).toBe("INVALID_PATH_PARAMETER");
     expect(refused.headers.get("access-control-allow-origin")).toBe("*");
-    const sessions = await exports.default.fetch(new Request("https://edge.test/api/wallet/sessions/cs_0123456789abcdef0123456789abcdef"));
+    const sessions = await exports.default.fetch(
+      new Request("https://edge.test/api/wallet/sessions/cs_0123456789abcdef0123456789abcdef"),
+    );
     expect(sessions.headers.get("access-control-allow-origin")).not.toBe("*");
   });
 
@@ -71,9 +77,17 @@ describe("the 19 query routes, mounted in the Worker at /api", () => {
     expect([a.status, b.status]).toEqual([200, 200]);
     // One entry for both spellings: one upstream request, at the sorted key.
     expect(await upstreamRequests(`~${t}/cosmos/staking/v1beta1/validators`)).toBe(1);
-    expect(await upstreamRequests(`~${t}/cosmos/staking/v1beta1/validators?pagination.limit=1&status=BOND_STATUS_BONDED`)).toBe(1);
+    expect(
+      await upstreamRequests(`~${t}/cosmos/staking/v1beta1/validators?pagination.limit=1&status=BOND_STATUS_BONDED`),
+    ).toBe(1);
     expect(await b.text()).toBe(await a.text());
-    expect((await json<{ validators: unknown[] }>(await gw.fetch("/api/cosmos/staking/v1beta1/validators?pagination.limit=1&status=BOND_STATUS_BONDED"))).validators).toHaveLength(1);
+    expect(
+      (
+        await json<{ validators: unknown[] }>(
+          await gw.fetch("/api/cosmos/staking/v1beta1/validators?pagination.limit=1&status=BOND_STATUS_BONDED"),
+        )
+      ).validators,
+    ).toHaveLength(1);
   });
 
   it("passes an upstream 404 (unknown node) through in the Cosmos error shape", async () => {
@@ -88,14 +102,22 @@ describe("the routes the network's tools use", () => {
   async function includedTx(): Promise<string> {
     const payout = freshAddress();
     const { namespace } = readConfig(env);
-    const message = { typeUrl: `/${namespace}.incentives.v1.MsgAuthorizeOperator`, value: { payoutRecipient: payout, operator: freshAddress(), label: "" } };
-    const response = await fetch(`${DEVNET}/__devnet/txs?wait=block`, { method: "POST", body: JSON.stringify({ signer: payout, messages: [message] }) });
+    const message = {
+      typeUrl: `/${namespace}.incentives.v1.MsgAuthorizeOperator`,
+      value: { payoutRecipient: payout, operator: freshAddress(), label: "" },
+    };
+    const response = await fetch(`${DEVNET}/__devnet/txs?wait=block`, {
+      method: "POST",
+      body: JSON.stringify({ signer: payout, messages: [message] }),
+    });
     return (await json<{ tx_response: { txhash: string; code: number } }>(response)).tx_response.txhash;
   }
 
   it("answers each exactly as the node does, in status and body", async () => {
     const { operator } = await devnetAccounts();
-    const validators = await json<{ validators: { operator_address: string }[] }>(await fetch(`${DEVNET}/cosmos/staking/v1beta1/validators`));
+    const validators = await json<{ validators: { operator_address: string }[] }>(
+      await fetch(`${DEVNET}/cosmos/staking/v1beta1/validators`),
+    );
     const valoper = validators.validators[0]!.operator_address;
     const hash = await includedTx();
     const paths = [
@@ -193,15 +215,21 @@ describe("refusals, each with zero upstream requests", () => {
     const response = await gateway().fetch("/api/cosmos/bank/v1beta1/supply?limit=10");
     const body = await json<{ message: string }>(response);
     expect(body.message).toContain('"limit"');
-    expect(body.message).toContain("pagination.key, pagination.offset, pagination.limit, pagination.count_total, pagination.reverse");
-    expect((await json<{ message: string }>(await gateway().fetch("/api/chain/incentives/v1/params?x=1"))).message).toContain("takes no query parameters");
+    expect(body.message).toContain(
+      "pagination.key, pagination.offset, pagination.limit, pagination.count_total, pagination.reverse",
+    );
+    expect(
+      (await json<{ message: string }>(await gateway().fetch("/api/chain/incentives/v1/params?x=1"))).message,
+    ).toContain("takes no query parameters");
   });
 
   it("resolves dot segments before matching: ../ cannot smuggle a different upstream path past the table", async () => {
     const gw = gateway();
     const response = await gw.fetch("/api/chain/incentives/v1/node/../../../../cosmos/bank/v1beta1/supply");
     // The URL is resolved before the Worker sees it: this is a plain request for /api/cosmos/bank/v1beta1/supply, never a trick.
-    expect(new URL(`https://edge.test/api/chain/incentives/v1/node/../../../../cosmos/bank/v1beta1/supply`).pathname).toBe("/api/cosmos/bank/v1beta1/supply");
+    expect(
+      new URL(`https://edge.test/api/chain/incentives/v1/node/../../../../cosmos/bank/v1beta1/supply`).pathname,
+    ).toBe("/api/cosmos/bank/v1beta1/supply");
     expect(response.status).toBe(200);
   });
 });

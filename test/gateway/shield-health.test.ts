@@ -40,7 +40,9 @@ const recording = {
 } as unknown as HealthNamespace;
 
 /** A health namespace whose object never answers: isolates that cannot share. */
-const unreachable = { getByName: () => ({ report: () => Promise.reject(new Error("Network connection lost.")) }) } as unknown as HealthNamespace;
+const unreachable = {
+  getByName: () => ({ report: () => Promise.reject(new Error("Network connection lost.")) }),
+} as unknown as HealthNamespace;
 
 describe("shared upstream health", () => {
   it("spares a second isolate the timeout that a first one found", async () => {
@@ -86,7 +88,10 @@ describe("shared upstream health", () => {
     const path = balances();
     await fault({ tag: NODES[0], prefix: path, status: 503 });
     expect((await gw.fetch(`/api${path}`)).status).toBe(200);
-    const report = await json<{ shield: Record<string, unknown>; upstreams: { healthy: boolean; last_status: number | null; last_error: string | null }[] }>(await gw.fetch("/api/health"));
+    const report = await json<{
+      shield: Record<string, unknown>;
+      upstreams: { healthy: boolean; last_status: number | null; last_error: string | null }[];
+    }>(await gw.fetch("/api/health"));
     expect(report.shield).toMatchObject({ enabled: true, shared_health: "included" });
     expect(report.upstreams[0]).toMatchObject({ healthy: false, last_status: 503, last_error: "answered 503" });
     expect(report.upstreams[1]).toMatchObject({ healthy: true, last_status: 200 });
@@ -98,6 +103,9 @@ describe("shared upstream health", () => {
     expect(report.shield).toMatchObject({ enabled: true, shared_health: "unreachable" });
     expect(report.upstreams).toHaveLength(1);
     const off = gateway([tag()], { CACHE_SHIELD: "off" });
-    expect((await json<{ shield: Record<string, unknown> }>(await off.fetch("/api/health"))).shield).toMatchObject({ enabled: false, shared_health: "off" });
+    expect((await json<{ shield: Record<string, unknown> }>(await off.fetch("/api/health"))).shield).toMatchObject({
+      enabled: false,
+      shared_health: "off",
+    });
   });
 });

@@ -56,7 +56,10 @@ describe("failover before the first byte", () => {
     await fault({ prefix: path, delay_ms: NEVER_MS });
     const response = await gw.fetch(`/api${path}`);
     expect(response.status).toBe(504);
-    expect(await json(response)).toMatchObject({ code: 4, message: expect.stringContaining("upstream #2 no answer within 100 ms") });
+    expect(await json(response)).toMatchObject({
+      code: 4,
+      message: expect.stringContaining("upstream #2 no answer within 100 ms"),
+    });
   });
 
   it("stops at the total budget instead of trying every upstream", async () => {

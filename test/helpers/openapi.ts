@@ -9,13 +9,21 @@ import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
 
 type Schema = Record<string, any>;
-export type OpenApiDocument = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>; components: { schemas: Record<string, Schema> } };
+export type OpenApiDocument = {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>
+  >;
+  components: { schemas: Record<string, Schema> };
+};
 
 let served: Promise<OpenApiDocument> | undefined;
 
 /** The document this Worker serves (read once per test file). */
 export function servedDocument(): Promise<OpenApiDocument> {
-  served ??= exports.default.fetch(new Request("https://edge.test/api/openapi.json")).then((r) => r.json<OpenApiDocument>());
+  served ??= exports.default
+    .fetch(new Request("https://edge.test/api/openapi.json"))
+    .then((r) => r.json<OpenApiDocument>());
   return served;
 }
 
@@ -38,12 +46,25 @@ export async function expectDocumented<T = any>(response: Response, method: stri
   const doc = await servedDocument();
   const body = await response.clone().json();
   const problems = schemaProblems(doc, answerSchema(doc, method, path, response.status), body);
-  expect(problems, `${method.toUpperCase()} ${path} ${response.status} answered what the document does not say`).toEqual([]);
+  expect(
+    problems,
+    `${method.toUpperCase()} ${path} ${response.status} answered what the document does not say`,
+  ).toEqual([]);
   return body as T;
 }
 
 /** Annotations, which say nothing a value must be. */
-const ANNOTATIONS = new Set(["description", "title", "$schema", "examples", "default", "deprecated", "readOnly", "writeOnly", "format"]);
+const ANNOTATIONS = new Set([
+  "description",
+  "title",
+  "$schema",
+  "examples",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "format",
+]);
 
 /** Every way `value` breaks `schema` (empty when it fits), each with the JSON path where. */
 export function schemaProblems(doc: OpenApiDocument, schema: Schema, value: unknown, at = "$"): string[] {
@@ -58,43 +79,53 @@ export function schemaProblems(doc: OpenApiDocument, schema: Schema, value: unkn
     switch (keyword) {
       case "type": {
         const types: string[] = Array.isArray(rule) ? rule : [rule];
-        if (!types.some((type) => typeOf(value, type))) problems.push(`${at}: ${JSON.stringify(value)} is not ${types.join(" or ")}`);
+        if (!types.some((type) => typeOf(value, type)))
+          problems.push(`${at}: ${JSON.stringify(value)} is not ${types.join(" or ")}`);
         break;
       }
       case "enum":
-        if (!(rule as unknown[]).includes(value)) problems.push(`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(rule)}`);
+        if (!(rule as unknown[]).includes(value))
+          problems.push(`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(rule)}`);
         break;
       case "const":
         if (value !== rule) problems.push(`${at}: ${JSON.stringify(value)} is not ${JSON.stringify(rule)}`);
         break;
       case "pattern":
-        if (typeof value === "string" && !new RegExp(rule as string, "u").test(value)) problems.push(`${at}: "${value}" does not match ${rule}`);
+        if (typeof value === "string" && !new RegExp(rule as string, "u").test(value))
+          problems.push(`${at}: "${value}" does not match ${rule}`);
         break;
       case "minLength":
       case "maxLength":
-        if (typeof value === "string" && (keyword === "minLength" ? value.length < rule : value.length > rule)) problems.push(`${at}: length ${value.length} breaks ${keyword} ${rule}`);
+        if (typeof value === "string" && (keyword === "minLength" ? value.length < rule : value.length > rule))
+          problems.push(`${at}: length ${value.length} breaks ${keyword} ${rule}`);
         break;
       case "minimum":
       case "maximum":
-        if (typeof value === "number" && (keyword === "minimum" ? value < rule : value > rule)) problems.push(`${at}: ${value} breaks ${keyword} ${rule}`);
+        if (typeof value === "number" && (keyword === "minimum" ? value < rule : value > rule))
+          problems.push(`${at}: ${value} breaks ${keyword} ${rule}`);
         break;
       case "anyOf":
       case "oneOf": {
         const fits = (rule as Schema[]).filter((option) => schemaProblems(doc, option, value, at).length === 0).length;
-        if (keyword === "anyOf" ? fits === 0 : fits !== 1) problems.push(`${at}: ${JSON.stringify(value)} fits ${fits} of the ${keyword} options`);
+        if (keyword === "anyOf" ? fits === 0 : fits !== 1)
+          problems.push(`${at}: ${JSON.stringify(value)} fits ${fits} of the ${keyword} options`);
         break;
       }
       case "allOf":
         for (const part of rule as Schema[]) problems.push(...schemaProblems(doc, part, value, at));
         break;
       case "items":
-        if (Array.isArray(value)) value.forEach((item, i) => problems.push(...schemaProblems(doc, rule, item, `${at}[${i}]`)));
+        if (Array.isArray(value))
+          value.forEach((item, i) => problems.push(...schemaProblems(doc, rule, item, `${at}[${i}]`)));
         break;
       case "required":
-        if (isObject(value)) for (const key of rule as string[]) if (!(key in value)) problems.push(`${at}: required key "${key}" is missing`);
+        if (isObject(value))
+          for (const key of rule as string[])
+            if (!(key in value)) problems.push(`${at}: required key "${key}" is missing`);
         break;
       case "propertyNames":
-        if (isObject(value)) for (const key of Object.keys(value)) problems.push(...schemaProblems(doc, rule, key, `${at} key "${key}"`));
+        if (isObject(value))
+          for (const key of Object.keys(value)) problems.push(...schemaProblems(doc, rule, key, `${at} key "${key}"`));
         break;
       case "properties":
       case "additionalProperties":
@@ -107,7 +138,8 @@ export function schemaProblems(doc: OpenApiDocument, schema: Schema, value: unkn
     const declared: Record<string, Schema> = schema.properties ?? {};
     for (const [key, item] of Object.entries(value)) {
       if (key in declared) problems.push(...schemaProblems(doc, declared[key]!, item, `${at}.${key}`));
-      else if (isObject(schema.additionalProperties)) problems.push(...schemaProblems(doc, schema.additionalProperties, item, `${at}.${key}`));
+      else if (isObject(schema.additionalProperties))
+        problems.push(...schemaProblems(doc, schema.additionalProperties, item, `${at}.${key}`));
       // Every key declared: an object schema that does not allow more keys explicitly allows none.
       else if (schema.additionalProperties !== true) problems.push(`${at}: key "${key}" is not declared`);
     }
@@ -115,7 +147,8 @@ export function schemaProblems(doc: OpenApiDocument, schema: Schema, value: unkn
   return problems;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function typeOf(value: unknown, type: string): boolean {
   switch (type) {

@@ -46,13 +46,20 @@ export function createPayload(sessionId = mintSessionId(), overrides: Record<str
 }
 
 export function proofFor(sessionId: string, overrides: Record<string, unknown> = {}) {
-  return { session_id: sessionId, address: accountAddress(), pubkey_base64: publicKey(), account_label: "Main", ...overrides };
+  return {
+    session_id: sessionId,
+    address: accountAddress(),
+    pubkey_base64: publicKey(),
+    account_label: "Main",
+    ...overrides,
+  };
 }
 
 /** A request to the Worker; each call comes from its own client IP unless one is given. */
 export function api(path: string, init: RequestInit & { ip?: string } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
-  if (!headers.has("cf-connecting-ip")) headers.set("cf-connecting-ip", init.ip ?? `198.51.100.${Math.floor(Math.random() * 250)}-${crypto.randomUUID()}`);
+  if (!headers.has("cf-connecting-ip"))
+    headers.set("cf-connecting-ip", init.ip ?? `198.51.100.${Math.floor(Math.random() * 250)}-${crypto.randomUUID()}`);
   const url = path.startsWith("http") ? path : `${ORIGIN}${path}`;
   return exports.default.fetch(new Request(url, { ...init, headers }));
 }

@@ -9,7 +9,6 @@ const from = address(ctx.bech32Prefix, 4);
 const to = address(ctx.bech32Prefix, 5);
 const validator = address(`${ctx.bech32Prefix}valoper`, 6);
 
-
 describe("MsgSend", () => {
   it("sends the native denom's smallest unit, signed by fromAddress", () => {
     const message = buildSend(ctx, { fromAddress: from, toAddress: to, amount: "1500000" });
@@ -45,12 +44,18 @@ describe("MsgSend", () => {
   });
 
   it("refuses a number instead of an integer string", () => {
-    expect(refusal(() => buildSend(ctx, { fromAddress: from, toAddress: to, amount: 100 as never })).field).toBe("amount");
+    expect(refusal(() => buildSend(ctx, { fromAddress: from, toAddress: to, amount: 100 as never })).field).toBe(
+      "amount",
+    );
   });
 
   it("refuses sending to oneself and a foreign prefix", () => {
-    expect(refusal(() => buildSend(ctx, { fromAddress: from, toAddress: from, amount: "1" })).reason).toBe("SEND_TO_SELF");
-    expect(refusal(() => buildSend(ctx, { fromAddress: from, toAddress: address("osmo", 5), amount: "1" })).field).toBe("toAddress");
+    expect(refusal(() => buildSend(ctx, { fromAddress: from, toAddress: from, amount: "1" })).reason).toBe(
+      "SEND_TO_SELF",
+    );
+    expect(refusal(() => buildSend(ctx, { fromAddress: from, toAddress: address("osmo", 5), amount: "1" })).field).toBe(
+      "toAddress",
+    );
   });
 });
 
@@ -68,11 +73,18 @@ describe("MsgDelegate and MsgUndelegate", () => {
   });
 
   it("refuses an account address as validator and a validator as delegator", () => {
-    expect(refusal(() => buildDelegate(ctx, { delegatorAddress: from, validatorAddress: to, amount: "1" })).field).toBe("validatorAddress");
-    expect(refusal(() => buildUndelegate(ctx, { delegatorAddress: validator, validatorAddress: validator, amount: "1" })).field).toBe("delegatorAddress");
+    expect(refusal(() => buildDelegate(ctx, { delegatorAddress: from, validatorAddress: to, amount: "1" })).field).toBe(
+      "validatorAddress",
+    );
+    expect(
+      refusal(() => buildUndelegate(ctx, { delegatorAddress: validator, validatorAddress: validator, amount: "1" }))
+        .field,
+    ).toBe("delegatorAddress");
   });
 
   it("refuses a bad amount", () => {
-    expect(refusal(() => buildUndelegate(ctx, { delegatorAddress: from, validatorAddress: validator, amount: "0" })).field).toBe("amount");
+    expect(
+      refusal(() => buildUndelegate(ctx, { delegatorAddress: from, validatorAddress: validator, amount: "0" })).field,
+    ).toBe("amount");
   });
 });

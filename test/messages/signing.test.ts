@@ -5,9 +5,21 @@ import { isAuthorizationExists } from "../../src/protocol/index";
 import { buildAuthorizeOperator } from "../../src/protocol/index";
 import { planOperatorAuthorization } from "../../src/protocol/index";
 import { buildConnectPayload } from "../../src/protocol/index";
-import { connectDeepLink, decodeWalletPayload, encodeWalletPayload, parseDeepLink, signDeepLink } from "../../src/protocol/index";
+import {
+  connectDeepLink,
+  decodeWalletPayload,
+  encodeWalletPayload,
+  parseDeepLink,
+  signDeepLink,
+} from "../../src/protocol/index";
 import { mintSessionId } from "../../src/protocol/index";
-import { buildSignRequest, chooseQrContent, MAX_QR_CHARS, signQrContent, signRequestSchema } from "../../src/protocol/index";
+import {
+  buildSignRequest,
+  chooseQrContent,
+  MAX_QR_CHARS,
+  signQrContent,
+  signRequestSchema,
+} from "../../src/protocol/index";
 import * as z from "zod/mini";
 import { OTHER, address, refusal, workerContext } from "./helpers";
 
@@ -21,7 +33,11 @@ describe("connect payload and its deep link", () => {
   it("carries the session, chain id, origin, expiry and this origin's relay URL", () => {
     const sessionId = mintSessionId();
     expect(sessionId).toMatch(/^cs_[0-9a-f]{32}$/);
-    const payload = buildConnectPayload(ctx, { sessionId, origin: { name: "Node host", url: "https://onboard.example/some/page?x=1" }, now: NOW });
+    const payload = buildConnectPayload(ctx, {
+      sessionId,
+      origin: { name: "Node host", url: "https://onboard.example/some/page?x=1" },
+      now: NOW,
+    });
     expect(payload).toEqual({
       v: 1,
       session_id: sessionId,
@@ -33,7 +49,11 @@ describe("connect payload and its deep link", () => {
   });
 
   it("links as <scheme>://connect?p=<URL-encoded base64 of the UTF-8 JSON>", () => {
-    const payload = buildConnectPayload(ctx, { sessionId: mintSessionId(), origin: { name: "Nödé ✓", url: origin.url }, now: NOW });
+    const payload = buildConnectPayload(ctx, {
+      sessionId: mintSessionId(),
+      origin: { name: "Nödé ✓", url: origin.url },
+      now: NOW,
+    });
     const link = connectDeepLink(ctx.walletScheme, payload);
     const p = link.slice(`${ctx.walletScheme}://connect?p=`.length);
     expect(link.startsWith(`${ctx.walletScheme}://connect?p=`)).toBe(true);
@@ -65,7 +85,13 @@ describe("sign request", () => {
   const sentence = `Allow node operator ${operator} to pay its rewards to ${payout} (label "Node 1")`;
 
   it("has the wallet's shape: pl_ id, chain id, expiry, origin, account hint, preview objects, transaction", () => {
-    const request = buildSignRequest(ctx, { origin, signer: payout, messages: [message], title: "Authorize", now: NOW });
+    const request = buildSignRequest(ctx, {
+      origin,
+      signer: payout,
+      messages: [message],
+      title: "Authorize",
+      now: NOW,
+    });
     expect(request.id).toMatch(/^pl_[0-9a-f]{32}$/);
     expect(request).toEqual({
       id: request.id,
@@ -87,7 +113,12 @@ describe("sign request", () => {
 
   it("carries memo, return_url and fee when given", () => {
     const request = buildSignRequest(ctx, {
-      origin, signer: payout, messages: [message], memo: "onboarding", returnUrl: `${origin.url}/done?x=1`, fee: { amount: "5000", denom: ctx.nativeDenom, gas: "200000" },
+      origin,
+      signer: payout,
+      messages: [message],
+      memo: "onboarding",
+      returnUrl: `${origin.url}/done?x=1`,
+      fee: { amount: "5000", denom: ctx.nativeDenom, gas: "200000" },
     });
     expect(request.transaction.memo).toBe("onboarding");
     expect(request.return_url).toBe(`${origin.url}/done?x=1`);
@@ -96,18 +127,37 @@ describe("sign request", () => {
   });
 
   it("trims title and summary, and refuses them blank", () => {
-    const request = buildSignRequest(ctx, { origin, signer: payout, messages: [message], title: "  Authorize  ", summary: "\tAllow it\n" });
+    const request = buildSignRequest(ctx, {
+      origin,
+      signer: payout,
+      messages: [message],
+      title: "  Authorize  ",
+      summary: "\tAllow it\n",
+    });
     expect([request.preview.title, request.preview.summary]).toEqual(["Authorize", "Allow it"]);
-    const blankTitle = refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [message], title: " \n " }));
+    const blankTitle = refusal(() =>
+      buildSignRequest(ctx, { origin, signer: payout, messages: [message], title: " \n " }),
+    );
     expect([blankTitle.reason, blankTitle.field]).toEqual(["EMPTY_PREVIEW", "title"]);
-    const blankSummary = refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [message], summary: "" }));
+    const blankSummary = refusal(() =>
+      buildSignRequest(ctx, { origin, signer: payout, messages: [message], summary: "" }),
+    );
     expect([blankSummary.reason, blankSummary.field]).toEqual(["EMPTY_PREVIEW", "summary"]);
   });
 
   it("refuses a return_url off the request's origin and a malformed fee", () => {
-    const offOrigin = refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [message], returnUrl: "https://elsewhere.example/" }));
+    const offOrigin = refusal(() =>
+      buildSignRequest(ctx, { origin, signer: payout, messages: [message], returnUrl: "https://elsewhere.example/" }),
+    );
     expect([offOrigin.reason, offOrigin.field]).toEqual(["INVALID_RETURN_URL", "returnUrl"]);
-    const badFee = refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [message], fee: { amount: "1.5", denom: "u", gas: "1" } }));
+    const badFee = refusal(() =>
+      buildSignRequest(ctx, {
+        origin,
+        signer: payout,
+        messages: [message],
+        fee: { amount: "1.5", denom: "u", gas: "1" },
+      }),
+    );
     expect([badFee.reason, badFee.field]).toEqual(["INVALID_FEE", "fee.amount"]);
   });
 
@@ -119,12 +169,18 @@ describe("sign request", () => {
   });
 
   it("refuses a signer other than the message's signer rule", () => {
-    expect(refusal(() => buildSignRequest(ctx, { origin, signer: operator, messages: [message] })).reason).toBe("WRONG_SIGNER");
+    expect(refusal(() => buildSignRequest(ctx, { origin, signer: operator, messages: [message] })).reason).toBe(
+      "WRONG_SIGNER",
+    );
   });
 
   it("refuses an empty transaction and a malformed id", () => {
-    expect(refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [] })).reason).toBe("EMPTY_TRANSACTION");
-    expect(refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [message], id: "pl_x" })).reason).toBe("INVALID_ID");
+    expect(refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [] })).reason).toBe(
+      "EMPTY_TRANSACTION",
+    );
+    expect(
+      refusal(() => buildSignRequest(ctx, { origin, signer: payout, messages: [message], id: "pl_x" })).reason,
+    ).toBe("INVALID_ID");
   });
 
   it("previews a MsgSend with its parties, amount and denom", () => {
@@ -132,7 +188,9 @@ describe("sign request", () => {
     const request = buildSignRequest(ctx, { origin, signer: operator, messages: [send] });
     const summary = `Send 990000 ${ctx.nativeDenom} from ${operator} to ${payout}`;
     expect(request.preview.summary).toBe(summary);
-    expect(request.preview.messages).toEqual([{ type: "MsgSend", from: operator, to: payout, amount: "990000", denom: ctx.nativeDenom, summary }]);
+    expect(request.preview.messages).toEqual([
+      { type: "MsgSend", from: operator, to: payout, amount: "990000", denom: ctx.nativeDenom, summary },
+    ]);
   });
 
   it("the wallet's schema refuses a connect payload and a request without preview text", () => {
@@ -141,15 +199,22 @@ describe("sign request", () => {
     expect(z.safeParse(signRequestSchema, connect).success).toBe(false);
     expect(z.safeParse(signRequestSchema, { ...request, session_id: connect.session_id }).success).toBe(false);
     expect(z.safeParse(signRequestSchema, { ...request, v: 1 }).success).toBe(false);
-    expect(z.safeParse(signRequestSchema, { ...request, preview: { ...request.preview, title: "  " } }).success).toBe(false);
-    expect(z.safeParse(signRequestSchema, { ...request, preview: { ...request.preview, summary: "" } }).success).toBe(false);
-    expect(z.safeParse(signRequestSchema, { ...request, preview: { ...request.preview, messages: ["a sentence"] } }).success).toBe(false);
+    expect(z.safeParse(signRequestSchema, { ...request, preview: { ...request.preview, title: "  " } }).success).toBe(
+      false,
+    );
+    expect(z.safeParse(signRequestSchema, { ...request, preview: { ...request.preview, summary: "" } }).success).toBe(
+      false,
+    );
+    expect(
+      z.safeParse(signRequestSchema, { ...request, preview: { ...request.preview, messages: ["a sentence"] } }).success,
+    ).toBe(false);
   });
 });
 
 describe("sign QR content", () => {
   const message = buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "n" });
-  const withMemo = (memo: string) => buildSignRequest(ctx, { origin, signer: payout, messages: [message], memo, now: NOW });
+  const withMemo = (memo: string) =>
+    buildSignRequest(ctx, { origin, signer: payout, messages: [message], memo, now: NOW });
   /** A memo that brings the request's base64 to exactly `chars` characters (a multiple of 4). */
   const sized = (chars: number) => {
     const bare = encodeWalletPayload(withMemo("m")).length;
@@ -191,7 +256,9 @@ describe("planOperatorAuthorization", () => {
     const step = planOperatorAuthorization(ctx, { payoutRecipient: payout, operator, label: "n", origin });
     if (step.kind !== "sign") throw new Error("expected a sign step");
     expect(step.request.account_hint).toBe(payout);
-    expect(step.request.transaction.messages).toEqual([buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "n" })]);
+    expect(step.request.transaction.messages).toEqual([
+      buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "n" }),
+    ]);
     expect(parseDeepLink(step.link).payload).toEqual(step.request);
     // The bridge takes the link's p (not URL-encoded); the small authorization fits a QR as raw base64.
     expect(step.encoded).toBe(decodeURIComponent(step.link.split("?p=")[1]!));
@@ -199,15 +266,23 @@ describe("planOperatorAuthorization", () => {
   });
 
   it("still validates equal addresses before skipping", () => {
-    expect(refusal(() => planOperatorAuthorization(ctx, { payoutRecipient: "x", operator: "x", origin })).field).toBe("payoutRecipient");
+    expect(refusal(() => planOperatorAuthorization(ctx, { payoutRecipient: "x", operator: "x", origin })).field).toBe(
+      "payoutRecipient",
+    );
   });
 });
 
 describe("an existing authorization counts as success", () => {
   it("recognises ErrAuthorizationExists in the error shape, a tx log, or a string", () => {
-    expect(isAuthorizationExists({ code: 6, message: "operator authorization already exists", details: [] })).toBe(true);
-    expect(isAuthorizationExists({ code: 18, raw_log: "failed to execute message; authorization already exists" })).toBe(true);
-    expect(isAuthorizationExists({ code: 2, message: "x", details: [{ reason: "ErrAuthorizationExists" }] })).toBe(true);
+    expect(isAuthorizationExists({ code: 6, message: "operator authorization already exists", details: [] })).toBe(
+      true,
+    );
+    expect(
+      isAuthorizationExists({ code: 18, raw_log: "failed to execute message; authorization already exists" }),
+    ).toBe(true);
+    expect(isAuthorizationExists({ code: 2, message: "x", details: [{ reason: "ErrAuthorizationExists" }] })).toBe(
+      true,
+    );
     expect(isAuthorizationExists("Authorization already exists")).toBe(true);
   });
 
@@ -219,7 +294,9 @@ describe("an existing authorization counts as success", () => {
 
   it("finds the operator in an operator_authorizations answer", () => {
     const other = address(ctx.bech32Prefix, 3);
-    expect(operatorAuthorizationsPath(ctx, payout)).toBe(`/${ctx.namespace}/incentives/v1/operator_authorizations/${payout}`);
+    expect(operatorAuthorizationsPath(ctx, payout)).toBe(
+      `/${ctx.namespace}/incentives/v1/operator_authorizations/${payout}`,
+    );
     expect(listsOperator({ authorizations: [{ payout_recipient: payout, operator, label: "" }] }, operator)).toBe(true);
     expect(listsOperator({ Authorization: [{ payoutRecipient: payout, operator }] }, operator)).toBe(true);
     expect(listsOperator({ authorizations: [{ operator: ` ${operator.toUpperCase()} ` }] }, operator)).toBe(true);

@@ -38,17 +38,36 @@ describe("requestConnect's answer", () => {
   const payout = address(ctx.bech32Prefix, 7);
 
   it("is the paired identity when its address passes the protocol's check", () => {
-    expect(readConnectAnswer(ctx, { address: payout, pubkeyBase64: "AAEC", accountLabel: "Main" })).toEqual({ ok: true, address: payout, pubkeyBase64: "AAEC", accountLabel: "Main" });
-    expect(readConnectAnswer(ctx, { address: ` ${payout.toUpperCase()} ` })).toEqual({ ok: true, address: payout, pubkeyBase64: null, accountLabel: null });
+    expect(readConnectAnswer(ctx, { address: payout, pubkeyBase64: "AAEC", accountLabel: "Main" })).toEqual({
+      ok: true,
+      address: payout,
+      pubkeyBase64: "AAEC",
+      accountLabel: "Main",
+    });
+    expect(readConnectAnswer(ctx, { address: ` ${payout.toUpperCase()} ` })).toEqual({
+      ok: true,
+      address: payout,
+      pubkeyBase64: null,
+      accountLabel: null,
+    });
   });
 
   it("is refused, with the reason, when the address is missing or not the network's", () => {
     expect(readConnectAnswer(ctx, null)).toEqual({ ok: false, problem: "it gave no address" });
     expect(readConnectAnswer(ctx, { address: 42 })).toEqual({ ok: false, problem: "it gave no address" });
-    expect(readConnectAnswer(ctx, { address: address("other", 7) })).toMatchObject({ ok: false, problem: expect.stringMatching(/must start with/) });
-    expect(readConnectAnswer(ctx, { address: address(ctx.bech32Prefix, 7, 32) })).toMatchObject({ ok: false, problem: expect.stringMatching(/20-byte/) });
+    expect(readConnectAnswer(ctx, { address: address("other", 7) })).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/must start with/),
+    });
+    expect(readConnectAnswer(ctx, { address: address(ctx.bech32Prefix, 7, 32) })).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/20-byte/),
+    });
     const mixed = ctx.bech32Prefix.toUpperCase() + payout.slice(ctx.bech32Prefix.length);
-    expect(readConnectAnswer(ctx, { address: mixed })).toEqual({ ok: false, problem: "its address must be lowercase bech32" });
+    expect(readConnectAnswer(ctx, { address: mixed })).toEqual({
+      ok: false,
+      problem: "its address must be lowercase bech32",
+    });
   });
 });
 

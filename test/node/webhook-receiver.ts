@@ -52,7 +52,11 @@ export async function startWebhookReceiver(): Promise<{ url: string; deliveriesU
     const onboarding = onboardingOf(body);
     const answer = plans.get(onboarding)?.shift() ?? 204;
     const list = deliveries.get(onboarding) ?? [];
-    list.push({ headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])), body, answer });
+    list.push({
+      headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
+      body,
+      answer,
+    });
     deliveries.set(onboarding, list);
     if (answer === "down") return request.socket.destroy();
     if (answer === "redirect") return response.writeHead(307, { location: "/hook-elsewhere" }).end();

@@ -23,7 +23,8 @@ async function warnings(run: () => Promise<unknown>): Promise<string> {
 }
 
 /** A JSON answer the devnet gives `times` times for paths under `prefix`. */
-const answerWith = (prefix: string, body: unknown, times = 1) => fault({ prefix, body: JSON.stringify(body), content_type: "application/json", times });
+const answerWith = (prefix: string, body: unknown, times = 1) =>
+  fault({ prefix, body: JSON.stringify(body), content_type: "application/json", times });
 
 describe("a claimed transaction whose answer lacks what is read of it", () => {
   it("is kept and asked about again, not refused as an authorization of nothing", async () => {
@@ -33,7 +34,9 @@ describe("a claimed transaction whose answer lacks what is read of it", () => {
     await page.payout(id, { source: "in_app", address: payout });
     const tx = await authorizeOnChain(payout, operator);
     // The node answers the look-up with its tx_response but without the transaction itself.
-    await answerWith(`/cosmos/tx/v1beta1/txs/${tx.txhash}`, { tx_response: { txhash: tx.txhash, code: 0, height: tx.height } });
+    await answerWith(`/cosmos/tx/v1beta1/txs/${tx.txhash}`, {
+      tx_response: { txhash: tx.txhash, code: 0, height: tx.height },
+    });
     let claim!: Response;
     const warned = await warnings(async () => (claim = await page.authorization(id, tx.txhash)));
     expect(claim.status).toBe(200);
@@ -63,9 +66,16 @@ describe("a claimed transaction whose answer lacks what is read of it", () => {
     const tx = await authorizeOnChain(payout, operator);
     const type = `/${config.namespace}.incentives.v1.MsgAuthorizeOperator`;
     const txResponse = { txhash: tx.txhash, code: 0, height: tx.height };
-    await answerWith(`/cosmos/tx/v1beta1/txs/${tx.txhash}`, { tx: { body: { messages: [null] } }, tx_response: txResponse });
+    await answerWith(`/cosmos/tx/v1beta1/txs/${tx.txhash}`, {
+      tx: { body: { messages: [null] } },
+      tx_response: txResponse,
+    });
     // Every later look-up (the wake-up the claim starts by itself too) gets the second malformed answer, so the claim stays open.
-    await answerWith(`/cosmos/tx/v1beta1/txs/${tx.txhash}`, { tx: { body: { messages: [{ "@type": type, payout_recipient: payout }] } }, tx_response: txResponse }, 20);
+    await answerWith(
+      `/cosmos/tx/v1beta1/txs/${tx.txhash}`,
+      { tx: { body: { messages: [{ "@type": type, payout_recipient: payout }] } }, tx_response: txResponse },
+      20,
+    );
     const warned = await warnings(async () => expect((await page.authorization(id, tx.txhash)).status).toBe(200));
     expect(warned).toContain("is malformed: tx.body.messages.0 must be an object");
     const second = await warnings(() => wake(id));
@@ -79,9 +89,15 @@ describe("readings of the chain that lack what is read of them", () => {
     const payout = accountAddress();
     const { id } = await createOnboarding({ operator });
     await page.payout(id, { source: "in_app", address: payout });
-    await answerWith(`/${config.namespace}/incentives/v1/operator_authorizations/${payout}`, { pagination: { next_key: null, total: "0" } }, 4);
+    await answerWith(
+      `/${config.namespace}/incentives/v1/operator_authorizations/${payout}`,
+      { pagination: { next_key: null, total: "0" } },
+      4,
+    );
     const warned = await warnings(() => wake(id));
-    expect(warned).toContain("The operator_authorizations answer is malformed: the answer must list authorizations (or Authorization)");
+    expect(warned).toContain(
+      "The operator_authorizations answer is malformed: the answer must list authorizations (or Authorization)",
+    );
     expect((await readOnboarding(id)).status).toBe("connected");
   });
 

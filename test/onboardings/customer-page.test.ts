@@ -1,7 +1,20 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mintOnboardingId } from "../../src/protocol/index";
 import { ORIGIN, api, createSession, errorReason, postJson } from "../helpers/sessions";
-import { accountAddress, authorizeOnChain, broadcast, config, createOnboarding, devnetNodes, hostPost, page, pairByRelay, readOnboarding, settle, wake } from "./helpers";
+import {
+  accountAddress,
+  authorizeOnChain,
+  broadcast,
+  config,
+  createOnboarding,
+  devnetNodes,
+  hostPost,
+  page,
+  pairByRelay,
+  readOnboarding,
+  settle,
+  wake,
+} from "./helpers";
 
 afterEach(() => vi.useRealTimers());
 
@@ -20,13 +33,25 @@ async function subscribe(id: string, origin: string = ORIGIN) {
 describe("the customer's view", () => {
   it("shows the host's operator and label, never its reference or commands, and names where return_url leads", async () => {
     const node = (await devnetNodes())[0]!;
-    const created = await createOnboarding({ operator: node.operator, label: "rack-9", reference: "secret-order", return_url: "https://host.example/back" });
+    const created = await createOnboarding({
+      operator: node.operator,
+      label: "rack-9",
+      reference: "secret-order",
+      return_url: "https://host.example/back",
+    });
     await page.payout(created.id, { source: "in_app", address: node.payout_recipient });
     await settle(created.id);
     const response = await page.view(created.id);
     expect(response.headers.get("cache-control")).toBe("no-store");
     const view = await response.json<Record<string, unknown>>();
-    expect(view).toMatchObject({ id: created.id, status: "applied", operator: node.operator, label: "rack-9", return_url: "https://host.example/back", host: "host.example" });
+    expect(view).toMatchObject({
+      id: created.id,
+      status: "applied",
+      operator: node.operator,
+      label: "rack-9",
+      return_url: "https://host.example/back",
+      host: "host.example",
+    });
     expect(view).not.toHaveProperty("reference");
     expect(view).not.toHaveProperty("commands");
     expect(JSON.stringify(view)).not.toContain("secret-order");
@@ -101,11 +126,18 @@ describe("pairing the payout", () => {
       const bare = JSON.stringify({ ...fields, pad: "" });
       return JSON.stringify({ ...fields, pad: "x".repeat(bytes - bare.length) });
     };
-    for (const [path, fields] of [["payout", { source: "in_app", address: accountAddress() }], ["authorization", { txhash: "AB".repeat(32) }]] as const) {
-      const over = await postJson(`/api/onboarding-pages/${created.id}/${path}`, sized(fields, 1025), { headers: { origin: ORIGIN } });
+    for (const [path, fields] of [
+      ["payout", { source: "in_app", address: accountAddress() }],
+      ["authorization", { txhash: "AB".repeat(32) }],
+    ] as const) {
+      const over = await postJson(`/api/onboarding-pages/${created.id}/${path}`, sized(fields, 1025), {
+        headers: { origin: ORIGIN },
+      });
       expect(over.status, path).toBe(413);
       expect(await errorReason(over)).toBe("BODY_TOO_LARGE");
-      const at = await postJson(`/api/onboarding-pages/${created.id}/${path}`, sized(fields, 1024), { headers: { origin: ORIGIN } });
+      const at = await postJson(`/api/onboarding-pages/${created.id}/${path}`, sized(fields, 1024), {
+        headers: { origin: ORIGIN },
+      });
       expect(at.status, path).toBe(400);
       expect(await errorReason(at)).toBe("INVALID_FIELD");
     }
@@ -114,8 +146,13 @@ describe("pairing the payout", () => {
 
   it("refuses a page of a sibling subdomain (Sec-Fetch-Site: same-site) on the payout and the authorization", async () => {
     const created = await createOnboarding({ operator: accountAddress() });
-    for (const [path, body] of [["payout", { source: "in_app", address: accountAddress() }], ["authorization", { txhash: "AB".repeat(32) }]] as const) {
-      const response = await postJson(`/api/onboarding-pages/${created.id}/${path}`, body, { headers: { "sec-fetch-site": "same-site" } });
+    for (const [path, body] of [
+      ["payout", { source: "in_app", address: accountAddress() }],
+      ["authorization", { txhash: "AB".repeat(32) }],
+    ] as const) {
+      const response = await postJson(`/api/onboarding-pages/${created.id}/${path}`, body, {
+        headers: { "sec-fetch-site": "same-site" },
+      });
       expect(response.status, path).toBe(403);
       expect(await errorReason(response)).toBe("CROSS_ORIGIN");
     }
@@ -124,7 +161,11 @@ describe("pairing the payout", () => {
 
   it("refuses a page of another origin, and says plainly when the onboarding was cancelled", async () => {
     const created = await createOnboarding({ operator: accountAddress() });
-    const foreign = await postJson(`/api/onboarding-pages/${created.id}/payout`, { source: "in_app", address: accountAddress() }, { headers: { origin: "https://evil.example" } });
+    const foreign = await postJson(
+      `/api/onboarding-pages/${created.id}/payout`,
+      { source: "in_app", address: accountAddress() },
+      { headers: { origin: "https://evil.example" } },
+    );
     expect(foreign.status).toBe(403);
     await hostPost(`/${created.id}/cancel`, {});
     const late = await page.payout(created.id, { source: "in_app", address: accountAddress() });
@@ -161,7 +202,10 @@ describe("the in-app authorization's signer", () => {
     const tx = await authorizeOnChain(payout, operator);
     expect((await page.authorization(created.id, tx.txhash.toLowerCase())).status).toBe(200);
     await settle(created.id);
-    expect(await readOnboarding(created.id)).toMatchObject({ status: "authorized", authorization: { txhash: tx.txhash, height: Number(tx.height) } });
+    expect(await readOnboarding(created.id)).toMatchObject({
+      status: "authorized",
+      authorization: { txhash: tx.txhash, height: Number(tx.height) },
+    });
   });
 
   it("keeps a hash no block holds yet and refuses one that authorizes nothing", async () => {
@@ -170,7 +214,12 @@ describe("the in-app authorization's signer", () => {
     const payout = accountAddress();
     await page.payout(created.id, { source: "in_app", address: payout });
     expect((await page.authorization(created.id, "AB".repeat(32))).status).toBe(200);
-    const send = await broadcast(payout, [{ typeUrl: "/cosmos.bank.v1beta1.MsgSend", value: { fromAddress: payout, toAddress: operator, amount: [{ denom: config.nativeDenom, amount: "1" }] } }]);
+    const send = await broadcast(payout, [
+      {
+        typeUrl: "/cosmos.bank.v1beta1.MsgSend",
+        value: { fromAddress: payout, toAddress: operator, amount: [{ denom: config.nativeDenom, amount: "1" }] },
+      },
+    ]);
     const unrelated = await page.authorization(created.id, send.txhash);
     expect(unrelated.status).toBe(400);
     expect(await errorReason(unrelated)).toBe("NOT_AN_AUTHORIZATION");

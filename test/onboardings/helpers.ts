@@ -25,7 +25,11 @@ export function host(path: string, init: RequestInit = {}): Promise<Response> {
 }
 
 export function hostPost(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return host(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  return host(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 }
 
 export type Onboarding = Record<string, any> & { id: string; status: string };
@@ -44,8 +48,10 @@ export async function readOnboarding(id: string): Promise<Onboarding> {
 /** The customer's page: its view, and what it reports. */
 export const page = {
   view: (id: string) => api(`/api/onboarding-pages/${id}`),
-  payout: (id: string, body: unknown) => postJson(`/api/onboarding-pages/${id}/payout`, body, { headers: { origin: ORIGIN } }),
-  authorization: (id: string, txhash: string) => postJson(`/api/onboarding-pages/${id}/authorization`, { txhash }, { headers: { origin: ORIGIN } }),
+  payout: (id: string, body: unknown) =>
+    postJson(`/api/onboarding-pages/${id}/payout`, body, { headers: { origin: ORIGIN } }),
+  authorization: (id: string, txhash: string) =>
+    postJson(`/api/onboarding-pages/${id}/authorization`, { txhash }, { headers: { origin: ORIGIN } }),
 };
 
 /** Pairs `payout` by the relayed route: a pairing session the wallet confirmed with that address. */
@@ -80,7 +86,9 @@ export function laneStub() {
 }
 
 /** When a Durable Object's alarm is set for (null: none). */
-export function alarmOf(stub: DurableObjectStub<never> | ReturnType<typeof onboardingStub> | ReturnType<typeof laneStub>): Promise<number | null> {
+export function alarmOf(
+  stub: DurableObjectStub<never> | ReturnType<typeof onboardingStub> | ReturnType<typeof laneStub>,
+): Promise<number | null> {
   return runInDurableObject(stub as ReturnType<typeof laneStub>, (_instance, state) => state.storage.getAlarm());
 }
 
@@ -91,7 +99,9 @@ export function alarmOf(stub: DurableObjectStub<never> | ReturnType<typeof onboa
  */
 export async function wake(id: string): Promise<void> {
   await settle(id);
-  const times = (await Promise.all([alarmOf(onboardingStub(id)), alarmOf(laneStub())])).filter((t): t is number => t !== null);
+  const times = (await Promise.all([alarmOf(onboardingStub(id)), alarmOf(laneStub())])).filter(
+    (t): t is number => t !== null,
+  );
   const at = times.length === 0 ? null : Math.min(...times);
   if (at !== null && at > Date.now()) clockTo(at);
   await runDurableObjectAlarm(laneStub());
@@ -136,7 +146,9 @@ export async function devnetNodes(): Promise<{ operator: string; payout_recipien
  * that already pays a payout address of its own (which the chain accepted only because that
  * address authorized the operator), or one that pays its own operator.
  */
-export async function devnetNode(kind: "paying-authorized-payout" | "paying-itself"): Promise<{ operator: string; payout_recipient: string }> {
+export async function devnetNode(
+  kind: "paying-authorized-payout" | "paying-itself",
+): Promise<{ operator: string; payout_recipient: string }> {
   const node = (await devnetNodes()).find((n) => (n.payout_recipient === n.operator) === (kind === "paying-itself"));
   if (!node) throw new Error(`the devnet has no node ${kind}`);
   return node;
@@ -144,13 +156,21 @@ export async function devnetNode(kind: "paying-authorized-payout" | "paying-itse
 
 /** Broadcasts on the devnet as `signer` would from its wallet and waits for the block that holds it; returns the tx_response. */
 export async function broadcast(signer: string, messages: { typeUrl: string; value: Record<string, unknown> }[]) {
-  const response = await fetch(`${DEVNET}/__devnet/txs?wait=block`, { method: "POST", body: JSON.stringify({ signer, messages }) });
+  const response = await fetch(`${DEVNET}/__devnet/txs?wait=block`, {
+    method: "POST",
+    body: JSON.stringify({ signer, messages }),
+  });
   return ((await response.json()) as { tx_response: { txhash: string; code: number; height: string } }).tx_response;
 }
 
 /** The payout key authorizes the operator on the devnet. */
 export function authorizeOnChain(payout: string, operator: string, signer = payout) {
-  return broadcast(signer, [{ typeUrl: `/${config.namespace}.incentives.v1.MsgAuthorizeOperator`, value: { payoutRecipient: payout, operator, label: "test" } }]);
+  return broadcast(signer, [
+    {
+      typeUrl: `/${config.namespace}.incentives.v1.MsgAuthorizeOperator`,
+      value: { payoutRecipient: payout, operator, label: "test" },
+    },
+  ]);
 }
 
 export interface ReceivedDelivery {

@@ -11,7 +11,22 @@ import { indexRetryDelayMs } from "../../src/onboardings/index-sync";
 import { RETENTION_MS } from "../../src/onboardings/schedule";
 import type { OnboardingView } from "../../src/protocol/index";
 import { api } from "../helpers/sessions";
-import { accountAddress, bearer, clockTo, createOnboarding, devnetNodes, host, hostPost, onboardingStub, page, pairByRelay, readOnboarding, restart, settle, wake } from "./helpers";
+import {
+  accountAddress,
+  bearer,
+  clockTo,
+  createOnboarding,
+  devnetNodes,
+  host,
+  hostPost,
+  onboardingStub,
+  page,
+  pairByRelay,
+  readOnboarding,
+  restart,
+  settle,
+  wake,
+} from "./helpers";
 
 const db = env.ONBOARDING_INDEX;
 
@@ -39,7 +54,9 @@ async function rowVersion(id: string): Promise<number | null> {
 
 /** The onboarding's own version, from its object. */
 function objectVersion(id: string): Promise<number> {
-  return runInDurableObject(onboardingStub(id), (_o, state) => state.storage.get<{ version: number }>("state").then((s) => s!.version));
+  return runInDurableObject(onboardingStub(id), (_o, state) =>
+    state.storage.get<{ version: number }>("state").then((s) => s!.version),
+  );
 }
 
 /** Makes D1 refuse every write of one table (it is renamed away), until `restore()`. */
@@ -73,7 +90,9 @@ describe("the onboarding writes its row after every change", () => {
       ["onboarding.connected", "connected"],
       ["onboarding.authorized", "authorized"],
     ]);
-    const delivered = (await (await host(`/${created.id}/events`)).json<{ events: { id: string }[] }>()).events.map((e) => e.id);
+    const delivered = (await (await host(`/${created.id}/events`)).json<{ events: { id: string }[] }>()).events.map(
+      (e) => e.id,
+    );
     expect(feed.data.map((e) => e.id)).toEqual(delivered);
     expect(feed.data[1]!.data.commands?.update_node).toContain(operator);
   });
@@ -85,8 +104,14 @@ describe("the onboarding writes its row after every change", () => {
     await settle(created.id);
     const applied = await readOnboarding(created.id);
     expect(applied.status).toBe("applied");
-    expect((await listed(`status=applied&operator=${node.operator}&limit=100`)).data.find((o) => o.id === created.id)).toEqual(applied);
-    expect((await feedOf(created.id)).data.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized", "onboarding.applied"]);
+    expect(
+      (await listed(`status=applied&operator=${node.operator}&limit=100`)).data.find((o) => o.id === created.id),
+    ).toEqual(applied);
+    expect((await feedOf(created.id)).data.map((e) => e.type)).toEqual([
+      "onboarding.connected",
+      "onboarding.authorized",
+      "onboarding.applied",
+    ]);
   });
 
   it("retries a write D1 refused from its alarm until it lands, sooner than anything else the object waits for", async () => {
@@ -107,7 +132,9 @@ describe("the onboarding writes its row after every change", () => {
   });
 
   it("waits longer after each refused write, at most 5 minutes", () => {
-    expect([1, 2, 3, 4, 6, 7, 20].map(indexRetryDelayMs)).toEqual([5_000, 10_000, 20_000, 40_000, 160_000, 300_000, 300_000]);
+    expect([1, 2, 3, 4, 6, 7, 20].map(indexRetryDelayMs)).toEqual([
+      5_000, 10_000, 20_000, 40_000, 160_000, 300_000, 300_000,
+    ]);
   });
 
   it("never moves a row backwards: a newer change lands past a failed one, and an older version changes nothing", async () => {
@@ -129,7 +156,10 @@ describe("the onboarding writes its row after every change", () => {
     await writeOnboardingRow(db, { onboarding: connected as OnboardingView, version: version! - 1, events: [] });
     await writeOnboardingRow(db, { onboarding: connected as OnboardingView, version: version!, events: [] });
     expect((await listed(`operator=${created.operator}`)).data).toEqual([cancelled]);
-    expect((await feedOf(created.id)).data.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.cancelled"]);
+    expect((await feedOf(created.id)).data.map((e) => e.type)).toEqual([
+      "onboarding.connected",
+      "onboarding.cancelled",
+    ]);
   });
 
   it("finds everything across a restart, and a restarted object adds no event twice", async () => {
@@ -177,6 +207,8 @@ describe("rows are deleted with their onboarding", () => {
     await wake(created.id);
     expect(await listed("reference=retention-1")).toEqual({ data: [], has_more: false });
     expect(await feedOf(created.id)).toEqual({ data: [], has_more: false });
-    expect(await runInDurableObject(onboardingStub(created.id), (_o, state) => state.storage.list())).toEqual(new Map());
+    expect(await runInDurableObject(onboardingStub(created.id), (_o, state) => state.storage.list())).toEqual(
+      new Map(),
+    );
   });
 });

@@ -4,8 +4,19 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { deleteOnboardingRows, indexedVersion, queryEvents, writeOnboardingRow, type OnboardingRow } from "../../src/onboardings/index-store";
-import { mintOnboardingId, type OnboardingEventType, type OnboardingStatus, type OnboardingView } from "../../src/protocol/index";
+import {
+  deleteOnboardingRows,
+  indexedVersion,
+  queryEvents,
+  writeOnboardingRow,
+  type OnboardingRow,
+} from "../../src/onboardings/index-store";
+import {
+  mintOnboardingId,
+  type OnboardingEventType,
+  type OnboardingStatus,
+  type OnboardingView,
+} from "../../src/protocol/index";
 import { api, errorReason } from "../helpers/sessions";
 import { accountAddress, bearer, host } from "./helpers";
 
@@ -39,11 +50,19 @@ let eventCount = 0;
 function eventOf(onboarding: OnboardingView) {
   const type = `onboarding.${onboarding.status}` as OnboardingEventType;
   const id = `msg_${(++eventCount).toString(16).padStart(4, "0")}${crypto.randomUUID().replaceAll("-", "").slice(4)}`;
-  return { id, type, created_at: onboarding.updated_at, body: JSON.stringify({ type, timestamp: onboarding.updated_at, data: onboarding }) };
+  return {
+    id,
+    type,
+    created_at: onboarding.updated_at,
+    body: JSON.stringify({ type, timestamp: onboarding.updated_at, data: onboarding }),
+  };
 }
 
 /** Writes `count` onboardings of one operator, one a second, and returns them oldest first. */
-async function seed(count: number, fields: (i: number) => Partial<OnboardingView> = () => ({})): Promise<OnboardingView[]> {
+async function seed(
+  count: number,
+  fields: (i: number) => Partial<OnboardingView> = () => ({}),
+): Promise<OnboardingView[]> {
   const operator = accountAddress();
   const views = Array.from({ length: count }, (_, i) => view(i, { operator, ...fields(i) }));
   for (const onboarding of views) await writeOnboardingRow(db, { onboarding, version: 1, events: [] });
@@ -51,7 +70,10 @@ async function seed(count: number, fields: (i: number) => Partial<OnboardingView
 }
 
 type ListAnswer = { data: OnboardingView[]; has_more: boolean };
-type FeedAnswer = { data: { id: string; type: string; created_at: string; onboarding_id: string; data: OnboardingView }[]; has_more: boolean };
+type FeedAnswer = {
+  data: { id: string; type: string; created_at: string; onboarding_id: string; data: OnboardingView }[];
+  has_more: boolean;
+};
 
 async function list(query: string): Promise<ListAnswer> {
   const response = await host(`?${query}`);
@@ -92,7 +114,9 @@ describe("GET /api/onboardings", () => {
       cursor = `&starting_after=${page.data.at(-1)!.id}`;
     }
     expect(pages).toBe(4);
-    const newestFirst = [...views].sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
+    const newestFirst = [...views].sort((a, b) =>
+      a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1,
+    );
     expect(seen).toEqual(newestFirst.map((o) => o.id));
   });
 
@@ -112,21 +136,40 @@ describe("GET /api/onboardings", () => {
   it("filters by status, reference, operator, payout and the creation time, together", async () => {
     const payout = accountAddress();
     const statuses: OnboardingStatus[] = ["open", "connected", "authorized", "applied", "cancelled", "connected"];
-    const views = await seed(6, (i) => ({ status: statuses[i]!, reference: `order-${i % 2}`, payout: i > 0 ? payout : null }));
+    const views = await seed(6, (i) => ({
+      status: statuses[i]!,
+      reference: `order-${i % 2}`,
+      payout: i > 0 ? payout : null,
+    }));
     const operator = views[0]!.operator;
     const ids = (page: ListAnswer) => page.data.map((o) => o.id);
     const at = (i: number) => encodeURIComponent(new Date(T0 + i * 1000).toISOString());
     expect(ids(await list(`operator=${operator}&status=connected`))).toEqual([views[5]!.id, views[1]!.id]);
-    expect(ids(await list(`operator=${operator}&reference=order-0`))).toEqual([views[4]!.id, views[2]!.id, views[0]!.id]);
+    expect(ids(await list(`operator=${operator}&reference=order-0`))).toEqual([
+      views[4]!.id,
+      views[2]!.id,
+      views[0]!.id,
+    ]);
     expect(ids(await list(`payout=${payout}&status=applied`))).toEqual([views[3]!.id]);
-    expect(ids(await list(`operator=${operator}&created_gte=${at(2)}&created_lt=${at(4)}`))).toEqual([views[3]!.id, views[2]!.id]);
-    expect(ids(await list(`operator=${operator}&created_gte=2026-11-01&created_lt=2026-11-01T00:00:01%2B00:00`))).toEqual([views[0]!.id]);
+    expect(ids(await list(`operator=${operator}&created_gte=${at(2)}&created_lt=${at(4)}`))).toEqual([
+      views[3]!.id,
+      views[2]!.id,
+    ]);
+    expect(
+      ids(await list(`operator=${operator}&created_gte=2026-11-01&created_lt=2026-11-01T00:00:01%2B00:00`)),
+    ).toEqual([views[0]!.id]);
     expect(ids(await list(`operator=${operator.toUpperCase()}&status=open`))).toEqual([views[0]!.id]);
     expect((await list(`operator=${operator}&status=expired`)).data).toEqual([]);
   });
 
   it.each([
-    ["an unknown parameter", "sort=asc", "UNKNOWN_QUERY_PARAMETER", "sort", /takes status, reference, operator, payout, created_gte, created_lt, limit, starting_after/],
+    [
+      "an unknown parameter",
+      "sort=asc",
+      "UNKNOWN_QUERY_PARAMETER",
+      "sort",
+      /takes status, reference, operator, payout, created_gte, created_lt, limit, starting_after/,
+    ],
     ["a parameter given twice", "status=open&status=applied", "DUPLICATE_QUERY_PARAMETER", "status", /more than once/],
     ["limit 0", "limit=0", "INVALID_QUERY_PARAMETER", "limit", /limit must be a whole number from 1 to 100/],
     ["limit 101", "limit=101", "INVALID_QUERY_PARAMETER", "limit", /limit must be a whole number from 1 to 100/],
@@ -138,12 +181,21 @@ describe("GET /api/onboardings", () => {
     ["a date that does not exist", "created_lt=2026-13-45", "INVALID_QUERY_PARAMETER", "created_lt", /not a real time/],
     ["an empty reference", "reference=", "INVALID_QUERY_PARAMETER", "reference", /reference/],
     ["a cursor that is not an id", "starting_after=42", "INVALID_QUERY_PARAMETER", "starting_after", /ob_/],
-    ["a cursor no onboarding has", `starting_after=${mintOnboardingId()}`, "CURSOR_NOT_FOUND", "starting_after", /starting_after must be the id of an item of an earlier page/],
+    [
+      "a cursor no onboarding has",
+      `starting_after=${mintOnboardingId()}`,
+      "CURSOR_NOT_FOUND",
+      "starting_after",
+      /starting_after must be the id of an item of an earlier page/,
+    ],
   ])("refuses %s with 400 naming the parameter and the rule", async (_name, query, reason, parameter, message) => {
     const response = await host(`?${query}`);
     expect(response.status).toBe(400);
     expect(response.headers.get("cache-control")).toBe("no-store");
-    const body = await response.json<{ message: string; details: { reason: string; metadata: Record<string, string> }[] }>();
+    const body = await response.json<{
+      message: string;
+      details: { reason: string; metadata: Record<string, string> }[];
+    }>();
     expect(body.details[0]!.reason).toBe(reason);
     expect(body.details[0]!.metadata.parameter).toBe(parameter);
     expect(body.message).toMatch(message);
@@ -173,7 +225,12 @@ describe("GET /api/onboardings", () => {
 describe("the index's rows", () => {
   it("never move backwards: an older or equal version changes nothing", async () => {
     const opened = view(0);
-    const connected = { ...opened, status: "connected" as const, payout: accountAddress(), updated_at: new Date(T0 + 5000).toISOString() };
+    const connected = {
+      ...opened,
+      status: "connected" as const,
+      payout: accountAddress(),
+      updated_at: new Date(T0 + 5000).toISOString(),
+    };
     const authorized = { ...connected, status: "authorized" as const, updated_at: new Date(T0 + 9000).toISOString() };
     await writeOnboardingRow(db, { onboarding: connected, version: 2, events: [] });
     await writeOnboardingRow(db, { onboarding: opened, version: 1, events: [] });
@@ -207,7 +264,10 @@ describe("GET /api/events", () => {
       [b, "cancelled"],
       [a, "applied"],
     ];
-    const written = new Map<string, { onboarding: OnboardingView; version: number; events: OnboardingRow["events"][number][] }>();
+    const written = new Map<
+      string,
+      { onboarding: OnboardingView; version: number; events: OnboardingRow["events"][number][] }
+    >();
     const order: string[] = [];
     for (const [{ id }, status] of steps) {
       const row = written.get(id) ?? { onboarding: id === a.id ? a : b, version: 1, events: [] };
@@ -229,7 +289,13 @@ describe("GET /api/events", () => {
       ["onboarding.authorized", "authorized"],
       ["onboarding.applied", "applied"],
     ]);
-    expect(page.data[0]).toEqual({ id: order[0], type: "onboarding.connected", created_at: a.updated_at, onboarding_id: a.id, data: { ...a, status: "connected" } });
+    expect(page.data[0]).toEqual({
+      id: order[0],
+      type: "onboarding.connected",
+      created_at: a.updated_at,
+      onboarding_id: a.id,
+      data: { ...a, status: "connected" },
+    });
     const all = await feed(`after=${order[0]}&limit=100`);
     expect(all.data.map((e) => e.id).slice(0, 4)).toEqual(order.slice(1));
   });

@@ -6,7 +6,18 @@
 import { runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { errorReason } from "../helpers/sessions";
-import { accountAddress, clockTo, createOnboarding, devnetNodes, host, hostPost, onboardingStub, page, readOnboarding, settle } from "./helpers";
+import {
+  accountAddress,
+  clockTo,
+  createOnboarding,
+  devnetNodes,
+  host,
+  hostPost,
+  onboardingStub,
+  page,
+  readOnboarding,
+  settle,
+} from "./helpers";
 
 const DAY_MS = 86_400_000;
 
@@ -33,29 +44,33 @@ describe("expiry from every state that waits", () => {
     expect(Date.parse(created.expires_at) - Date.parse(created.created_at)).toBe(7 * DAY_MS);
   });
 
-
   it.each([
     ["connected (waiting for the authorization on chain)", async (operator: string) => accountAddress(), "connected"],
     ["authorized (waiting for the host to apply it)", async (operator: string) => operator, "authorized"],
-  ])("expires an onboarding left %s at expires_at, tells the host, and refuses what comes late", async (_name, payoutFor, waiting) => {
-    const operator = accountAddress();
-    const created = await createOnboarding({ operator });
-    expect((await page.payout(created.id, { source: "in_app", address: await payoutFor(operator) })).status).toBe(200);
-    await settle(created.id);
-    expect((await readOnboarding(created.id)).status).toBe(waiting);
+  ])(
+    "expires an onboarding left %s at expires_at, tells the host, and refuses what comes late",
+    async (_name, payoutFor, waiting) => {
+      const operator = accountAddress();
+      const created = await createOnboarding({ operator });
+      expect((await page.payout(created.id, { source: "in_app", address: await payoutFor(operator) })).status).toBe(
+        200,
+      );
+      await settle(created.id);
+      expect((await readOnboarding(created.id)).status).toBe(waiting);
 
-    // A minute before expires_at it still waits; at expires_at it has expired.
-    const expiresAt = Date.parse(created.expires_at);
-    await wakeAt(created.id, expiresAt - 60_000);
-    expect((await readOnboarding(created.id)).status).toBe(waiting);
-    await wakeAt(created.id, expiresAt);
-    const expired = await readOnboarding(created.id);
-    expect(expired.status).toBe("expired");
-    expect((await eventTypes(created.id)).at(-1)).toBe("onboarding.expired");
-    expect((await (await page.view(created.id)).json<{ status: string }>()).status).toBe("expired");
-    expect(await errorReason(await page.authorization(created.id, "AB".repeat(32)))).toBe("ONBOARDING_EXPIRED");
-    expect(await errorReason(await hostPost(`/${created.id}/cancel`, {}))).toBe("ONBOARDING_EXPIRED");
-  });
+      // A minute before expires_at it still waits; at expires_at it has expired.
+      const expiresAt = Date.parse(created.expires_at);
+      await wakeAt(created.id, expiresAt - 60_000);
+      expect((await readOnboarding(created.id)).status).toBe(waiting);
+      await wakeAt(created.id, expiresAt);
+      const expired = await readOnboarding(created.id);
+      expect(expired.status).toBe("expired");
+      expect((await eventTypes(created.id)).at(-1)).toBe("onboarding.expired");
+      expect((await (await page.view(created.id)).json<{ status: string }>()).status).toBe("expired");
+      expect(await errorReason(await page.authorization(created.id, "AB".repeat(32)))).toBe("ONBOARDING_EXPIRED");
+      expect(await errorReason(await hostPost(`/${created.id}/cancel`, {}))).toBe("ONBOARDING_EXPIRED");
+    },
+  );
 
   it("never expires an applied onboarding", async () => {
     const node = (await devnetNodes())[0]!;

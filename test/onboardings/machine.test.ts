@@ -1,25 +1,53 @@
 import { describe, expect, it } from "vitest";
-import { transition, WORK_LEASE_MS, type ChainReading, type MachineRules, type OnboardingEvent } from "../../src/onboardings/machine";
+import {
+  transition,
+  WORK_LEASE_MS,
+  type ChainReading,
+  type MachineRules,
+  type OnboardingEvent,
+} from "../../src/onboardings/machine";
 import { eventsLog, nextWakeAt, type DeliveryTurn } from "../../src/onboardings/outbox";
-import { checkDelayMs, HELD_RECHECK_MS, MIN_ATTEMPTS, MIN_RETRY_SPAN_MS, RETENTION_MS, SAFETY_NET_MS } from "../../src/onboardings/schedule";
+import {
+  checkDelayMs,
+  HELD_RECHECK_MS,
+  MIN_ATTEMPTS,
+  MIN_RETRY_SPAN_MS,
+  RETENTION_MS,
+  SAFETY_NET_MS,
+} from "../../src/onboardings/schedule";
 import type { OnboardingState } from "../../src/onboardings/state";
 import { accountAddress } from "./helpers";
 
 const T0 = Date.parse("2026-11-01T00:00:00Z");
 const TTL = 7 * 86_400_000;
 let n = 0;
-const rules: MachineRules = { present: (record) => ({ ...record, url: "u" }) as never, mintEventId: () => `msg_${++n}`, checkMs: 6000, ttlMs: TTL, delivering: true };
+const rules: MachineRules = {
+  present: (record) => ({ ...record, url: "u" }) as never,
+  mintEventId: () => `msg_${++n}`,
+  checkMs: 6000,
+  ttlMs: TTL,
+  delivering: true,
+};
 const operator = accountAddress();
 const payout = accountAddress();
 
 /** The state after `event` at `now`. */
-const after = (state: OnboardingState | null, event: OnboardingEvent, now: number) => transition(state, event, now, rules).state!;
-const observe = (state: OnboardingState, reading: ChainReading, now: number) => after(state, { type: "observed", reading, since: now }, now);
+const after = (state: OnboardingState | null, event: OnboardingEvent, now: number) =>
+  transition(state, event, now, rules).state!;
+const observe = (state: OnboardingState, reading: ChainReading, now: number) =>
+  after(state, { type: "observed", reading, since: now }, now);
 const cancel = (state: OnboardingState, now: number) => transition(state, { type: "cancel" }, now, rules);
 const readAt = (state: OnboardingState, now: number) => after(state, { type: "read" }, now);
 
 function opened(): OnboardingState {
-  return after(null, { type: "create", onboarding: { id: "ob_1", operator, label: "", reference: null, origin: "https://edge.test", return_url: null } }, T0);
+  return after(
+    null,
+    {
+      type: "create",
+      onboarding: { id: "ob_1", operator, label: "", reference: null, origin: "https://edge.test", return_url: null },
+    },
+    T0,
+  );
 }
 function connected(): OnboardingState {
   return after(opened(), { type: "pair", payout: { address: payout, source: "relay" } }, T0 + 1000);
@@ -30,11 +58,23 @@ describe("the onboarding state machine", () => {
     let state = connected();
     state = observe(state, { authorizations: { listed: false, height: 10 } }, T0 + 2000);
     expect(state.record.status).toBe("connected");
-    state = observe(state, { authorizations: { listed: true, height: 12 }, node: { payoutRecipient: operator, height: 12 } }, T0 + 3000);
-    expect(state.record).toMatchObject({ status: "authorized", authorization: { required: true, height: 12 }, node: { payout_recipient: operator, height: 12 } });
+    state = observe(
+      state,
+      { authorizations: { listed: true, height: 12 }, node: { payoutRecipient: operator, height: 12 } },
+      T0 + 3000,
+    );
+    expect(state.record).toMatchObject({
+      status: "authorized",
+      authorization: { required: true, height: 12 },
+      node: { payout_recipient: operator, height: 12 },
+    });
     state = observe(state, { node: { payoutRecipient: payout, height: 15 } }, T0 + 4000);
     expect(state.record.status).toBe("applied");
-    expect(state.events.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized", "onboarding.applied"]);
+    expect(state.events.map((e) => e.type)).toEqual([
+      "onboarding.connected",
+      "onboarding.authorized",
+      "onboarding.applied",
+    ]);
     expect(state.events.map((e) => JSON.parse(e.body).data.status)).toEqual(["connected", "authorized", "applied"]);
     expect(state.watch.next_check_at).toBeNull();
   });
@@ -46,7 +86,11 @@ describe("the onboarding state machine", () => {
     state = observe(state, { authorizations: { listed: true, height: 21 } }, T0 + 4000);
     expect(state.record.status).toBe("authorized");
     state = observe(state, { node: { payoutRecipient: payout, height: 30 } }, T0 + 5000);
-    const older = observe({ ...state, record: { ...state.record, status: "authorized" } }, { node: { payoutRecipient: operator, height: 29 } }, T0 + 6000);
+    const older = observe(
+      { ...state, record: { ...state.record, status: "authorized" } },
+      { node: { payoutRecipient: operator, height: 29 } },
+      T0 + 6000,
+    );
     expect(older.record.node).toEqual({ payout_recipient: payout, height: 30 });
   });
 
@@ -71,7 +115,11 @@ describe("the onboarding state machine", () => {
   it("cancels any state before applied, never after; expires only past expires_at", () => {
     expect(cancel(opened(), T0).state!.record.status).toBe("cancelled");
     expect(cancel(connected(), T0).state!.record.status).toBe("cancelled");
-    const applied = observe(observe(connected(), { authorizations: { listed: true, height: 1 } }, T0), { node: { payoutRecipient: payout, height: 2 } }, T0);
+    const applied = observe(
+      observe(connected(), { authorizations: { listed: true, height: 1 } }, T0),
+      { node: { payoutRecipient: payout, height: 2 } },
+      T0,
+    );
     expect(cancel(applied, T0).answer).toMatchObject({ status: 409, reason: "ONBOARDING_APPLIED" });
     expect(readAt(opened(), T0 + TTL - 1).record.status).toBe("open");
     expect(readAt(opened(), T0 + TTL).record.status).toBe("expired");
@@ -101,7 +149,15 @@ describe("what each step does", () => {
     // A reading that finds nothing new moves the next check, which is stored, but not the version.
     const nothing = observe(paired.state!, { authorizations: { listed: false, height: 3 } }, T0 + 3000);
     expect(nothing.version).toBe(2);
-    const attempted = after(nothing, { type: "delivered", id: nothing.events[0]!.id, turn: { askedAt: T0 + 3000, attempt: { at: new Date(T0 + 3000).toISOString(), status: 204, ms: 1 } } }, T0 + 3000);
+    const attempted = after(
+      nothing,
+      {
+        type: "delivered",
+        id: nothing.events[0]!.id,
+        turn: { askedAt: T0 + 3000, attempt: { at: new Date(T0 + 3000).toISOString(), status: 204, ms: 1 } },
+      },
+      T0 + 3000,
+    );
     expect(attempted.version).toBe(3);
     expect(cancel(attempted, T0 + 4000).state!.version).toBe(4);
   });
@@ -115,13 +171,20 @@ describe("what each step does", () => {
     // Nothing due: the spent alarm is set again for what comes first.
     const idle = transition(opened(), { type: "wake" }, T0 + 1, rules);
     expect(idle.effects).toEqual([{ type: "schedule", at: T0 + TTL }]);
-    expect(transition(paired, { type: "wake" }, T0 + 1000, { ...rules, delivering: false }).effects.map((e) => e.type)).toEqual(["schedule", "read", "follow"]);
+    expect(
+      transition(paired, { type: "wake" }, T0 + 1000, { ...rules, delivering: false }).effects.map((e) => e.type),
+    ).toEqual(["schedule", "read", "follow"]);
   });
 
   it("deletes an ended onboarding once its retention is over, and not before", () => {
     const cancelled = cancel(opened(), T0).state!;
-    expect(transition(cancelled, { type: "wake" }, T0 + RETENTION_MS - 1, { ...rules, delivering: false }).effects).toEqual([{ type: "schedule", at: T0 + RETENTION_MS }]);
-    expect(transition(cancelled, { type: "wake" }, T0 + RETENTION_MS, { ...rules, delivering: false })).toMatchObject({ state: null, effects: [{ type: "erase" }] });
+    expect(
+      transition(cancelled, { type: "wake" }, T0 + RETENTION_MS - 1, { ...rules, delivering: false }).effects,
+    ).toEqual([{ type: "schedule", at: T0 + RETENTION_MS }]);
+    expect(transition(cancelled, { type: "wake" }, T0 + RETENTION_MS, { ...rules, delivering: false })).toMatchObject({
+      state: null,
+      effects: [{ type: "erase" }],
+    });
   });
 
   it("reads the chain at once on the follower's hint, and only every 10 minutes while the follower is following", () => {
@@ -131,7 +194,11 @@ describe("what each step does", () => {
     expect(hinted.watch.next_check_at).toBe(T0 + 3000);
     const atBlock = { authorizations: { listed: false, height: 5 } };
     expect(observe(hinted, atBlock, T0 + 3000).watch.next_check_at).toBe(T0 + 3000 + SAFETY_NET_MS);
-    const failing = after(observe(hinted, atBlock, T0 + 3000), { type: "hint", height: 5, following: false }, T0 + 4000);
+    const failing = after(
+      observe(hinted, atBlock, T0 + 3000),
+      { type: "hint", height: 5, following: false },
+      T0 + 4000,
+    );
     expect(observe(failing, atBlock, T0 + 4000).watch.next_check_at).toBe(T0 + 4000 + 6000);
     // Nothing awaited from the chain: a hint reads nothing.
     expect(after(opened(), { type: "hint", height: 5, following: true }, T0).watch.next_check_at).toBeNull();
@@ -140,16 +207,28 @@ describe("what each step does", () => {
   it("answers a claimed transaction: another signer stops the onboarding, one that authorizes nothing is refused and forgotten", () => {
     const claimed = after(connected(), { type: "claim", txhash: "AA" }, T0 + 2000);
     expect(claimed.watch).toMatchObject({ claimed_txhash: "AA", next_check_at: T0 + 2000 });
-    const foreign = transition(claimed, { type: "verified", tx: { txhash: "AA", signer: operator, height: 3 } }, T0 + 2100, rules);
+    const foreign = transition(
+      claimed,
+      { type: "verified", tx: { txhash: "AA", signer: operator, height: 3 } },
+      T0 + 2100,
+      rules,
+    );
     expect(foreign.answer).toMatchObject({ reason: "SIGNER_MISMATCH" });
     expect(foreign.state!.record.status).toBe("cancelled");
-    const unrelated = transition(claimed, { type: "verified", tx: { txhash: "AA", unrelated: "no authorization" } }, T0 + 2100, rules);
+    const unrelated = transition(
+      claimed,
+      { type: "verified", tx: { txhash: "AA", unrelated: "no authorization" } },
+      T0 + 2100,
+      rules,
+    );
     expect(unrelated.answer).toMatchObject({ reason: "NOT_AN_AUTHORIZATION" });
     expect(unrelated.state!.watch.claimed_txhash).toBeNull();
     const pending = transition(claimed, { type: "verified" }, T0 + 2100, rules);
     expect(pending.answer).toMatchObject({ status: 200 });
     expect(pending.state!.watch.claimed_txhash).toBe("AA");
-    expect(transition(opened(), { type: "claim", txhash: "AA" }, T0, rules).answer).toMatchObject({ reason: "ONBOARDING_NOT_PAIRED" });
+    expect(transition(opened(), { type: "claim", txhash: "AA" }, T0, rules).answer).toMatchObject({
+      reason: "ONBOARDING_NOT_PAIRED",
+    });
   });
 });
 
@@ -170,14 +249,23 @@ describe("delivery: held while the endpoint fails, given up only after 8 attempt
     expect(state.events[0]).toMatchObject({ held: { failing_since: T0 }, next_attempt_at: T0 + 10 + HELD_RECHECK_MS });
     expect(state.events[1]).toEqual(second);
     const log = eventsLog(state, true).events;
-    expect(log[0]).toMatchObject({ next_attempt_at: null, waiting_for: { endpoint_failing_since: new Date(T0).toISOString() } });
+    expect(log[0]).toMatchObject({
+      next_attempt_at: null,
+      waiting_for: { endpoint_failing_since: new Date(T0).toISOString() },
+    });
     expect(log[1]).toMatchObject({ next_attempt_at: null, waiting_for: { event: first!.id } });
     // Released: due at once, and the next one after it.
     state = after(state, { type: "released" }, T0 + 60_000);
     expect(state.events[0]).toMatchObject({ held: null, next_attempt_at: T0 + 60_000 });
-    expect(eventsLog(state, true).events[0]).toMatchObject({ next_attempt_at: new Date(T0 + 60_000).toISOString(), waiting_for: null });
+    expect(eventsLog(state, true).events[0]).toMatchObject({
+      next_attempt_at: new Date(T0 + 60_000).toISOString(),
+      waiting_for: null,
+    });
     state = turn(state, 0, ok(T0 + 60_001), T0 + 60_001);
-    expect(transition(state, { type: "wake" }, T0 + 60_002, rules).effects.at(-1)).toMatchObject({ type: "deliver", event: { id: second!.id } });
+    expect(transition(state, { type: "wake" }, T0 + 60_002, rules).effects.at(-1)).toMatchObject({
+      type: "deliver",
+      event: { id: second!.id },
+    });
     // Without a webhook nothing is ever tried.
     expect(eventsLog(owing(), false).events.map((e) => e.next_attempt_at)).toEqual([null, null]);
   });
@@ -211,7 +299,8 @@ describe("delivery: held while the endpoint fails, given up only after 8 attempt
 
   it("gives up only after 8 attempts, however long the endpoint failed", () => {
     let state = owing();
-    for (let i = 0; i < MIN_ATTEMPTS - 1; i++) state = turn(state, 0, failed(T0 + i * MIN_RETRY_SPAN_MS), T0 + i * MIN_RETRY_SPAN_MS);
+    for (let i = 0; i < MIN_ATTEMPTS - 1; i++)
+      state = turn(state, 0, failed(T0 + i * MIN_RETRY_SPAN_MS), T0 + i * MIN_RETRY_SPAN_MS);
     expect(state.events[0]!.failed_at).toBeNull();
     state = turn(state, 0, failed(T0 + 8 * MIN_RETRY_SPAN_MS), T0 + 8 * MIN_RETRY_SPAN_MS);
     expect(state.events[0]!.failed_at).not.toBeNull();
@@ -219,7 +308,8 @@ describe("delivery: held while the endpoint fails, given up only after 8 attempt
 
   it("lets the event after a given-up one go: a given-up event holds nothing back", () => {
     let state = owing();
-    for (let i = 0; i < MIN_ATTEMPTS; i++) state = turn(state, 0, failed(T0 + i * 4 * 3_600_000), T0 + i * 4 * 3_600_000);
+    for (let i = 0; i < MIN_ATTEMPTS; i++)
+      state = turn(state, 0, failed(T0 + i * 4 * 3_600_000), T0 + i * 4 * 3_600_000);
     const now = T0 + 2 * MIN_RETRY_SPAN_MS;
     expect(state.events[0]!.failed_at).not.toBeNull();
     expect(state.events[0]!.delivered_at).toBeNull();

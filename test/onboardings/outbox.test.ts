@@ -2,20 +2,41 @@ import { runInDurableObject } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { HOST_WEBHOOK_SECRET } from "../host-settings";
-import { accountAddress, createOnboarding, deliveriesOf, devnetNodes, host, laneStub, page, planAnswers, restart, settle, wake, wakeUntil } from "./helpers";
+import {
+  accountAddress,
+  createOnboarding,
+  deliveriesOf,
+  devnetNodes,
+  host,
+  laneStub,
+  page,
+  planAnswers,
+  restart,
+  settle,
+  wake,
+  wakeUntil,
+} from "./helpers";
 
 afterEach(() => vi.useRealTimers());
 
-type LoggedEvent = { id: string; type: string; delivered_at: string | null; next_attempt_at: string | null; attempts: Record<string, unknown>[] };
+type LoggedEvent = {
+  id: string;
+  type: string;
+  delivered_at: string | null;
+  next_attempt_at: string | null;
+  attempts: Record<string, unknown>[];
+};
 
 async function eventsLog(id: string): Promise<LoggedEvent[]> {
   return (await (await host(`/${id}/events`)).json<{ events: LoggedEvent[] }>()).events;
 }
 
 /** Wakes the onboarding until its first event has had `attempts` attempts. */
-const attemptsMade = (id: string, attempts: number) => wakeUntil(id, async () => (await eventsLog(id))[0]!.attempts.length >= attempts);
+const attemptsMade = (id: string, attempts: number) =>
+  wakeUntil(id, async () => (await eventsLog(id))[0]!.attempts.length >= attempts);
 /** Wakes the onboarding until every event is delivered. */
-const allDelivered = (id: string) => wakeUntil(id, async () => (await eventsLog(id)).every((e) => e.delivered_at !== null));
+const allDelivered = (id: string) =>
+  wakeUntil(id, async () => (await eventsLog(id)).every((e) => e.delivered_at !== null));
 
 /** An onboarding paired with its operator as payout: `connected` and `authorized` are owed to the host at once. */
 async function twoEventsOwed(answers: (number | "hang" | "redirect" | "down")[]): Promise<string> {
@@ -32,10 +53,18 @@ describe("delivery: at least once, in order, every attempt logged", () => {
     const id = await twoEventsOwed([500]);
     await settle(id);
     // The failure put the endpoint's lane in an outage: the same event is tried again 5 s after it, no later.
-    const lane = await runInDurableObject(laneStub(), async (_lane, state) => ({ stored: await state.storage.get<{ failing_since: number; last_attempt_at: number; next_probe_at: number }>("lane"), alarm: await state.storage.getAlarm() }));
+    const lane = await runInDurableObject(laneStub(), async (_lane, state) => ({
+      stored: await state.storage.get<{ failing_since: number; last_attempt_at: number; next_probe_at: number }>(
+        "lane",
+      ),
+      alarm: await state.storage.getAlarm(),
+    }));
     expect(lane.stored!.next_probe_at - lane.stored!.last_attempt_at).toBe(5000);
     expect(lane.alarm).toBe(lane.stored!.next_probe_at);
-    expect((await eventsLog(id))[0]).toMatchObject({ next_attempt_at: null, waiting_for: { endpoint_failing_since: new Date(lane.stored!.failing_since).toISOString() } });
+    expect((await eventsLog(id))[0]).toMatchObject({
+      next_attempt_at: null,
+      waiting_for: { endpoint_failing_since: new Date(lane.stored!.failing_since).toISOString() },
+    });
     await allDelivered(id);
     const log = await eventsLog(id);
     expect(log.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized"]);

@@ -11,8 +11,13 @@ import { accountAddress, bearer, createOnboarding, laneStub, outage, page, settl
 
 afterEach(() => vi.useRealTimers());
 
-const retry = (init: RequestInit = {}, query = "") => api(`/api/webhook/retry${query}`, { method: "POST", ...init, headers: { ...bearer(), ...init.headers } });
-const nextProbe = () => runInDurableObject(laneStub(), async (_lane, state) => (await state.storage.get<{ next_probe_at: number | null }>("lane"))?.next_probe_at ?? null);
+const retry = (init: RequestInit = {}, query = "") =>
+  api(`/api/webhook/retry${query}`, { method: "POST", ...init, headers: { ...bearer(), ...init.headers } });
+const nextProbe = () =>
+  runInDurableObject(
+    laneStub(),
+    async (_lane, state) => (await state.storage.get<{ next_probe_at: number | null }>("lane"))?.next_probe_at ?? null,
+  );
 
 describe("POST /api/webhook/retry", () => {
   it("answers 202 with nothing to try while the endpoint is not failing", async () => {
@@ -44,11 +49,21 @@ describe("POST /api/webhook/retry", () => {
   it("refuses with the one error shape when no webhook is configured", async () => {
     const app = buildApp(readConfig({ ...env, HOST_WEBHOOK_URL: "", HOST_WEBHOOK_SECRET: "" }));
     const ctx = createExecutionContext();
-    const response = await app.fetch(new Request(`${ORIGIN}/api/webhook/retry`, { method: "POST", headers: bearer() }), env, ctx);
+    const response = await app.fetch(
+      new Request(`${ORIGIN}/api/webhook/retry`, { method: "POST", headers: bearer() }),
+      env,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     expect(response.status).toBe(409);
-    const body = await response.json<{ message: string; details: { reason: string; metadata: Record<string, string> }[] }>();
-    expect(body.details[0]).toMatchObject({ reason: "WEBHOOK_NOT_CONFIGURED", metadata: { variable: "HOST_WEBHOOK_URL" } });
+    const body = await response.json<{
+      message: string;
+      details: { reason: string; metadata: Record<string, string> }[];
+    }>();
+    expect(body.details[0]).toMatchObject({
+      reason: "WEBHOOK_NOT_CONFIGURED",
+      metadata: { variable: "HOST_WEBHOOK_URL" },
+    });
     expect(body.message).toContain("HOST_WEBHOOK_URL");
   });
 

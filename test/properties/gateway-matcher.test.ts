@@ -15,29 +15,65 @@ import { DEVNET, gateway, tag } from "../gateway/helpers";
 
 const config = readConfig(env);
 const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((data) => toBech32(config.bech32Prefix, data));
-const validatorAddress = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((data) => toBech32(`${config.bech32Prefix}valoper`, data));
+const validatorAddress = fc
+  .uint8Array({ minLength: 20, maxLength: 20 })
+  .map((data) => toBech32(`${config.bech32Prefix}valoper`, data));
 const txHash = fc.stringMatching(/^[0-9A-Fa-f]{64}$/);
 const segment = fc.oneof(
-  fc.constantFrom("cosmos", config.namespace, "bank", "v1beta1", "balances", "incentives", "v1", "node", "campaign", "..", ".", "", "%2F", "%2e%2e", "\\", "%00"),
+  fc.constantFrom(
+    "cosmos",
+    config.namespace,
+    "bank",
+    "v1beta1",
+    "balances",
+    "incentives",
+    "v1",
+    "node",
+    "campaign",
+    "..",
+    ".",
+    "",
+    "%2F",
+    "%2e%2e",
+    "\\",
+    "%00",
+  ),
   fc.stringMatching(/^[A-Za-z0-9._~%-]{1,12}$/),
   address,
 );
 const path = fc.array(segment, { minLength: 1, maxLength: 8 }).map((parts) => `/${parts.join("/")}`);
-const query = fc.array(
-  fc.tuple(fc.constantFrom("pagination.limit", "pagination.key", "pagination.reverse", "status", "x", "pagination.offset"), fc.string({ maxLength: 12 })),
-  { maxLength: 4 },
-).map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&")}` : ""));
+const query = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom("pagination.limit", "pagination.key", "pagination.reverse", "status", "x", "pagination.offset"),
+      fc.string({ maxLength: 12 }),
+    ),
+    { maxLength: 4 },
+  )
+  .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&")}` : ""));
 
 /** The shape every upstream path must have: one of the table's routes, filled in. */
-const tableShapes = GATEWAY_ROUTES.map((route) => new RegExp(`^${route.path.replace("{ns}", config.namespace).replace(/:\w+/g, "[A-Za-z0-9]+")}$`));
+const tableShapes = GATEWAY_ROUTES.map(
+  (route) => new RegExp(`^${route.path.replace("{ns}", config.namespace).replace(/:\w+/g, "[A-Za-z0-9]+")}$`),
+);
 /** Where the gateway is mounted: each prefix itself and everything below it. */
 const GATEWAY_PREFIXES = [`/api/${config.namespace}`, "/api/cosmos"];
 /** Every reason the gateway refuses a request with before asking an upstream. */
-const REFUSALS = ["PATH_NOT_CANONICAL", "ROUTE_NOT_FOUND", "INVALID_PATH_PARAMETER", "UNKNOWN_QUERY_PARAMETER", "DUPLICATE_QUERY_PARAMETER", "INVALID_QUERY_PARAMETER", "METHOD_NOT_ALLOWED"];
+const REFUSALS = [
+  "PATH_NOT_CANONICAL",
+  "ROUTE_NOT_FOUND",
+  "INVALID_PATH_PARAMETER",
+  "UNKNOWN_QUERY_PARAMETER",
+  "DUPLICATE_QUERY_PARAMETER",
+  "INVALID_QUERY_PARAMETER",
+  "METHOD_NOT_ALLOWED",
+];
 
 let upstream: MockInstance<typeof fetch>;
 beforeEach(() => {
-  upstream = vi.spyOn(globalThis, "fetch").mockImplementation(async () => Response.json({ ok: true }, { headers: { "x-cosmos-block-height": "10" } }));
+  upstream = vi
+    .spyOn(globalThis, "fetch")
+    .mockImplementation(async () => Response.json({ ok: true }, { headers: { "x-cosmos-block-height": "10" } }));
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -48,7 +84,8 @@ function askedSince(base: string): string[] {
   return urls.map((url) => url.slice(base.length));
 }
 
-const sortedPairs = (search: string) => [...new URLSearchParams(search)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const sortedPairs = (search: string) =>
+  [...new URLSearchParams(search)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 describe("the gateway under arbitrary paths, queries and methods", () => {
   it("asks an upstream only for a table route, at exactly its path with its parameters sorted, and refuses everything else in the one error shape", async () => {
@@ -62,7 +99,9 @@ describe("the gateway under arbitrary paths, queries and methods", () => {
         const asked = askedSince(base);
         // As the Worker sees it: the runtime has resolved dot segments already.
         const sent = new URL(`https://edge.test/api${p}${q}`);
-        const underGateway = GATEWAY_PREFIXES.some((prefix) => sent.pathname === prefix || sent.pathname.startsWith(`${prefix}/`));
+        const underGateway = GATEWAY_PREFIXES.some(
+          (prefix) => sent.pathname === prefix || sent.pathname.startsWith(`${prefix}/`),
+        );
         expect(response.status).toBeLessThan(500);
         // Dot segments that climb out of /api (`/api/%2e%2e`) reach the page's document at `/`, not the API.
         if (sent.pathname !== "/api" && !sent.pathname.startsWith("/api/")) {
@@ -90,7 +129,10 @@ describe("the gateway under arbitrary paths, queries and methods", () => {
         expect(["HIT", "MISS"]).toContain(response.headers.get("x-cache"));
         for (const upstreamPath of asked) {
           const [askedPath, askedQuery = ""] = upstreamPath.split("?");
-          expect(tableShapes.some((shape) => shape.test(askedPath!)), askedPath).toBe(true);
+          expect(
+            tableShapes.some((shape) => shape.test(askedPath!)),
+            askedPath,
+          ).toBe(true);
           expect(askedPath).toBe(sent.pathname.slice("/api".length));
           expect([...new URLSearchParams(askedQuery)]).toEqual(sortedPairs(sent.search));
         }
@@ -103,9 +145,23 @@ describe("the gateway under arbitrary paths, queries and methods", () => {
     const t = tag();
     const base = `${DEVNET}/~${t}`;
     const gw = gateway([t]);
-    const filled = fc.tuple(fc.constantFrom(...GATEWAY_ROUTES), address, validatorAddress, fc.bigInt({ min: 0n, max: 0xffff_ffff_ffff_ffffn }), txHash).map(([route, a, v, id, hash]) =>
-      route.path.replace("{ns}", config.namespace).replace(/:(\w+)/g, (_, name: string) => ({ address: a, validatorAddress: v, uint64: String(id), txHash: hash })[route.params![name]!]),
-    );
+    const filled = fc
+      .tuple(
+        fc.constantFrom(...GATEWAY_ROUTES),
+        address,
+        validatorAddress,
+        fc.bigInt({ min: 0n, max: 0xffff_ffff_ffff_ffffn }),
+        txHash,
+      )
+      .map(([route, a, v, id, hash]) =>
+        route.path
+          .replace("{ns}", config.namespace)
+          .replace(
+            /:(\w+)/g,
+            (_, name: string) =>
+              ({ address: a, validatorAddress: v, uint64: String(id), txHash: hash })[route.params![name]!],
+          ),
+      );
     await fc.assert(
       fc.asyncProperty(filled, async (p) => {
         askedSince(base);

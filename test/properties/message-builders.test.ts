@@ -26,9 +26,14 @@ const address = accountOf(ctx.bech32Prefix);
 const validator = accountOf(`${ctx.bech32Prefix}valoper`);
 const amount = fc.bigInt({ min: 1n, max: MAX_AMOUNT }).map(String);
 const label = fc.string({ maxLength: 64 }).filter((s) => !CONTROL.test(s));
-const keyName = fc.string({ unit: "binary", minLength: 1, maxLength: 64 }).filter((s) => !CONTROL.test(s) && s.length <= 64);
+const keyName = fc
+  .string({ unit: "binary", minLength: 1, maxLength: 64 })
+  .filter((s) => !CONTROL.test(s) && s.length <= 64);
 const container = fc.oneof(fc.constant(""), fc.stringMatching(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,40}$/));
-const home = fc.string({ unit: "binary", maxLength: 200 }).map((s) => `/${s}`).filter((s) => !CONTROL.test(s) && s.length <= 1024);
+const home = fc
+  .string({ unit: "binary", maxLength: 200 })
+  .map((s) => `/${s}`)
+  .filter((s) => !CONTROL.test(s) && s.length <= 1024);
 const keyringBackend = fc.constantFrom(...BACKENDS);
 
 // Bad values of each kind.
@@ -48,11 +53,33 @@ const badAmount = fc.oneof(
   fc.string().filter((s) => !isValidAmount(s)),
   fc.constantFrom("0", "-1", "01", "1.5", "1e6", " 1", (MAX_AMOUNT + 1n).toString()),
 );
-const badLabel = fc.oneof(fc.integer(), fc.string({ minLength: 65, maxLength: 90 }), fc.tuple(fc.string({ maxLength: 10 }), fc.integer({ min: 0, max: 31 })).map(([s, c]) => `${s}${String.fromCharCode(c)}`));
-const badKeyName = fc.oneof(notString, fc.constant(""), fc.string({ minLength: 65, maxLength: 80 }), fc.integer({ min: 0, max: 31 }).map((c) => `key${String.fromCharCode(c)}`));
-const badContainer = fc.oneof(fc.integer(), fc.string({ minLength: 1 }).filter((s) => !/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/.test(s)));
-const badHome = fc.oneof(notString, fc.string().filter((s) => !s.startsWith("/")), fc.integer({ min: 0, max: 31 }).map((c) => `/home${String.fromCharCode(c)}x`), fc.constant(`/${"x".repeat(1024)}`));
-const badKeyringBackend = fc.oneof(notString, fc.string().filter((s) => !BACKENDS.includes(s)));
+const badLabel = fc.oneof(
+  fc.integer(),
+  fc.string({ minLength: 65, maxLength: 90 }),
+  fc
+    .tuple(fc.string({ maxLength: 10 }), fc.integer({ min: 0, max: 31 }))
+    .map(([s, c]) => `${s}${String.fromCharCode(c)}`),
+);
+const badKeyName = fc.oneof(
+  notString,
+  fc.constant(""),
+  fc.string({ minLength: 65, maxLength: 80 }),
+  fc.integer({ min: 0, max: 31 }).map((c) => `key${String.fromCharCode(c)}`),
+);
+const badContainer = fc.oneof(
+  fc.integer(),
+  fc.string({ minLength: 1 }).filter((s) => !/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/.test(s)),
+);
+const badHome = fc.oneof(
+  notString,
+  fc.string().filter((s) => !s.startsWith("/")),
+  fc.integer({ min: 0, max: 31 }).map((c) => `/home${String.fromCharCode(c)}x`),
+  fc.constant(`/${"x".repeat(1024)}`),
+);
+const badKeyringBackend = fc.oneof(
+  notString,
+  fc.string().filter((s) => !BACKENDS.includes(s)),
+);
 
 /** For each input field: how to make it bad, and the refusal that must name it. */
 const BAD: Record<string, { value: fc.Arbitrary<unknown>; reason: string }> = {
@@ -74,7 +101,9 @@ const BAD: Record<string, { value: fc.Arbitrary<unknown>; reason: string }> = {
 
 const distinctPair = fc.tuple(address, address).filter(([a, b]) => a !== b);
 const nodeTarget = fc.record({ keyName, home, keyringBackend, container });
-const sweepAmounts = fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.bigInt({ min: 1n, max: 10n ** 30n })).map(([reserve, more]) => ({ reserve: String(reserve || 1n), balance: String((reserve || 1n) + more) }));
+const sweepAmounts = fc
+  .tuple(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.bigInt({ min: 1n, max: 10n ** 30n }))
+  .map(([reserve, more]) => ({ reserve: String(reserve || 1n), balance: String((reserve || 1n) + more) }));
 
 interface BuilderCase {
   name: string;
@@ -86,42 +115,67 @@ const BUILDERS: BuilderCase[] = [
   {
     name: "MsgAuthorizeOperator",
     build: (v) => buildAuthorizeOperator(ctx, v),
-    valid: fc.tuple(distinctPair, label).map(([[payoutRecipient, operator], l]) => ({ payoutRecipient, operator, label: l })),
+    valid: fc
+      .tuple(distinctPair, label)
+      .map(([[payoutRecipient, operator], l]) => ({ payoutRecipient, operator, label: l })),
   },
   {
     name: "MsgRevokeOperatorAuthorization",
     build: (v) => buildRevokeOperatorAuthorization(ctx, v),
     valid: distinctPair.map(([payoutRecipient, operator]) => ({ payoutRecipient, operator })),
   },
-  { name: "MsgUpdateNode", build: (v) => buildUpdateNode(ctx, v), valid: fc.record({ operator: address, payoutRecipient: address }) },
+  {
+    name: "MsgUpdateNode",
+    build: (v) => buildUpdateNode(ctx, v),
+    valid: fc.record({ operator: address, payoutRecipient: address }),
+  },
   {
     name: "MsgSend",
     build: (v) => buildSend(ctx, v),
-    valid: fc.tuple(distinctPair, amount).map(([[fromAddress, toAddress], a]) => ({ fromAddress, toAddress, amount: a })),
+    valid: fc
+      .tuple(distinctPair, amount)
+      .map(([[fromAddress, toAddress], a]) => ({ fromAddress, toAddress, amount: a })),
   },
-  { name: "MsgDelegate", build: (v) => buildDelegate(ctx, v), valid: fc.record({ delegatorAddress: address, validatorAddress: validator, amount }) },
-  { name: "MsgUndelegate", build: (v) => buildUndelegate(ctx, v), valid: fc.record({ delegatorAddress: address, validatorAddress: validator, amount }) },
+  {
+    name: "MsgDelegate",
+    build: (v) => buildDelegate(ctx, v),
+    valid: fc.record({ delegatorAddress: address, validatorAddress: validator, amount }),
+  },
+  {
+    name: "MsgUndelegate",
+    build: (v) => buildUndelegate(ctx, v),
+    valid: fc.record({ delegatorAddress: address, validatorAddress: validator, amount }),
+  },
   {
     name: "update-node command",
     build: (v) => buildUpdateNodeCommand(ctx, v),
-    valid: fc.tuple(fc.record({ operator: address, payoutRecipient: address }), nodeTarget).map(([pair, target]) => ({ ...pair, ...target })),
+    valid: fc
+      .tuple(fc.record({ operator: address, payoutRecipient: address }), nodeTarget)
+      .map(([pair, target]) => ({ ...pair, ...target })),
   },
   {
     name: "sweep",
     build: (v) => buildSweep(ctx, v),
-    valid: fc.tuple(distinctPair, sweepAmounts, nodeTarget).map(([[operator, payoutRecipient], amounts, target]) => ({ operator, payoutRecipient, ...amounts, ...target })),
+    valid: fc
+      .tuple(distinctPair, sweepAmounts, nodeTarget)
+      .map(([[operator, payoutRecipient], amounts, target]) => ({ operator, payoutRecipient, ...amounts, ...target })),
   },
 ];
 
 describe("builders under generated input", () => {
   for (const { name, build, valid } of BUILDERS) {
     it(`${name}: a valid input builds`, () => {
-      fc.assert(fc.property(valid, (value) => void expect(() => build(value)).not.toThrow()), { numRuns: 200 });
+      fc.assert(
+        fc.property(valid, (value) => void expect(() => build(value)).not.toThrow()),
+        { numRuns: 200 },
+      );
     });
 
     it(`${name}: one bad field is refused with that field's reason and name`, () => {
       const oneBadField = valid.chain((value) =>
-        fc.constantFrom(...Object.keys(value)).chain((field) => BAD[field]!.value.map((bad) => ({ value: { ...value, [field]: bad }, field }))),
+        fc
+          .constantFrom(...Object.keys(value))
+          .chain((field) => BAD[field]!.value.map((bad) => ({ value: { ...value, [field]: bad }, field }))),
       );
       fc.assert(
         fc.property(oneBadField, ({ value, field }) => {
@@ -154,7 +208,9 @@ describe("builders under generated input", () => {
         expect([revoke.reason, revoke.field]).toEqual(["ErrSelfAuthorization", "operator"]);
         const send = refusal(() => buildSend(ctx, { fromAddress: a, toAddress: a, amount: n }));
         expect([send.reason, send.field]).toEqual(["SEND_TO_SELF", "toAddress"]);
-        const sweepSelf = refusal(() => buildSweep(ctx, { operator: a, payoutRecipient: a, balance: "2", reserve: "1", ...target }));
+        const sweepSelf = refusal(() =>
+          buildSweep(ctx, { operator: a, payoutRecipient: a, balance: "2", reserve: "1", ...target }),
+        );
         expect([sweepSelf.reason, sweepSelf.field]).toEqual(["SEND_TO_SELF", "payoutRecipient"]);
       }),
       { numRuns: 100 },
@@ -163,17 +219,35 @@ describe("builders under generated input", () => {
 
   it("refuses a sweep that would leave nothing above the reserve", () => {
     fc.assert(
-      fc.property(distinctPair, fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.bigInt({ min: 0n, max: 10n ** 30n }), nodeTarget, ([operator, payoutRecipient], balance, extra, target) => {
-        const error = refusal(() => buildSweep(ctx, { operator, payoutRecipient, balance: String(balance), reserve: String(balance + extra), ...target }));
-        expect([error.reason, error.field]).toEqual(["NOTHING_TO_SWEEP", "balance"]);
-      }),
+      fc.property(
+        distinctPair,
+        fc.bigInt({ min: 1n, max: 10n ** 30n }),
+        fc.bigInt({ min: 0n, max: 10n ** 30n }),
+        nodeTarget,
+        ([operator, payoutRecipient], balance, extra, target) => {
+          const error = refusal(() =>
+            buildSweep(ctx, {
+              operator,
+              payoutRecipient,
+              balance: String(balance),
+              reserve: String(balance + extra),
+              ...target,
+            }),
+          );
+          expect([error.reason, error.field]).toEqual(["NOTHING_TO_SWEEP", "balance"]);
+        },
+      ),
     );
   });
 
   it("MsgAuthorizeOperator keeps exactly the addresses and label it was given", () => {
     fc.assert(
       fc.property(distinctPair, label, ([payoutRecipient, operator], l) => {
-        expect(buildAuthorizeOperator(ctx, { payoutRecipient, operator, label: l }).value).toEqual({ payoutRecipient, operator, label: l });
+        expect(buildAuthorizeOperator(ctx, { payoutRecipient, operator, label: l }).value).toEqual({
+          payoutRecipient,
+          operator,
+          label: l,
+        });
       }),
     );
   });
@@ -204,7 +278,8 @@ function shellSplit(line: string): string[] {
       i++;
       inWord = true;
     } else {
-      if (!/[A-Za-z0-9_@%+=:,./-]/.test(c)) throw new Error(`unquoted special character ${JSON.stringify(c)} in ${line}`);
+      if (!/[A-Za-z0-9_@%+=:,./-]/.test(c))
+        throw new Error(`unquoted special character ${JSON.stringify(c)} in ${line}`);
       current += c;
       inWord = true;
     }
@@ -224,7 +299,12 @@ describe("shell safety", () => {
   });
 
   it("joins any words into a line that splits back into exactly those words", () => {
-    fc.assert(fc.property(fc.array(fc.string({ maxLength: 12 }), { minLength: 1, maxLength: 6 }), (words) => void expect(shellSplit(commandLine(words))).toEqual(words)));
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 12 }), { minLength: 1, maxLength: 6 }),
+        (words) => void expect(shellSplit(commandLine(words))).toEqual(words),
+      ),
+    );
   });
 
   it("prints an update-node command whose words are exactly the intended ones, whatever the key name and home", () => {
@@ -233,9 +313,24 @@ describe("shell safety", () => {
         const line = buildUpdateNodeCommand(ctx, { operator, payoutRecipient, ...target });
         expect(shellSplit(line)).toEqual([
           ...(target.container ? ["docker", "exec", target.container] : []),
-          ctx.nodeBinary, "tx", "incentives", "update-node", "", "--payout-recipient", payoutRecipient,
-          "--from", target.keyName, "--home", target.home, "--keyring-backend", target.keyringBackend,
-          "--chain-id", ctx.chainId, "--sign-mode", "pq-direct", "-y",
+          ctx.nodeBinary,
+          "tx",
+          "incentives",
+          "update-node",
+          "",
+          "--payout-recipient",
+          payoutRecipient,
+          "--from",
+          target.keyName,
+          "--home",
+          target.home,
+          "--keyring-backend",
+          target.keyringBackend,
+          "--chain-id",
+          ctx.chainId,
+          "--sign-mode",
+          "pq-direct",
+          "-y",
         ]);
       }),
       { numRuns: 1000 },
@@ -248,8 +343,22 @@ describe("shell safety", () => {
         const sweep = buildSweep(ctx, { operator, payoutRecipient, ...amounts, ...target });
         expect(shellSplit(sweep.command)).toEqual([
           ...(target.container ? ["docker", "exec", target.container] : []),
-          ctx.nodeBinary, "tx", "bank", "send", target.keyName, payoutRecipient, `${BigInt(amounts.balance) - BigInt(amounts.reserve)}${ctx.nativeDenom}`,
-          "--home", target.home, "--keyring-backend", target.keyringBackend, "--chain-id", ctx.chainId, "--sign-mode", "pq-direct", "-y",
+          ctx.nodeBinary,
+          "tx",
+          "bank",
+          "send",
+          target.keyName,
+          payoutRecipient,
+          `${BigInt(amounts.balance) - BigInt(amounts.reserve)}${ctx.nativeDenom}`,
+          "--home",
+          target.home,
+          "--keyring-backend",
+          target.keyringBackend,
+          "--chain-id",
+          ctx.chainId,
+          "--sign-mode",
+          "pq-direct",
+          "-y",
         ]);
       }),
       { numRuns: 500 },

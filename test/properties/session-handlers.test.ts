@@ -9,7 +9,18 @@ import { describe, expect, it } from "vitest";
 import { errorBodySchema } from "../../src/errors";
 import { normalizeWalletProof, SESSION_ID_PATTERN } from "../../src/protocol/index";
 import { SESSION_CREATE_BODY_LIMIT } from "../../src/sessions/schemas";
-import { CHAIN_ID, ORIGIN, PREFIX, TTL_MAX_SECONDS, WALLET, api, createPayload, createSession, mintSessionId, proofFor } from "../helpers/sessions";
+import {
+  CHAIN_ID,
+  ORIGIN,
+  PREFIX,
+  TTL_MAX_SECONDS,
+  WALLET,
+  api,
+  createPayload,
+  createSession,
+  mintSessionId,
+  proofFor,
+} from "../helpers/sessions";
 
 /** What a request must be answered with: a status, and for a refusal the reasons allowed and the field named. */
 interface Expected {
@@ -57,34 +68,70 @@ const refusal = (reason: string, field: string): Expected => ({ status: 400, rea
 /** Near misses of each rule of a create, each with its exact answer (`valid` is the payload edited). */
 const nearMisses: fc.Arbitrary<(valid: Record<string, unknown>) => Omit<Edit, "valid">> = fc.oneof(
   fc.constantFrom(2, "1", 0, null).map((value) => () => ({ key: "v", value, exact: refusal("INVALID_FIELD", "v") })),
-  fc.string({ minLength: 1, maxLength: 64 }).map((value) => () => ({ key: "chain_id", value, exact: value === CHAIN_ID ? { status: 201 } : refusal("CHAIN_ID_MISMATCH", "chain_id") })),
-  fc.string({ minLength: 65, maxLength: 80 }).map((value) => () => ({ key: "chain_id", value, exact: refusal("INVALID_FIELD", "chain_id") })),
+  fc.string({ minLength: 1, maxLength: 64 }).map((value) => () => ({
+    key: "chain_id",
+    value,
+    exact: value === CHAIN_ID ? { status: 201 } : refusal("CHAIN_ID_MISMATCH", "chain_id"),
+  })),
+  fc
+    .string({ minLength: 65, maxLength: 80 })
+    .map((value) => () => ({ key: "chain_id", value, exact: refusal("INVALID_FIELD", "chain_id") })),
   fc.constant(() => ({ key: "session_id", value: mintSessionId(), exact: refusal("INVALID_RELAY_URL", "relay_url") })),
   fc
-    .tuple(fc.string({ minLength: 1, maxLength: 80 }), fc.constantFrom(
-      ["https://evil.test", "ORIGIN_MISMATCH"], ["http://127.0.0.1:8787", "ORIGIN_MISMATCH"], ["http://edge.test", "INSECURE_ORIGIN"],
-      ["https://edge.test/app", "INVALID_ORIGIN"], ["https://user@edge.test", "INVALID_ORIGIN"], ["edge.test", "INVALID_URL"], [ORIGIN, null],
-    ))
-    .map(([name, [url, reason]]) => () => ({ key: "origin", value: { name, url }, exact: reason ? refusal(reason, "origin.url") : { status: 201 } })),
-  fc.integer({ min: -86_400, max: 0 }).map((seconds) => () => ({ key: "expires_at", value: later(seconds), exact: refusal("EXPIRES_AT_IN_PAST", "expires_at") })),
-  fc.integer({ min: TTL_MAX_SECONDS + 5, max: 2 * 86_400 }).map((seconds) => () => ({ key: "expires_at", value: later(seconds), exact: refusal("EXPIRES_AT_TOO_LATE", "expires_at") })),
-  fc.integer({ min: 5, max: TTL_MAX_SECONDS - 5 }).map((seconds) => () => ({ key: "expires_at", value: later(seconds), exact: { status: 201 } })),
-  fc.constantFrom<[(confirm: string) => string, string]>(
-    [(confirm) => confirm.replace("https://edge.test", "https://evil.test"), "INVALID_RELAY_URL"],
-    [(confirm) => confirm.replace("https://", "http://"), "INSECURE_ORIGIN"],
-    [(confirm) => confirm.replace("https://", "https://user:pw@"), "INVALID_RELAY_URL"],
-    [(confirm) => `${confirm}/`, "INVALID_RELAY_URL"],
-    [(confirm) => confirm.replace("https://", ""), "INVALID_URL"],
-  ).map(([edit, reason]) => (valid: Record<string, unknown>) => ({ key: "relay_url", value: edit(valid.relay_url as string), exact: refusal(reason, "relay_url") })),
+    .tuple(
+      fc.string({ minLength: 1, maxLength: 80 }),
+      fc.constantFrom(
+        ["https://evil.test", "ORIGIN_MISMATCH"],
+        ["http://127.0.0.1:8787", "ORIGIN_MISMATCH"],
+        ["http://edge.test", "INSECURE_ORIGIN"],
+        ["https://edge.test/app", "INVALID_ORIGIN"],
+        ["https://user@edge.test", "INVALID_ORIGIN"],
+        ["edge.test", "INVALID_URL"],
+        [ORIGIN, null],
+      ),
+    )
+    .map(([name, [url, reason]]) => () => ({
+      key: "origin",
+      value: { name, url },
+      exact: reason ? refusal(reason, "origin.url") : { status: 201 },
+    })),
+  fc.integer({ min: -86_400, max: 0 }).map((seconds) => () => ({
+    key: "expires_at",
+    value: later(seconds),
+    exact: refusal("EXPIRES_AT_IN_PAST", "expires_at"),
+  })),
+  fc.integer({ min: TTL_MAX_SECONDS + 5, max: 2 * 86_400 }).map((seconds) => () => ({
+    key: "expires_at",
+    value: later(seconds),
+    exact: refusal("EXPIRES_AT_TOO_LATE", "expires_at"),
+  })),
+  fc
+    .integer({ min: 5, max: TTL_MAX_SECONDS - 5 })
+    .map((seconds) => () => ({ key: "expires_at", value: later(seconds), exact: { status: 201 } })),
+  fc
+    .constantFrom<[(confirm: string) => string, string]>(
+      [(confirm) => confirm.replace("https://edge.test", "https://evil.test"), "INVALID_RELAY_URL"],
+      [(confirm) => confirm.replace("https://", "http://"), "INSECURE_ORIGIN"],
+      [(confirm) => confirm.replace("https://", "https://user:pw@"), "INVALID_RELAY_URL"],
+      [(confirm) => `${confirm}/`, "INVALID_RELAY_URL"],
+      [(confirm) => confirm.replace("https://", ""), "INVALID_URL"],
+    )
+    .map(([edit, reason]) => (valid: Record<string, unknown>) => ({
+      key: "relay_url",
+      value: edit(valid.relay_url as string),
+      exact: refusal(reason, "relay_url"),
+    })),
 );
 
 const createBodies: fc.Arbitrary<CreateBody> = fc.oneof(
   fc.string().map((text) => ({ text, edit: null })),
   fc.jsonValue().map((value) => ({ text: JSON.stringify(value), edit: null })),
-  fc.tuple(fc.constantFrom(...Object.keys(CREATE_FIELD_REASONS), "extra", "__proto__"), fc.jsonValue()).map(([key, value]) => {
-    const valid = createPayload();
-    return { text: JSON.stringify({ ...valid, [key]: value }), edit: { key, value, valid } };
-  }),
+  fc
+    .tuple(fc.constantFrom(...Object.keys(CREATE_FIELD_REASONS), "extra", "__proto__"), fc.jsonValue())
+    .map(([key, value]) => {
+      const valid = createPayload();
+      return { text: JSON.stringify({ ...valid, [key]: value }), edit: { key, value, valid } };
+    }),
   // Weighted: each near miss tests one rule's exact answer.
   {
     weight: 3,
@@ -99,18 +146,21 @@ const createBodies: fc.Arbitrary<CreateBody> = fc.oneof(
 /** The answer the rules give a create, in the order the server applies them. */
 function expectedCreate({ text, edit }: CreateBody, type: string): Expected {
   if (!JSON_TYPES.includes(type)) return { status: 415, reasons: ["UNSUPPORTED_MEDIA_TYPE"] };
-  if (new TextEncoder().encode(text).length > SESSION_CREATE_BODY_LIMIT) return { status: 413, reasons: ["BODY_TOO_LARGE"] };
+  if (new TextEncoder().encode(text).length > SESSION_CREATE_BODY_LIMIT)
+    return { status: 413, reasons: ["BODY_TOO_LARGE"] };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { status: 400, reasons: ["MALFORMED_JSON"] };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { status: 400, reasons: ["MALFORMED_JSON"] };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { status: 400, reasons: ["MALFORMED_JSON"] };
   // Anything but an edited payload lacks chain_id and origin.
   if (!edit) return { status: 400, reasons: ["INVALID_FIELD"] };
   if (edit.exact) return edit.exact;
-  if (!Object.hasOwn(CREATE_FIELD_REASONS, edit.key)) return { status: 400, reasons: ["INVALID_FIELD"], names: edit.key };
+  if (!Object.hasOwn(CREATE_FIELD_REASONS, edit.key))
+    return { status: 400, reasons: ["INVALID_FIELD"], names: edit.key };
   if (JSON.stringify(edit.value) === JSON.stringify(edit.valid[edit.key])) return { status: 201 };
   return { status: 400, reasons: CREATE_FIELD_REASONS[edit.key]!, field: edit.key };
 }
@@ -121,11 +171,15 @@ function expectedOnPath(method: string, id: string, tail: string): Expected {
   const wellFormed = SESSION_ID_PATTERN.test(id);
   if (tail === "") {
     if (!["GET", "HEAD", "DELETE"].includes(method)) return { status: 405, reasons: ["METHOD_NOT_ALLOWED"] };
-    return wellFormed ? { status: 404, reasons: ["SESSION_NOT_FOUND"] } : { status: 400, reasons: ["INVALID_SESSION_ID"], field: "id" };
+    return wellFormed
+      ? { status: 404, reasons: ["SESSION_NOT_FOUND"] }
+      : { status: 400, reasons: ["INVALID_SESSION_ID"], field: "id" };
   }
   if (method !== "POST") return { status: 405, reasons: ["METHOD_NOT_ALLOWED"] };
   // The body `{}` is refused before the Durable Object is asked.
-  return wellFormed ? { status: 400, reasons: ["INVALID_PROOF"], field: "session_id" } : { status: 400, reasons: ["INVALID_SESSION_ID"], field: "id" };
+  return wellFormed
+    ? { status: 400, reasons: ["INVALID_PROOF"], field: "session_id" }
+    : { status: 400, reasons: ["INVALID_SESSION_ID"], field: "id" };
 }
 
 // Each property makes hundreds of requests; on a busy machine that outlasts the default 5 s.
@@ -133,7 +187,11 @@ describe("session endpoints under arbitrary input", { timeout: 60_000 }, () => {
   it("answer a create as the rules say, and leave no session behind when they refuse it", async () => {
     await fc.assert(
       fc.asyncProperty(createBodies, contentType, async (body, type) => {
-        const response = await api(WALLET, { method: "POST", body: body.text, headers: type ? { "content-type": type } : {} });
+        const response = await api(WALLET, {
+          method: "POST",
+          body: body.text,
+          headers: type ? { "content-type": type } : {},
+        });
         const expected = expectedCreate(body, type);
         await expectAnswer(response, expected, "POST");
         const named = /"session_id":"(cs_[0-9a-f]{32})"/.exec(body.text)?.[1];
@@ -150,7 +208,11 @@ describe("session endpoints under arbitrary input", { timeout: 60_000 }, () => {
     const suffix = fc.constantFrom("", "/confirm", "/confirm/x", "/");
     await fc.assert(
       fc.asyncProperty(method, segment, suffix, async (m, id, tail) => {
-        const response = await api(`${WALLET}/${id}${tail}`, { method: m, body: m === "GET" || m === "HEAD" ? undefined : "{}", headers: { "content-type": "application/json" } });
+        const response = await api(`${WALLET}/${id}${tail}`, {
+          method: m,
+          body: m === "GET" || m === "HEAD" ? undefined : "{}",
+          headers: { "content-type": "application/json" },
+        });
         await expectAnswer(response, expectedOnPath(m, id, tail), m);
       }),
       { numRuns: 150 },
@@ -158,11 +220,27 @@ describe("session endpoints under arbitrary input", { timeout: 60_000 }, () => {
   });
 
   it("answer a confirm as normalizeWalletProof and the state machine decide, and leave the row unchanged after a refusal", async () => {
-    const mutation = fc.record({ key: fc.constantFrom("session_id", "address", "pubkey_base64", "account_label", "sessionId", "pubkeyBase64", "extra"), value: fc.jsonValue() });
+    const mutation = fc.record({
+      key: fc.constantFrom(
+        "session_id",
+        "address",
+        "pubkey_base64",
+        "account_label",
+        "sessionId",
+        "pubkeyBase64",
+        "extra",
+      ),
+      value: fc.jsonValue(),
+    });
     await fc.assert(
       fc.asyncProperty(mutation, fc.boolean(), async ({ key, value }, settleFirst) => {
         const sessionId = await createSession();
-        if (settleFirst) await api(`${WALLET}/${sessionId}/confirm`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(proofFor(sessionId)) });
+        if (settleFirst)
+          await api(`${WALLET}/${sessionId}/confirm`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(proofFor(sessionId)),
+          });
         const before = await (await api(`${WALLET}/${sessionId}`)).text();
         const text = JSON.stringify({ ...proofFor(sessionId), [key]: value });
         const verdict = normalizeWalletProof(JSON.parse(text), { sessionId, bech32Prefix: PREFIX });
@@ -171,8 +249,16 @@ describe("session endpoints under arbitrary input", { timeout: 60_000 }, () => {
           : settleFirst
             ? { status: 409, reasons: ["SESSION_ALREADY_CONNECTED"] }
             : { status: 200 };
-        const response = await api(`${WALLET}/${sessionId}/confirm`, { method: "POST", headers: { "content-type": "application/json" }, body: text });
-        if (response.status === 200) expect(await response.clone().json()).toMatchObject({ status: "connected", address: verdict.ok ? verdict.proof.address : null });
+        const response = await api(`${WALLET}/${sessionId}/confirm`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: text,
+        });
+        if (response.status === 200)
+          expect(await response.clone().json()).toMatchObject({
+            status: "connected",
+            address: verdict.ok ? verdict.proof.address : null,
+          });
         await expectAnswer(response, expected, "POST");
         if (expected.status !== 200) expect(await (await api(`${WALLET}/${sessionId}`)).text()).toBe(before);
       }),

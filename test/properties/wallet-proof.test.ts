@@ -11,7 +11,15 @@ import { mintSessionId, PREFIX } from "../helpers/sessions";
 const expected = { sessionId: mintSessionId(), bech32Prefix: PREFIX };
 const bytes20 = fc.uint8Array({ minLength: 20, maxLength: 20 });
 const keyBytes = fc.uint8Array({ minLength: PUBKEY_MIN_BYTES, maxLength: PUBKEY_MAX_BYTES });
-const PROOF_KEYS = ["session_id", "sessionId", "address", "pubkey_base64", "pubkeyBase64", "account_label", "accountLabel"];
+const PROOF_KEYS = [
+  "session_id",
+  "sessionId",
+  "address",
+  "pubkey_base64",
+  "pubkeyBase64",
+  "account_label",
+  "accountLabel",
+];
 
 function base64(bytes: Uint8Array): string {
   let binary = "";
@@ -40,11 +48,13 @@ const present = (body: object, name: string) => {
  * two spellings that differ, or as another session's id.
  */
 function refusalOfArbitrary(body: unknown): { field: string; reason: string } {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return { field: "body", reason: "INVALID_PROOF" };
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    return { field: "body", reason: "INVALID_PROOF" };
   const snake = present(body, "session_id");
   const camel = present(body, "sessionId");
   if (snake === undefined && camel === undefined) return { field: "session_id", reason: "INVALID_PROOF" };
-  if (snake !== undefined && camel !== undefined && snake !== camel) return { field: "session_id", reason: "INVALID_PROOF" };
+  if (snake !== undefined && camel !== undefined && snake !== camel)
+    return { field: "session_id", reason: "INVALID_PROOF" };
   return { field: "session_id", reason: "SESSION_ID_MISMATCH" };
 }
 
@@ -68,7 +78,9 @@ function encodeKey(bytes: Uint8Array, how: string): string {
 const label = fc.oneof(
   fc.constant(undefined),
   fc.constantFrom("", null, 7, false, ["x"]),
-  fc.string({ unit: "grapheme", minLength: 1, maxLength: 64 }).filter((s) => !/[\u0000-\u001f\u007f]/.test(s) && [...s].length <= 64),
+  fc
+    .string({ unit: "grapheme", minLength: 1, maxLength: 64 })
+    .filter((s) => !/[\u0000-\u001f\u007f]/.test(s) && [...s].length <= 64),
 );
 const padding = fc.constantFrom("", " ", "\t", "\n ", "\u00a0");
 const extraFields = fc.dictionary(
@@ -81,7 +93,19 @@ describe("normalizeWalletProof accepts what an honest SDK client sends", () => {
   it("in any spelling, address case, key encoding and key size, with extra fields ignored", () => {
     fc.assert(
       fc.property(
-        fc.record({ data: bytes20, key: keyBytes, label, extra: extraFields, idSpelling: spelling, keySpelling: spelling, labelSpelling: spelling, encoding: keyEncoding, upper: fc.boolean(), before: padding, after: padding }),
+        fc.record({
+          data: bytes20,
+          key: keyBytes,
+          label,
+          extra: extraFields,
+          idSpelling: spelling,
+          keySpelling: spelling,
+          labelSpelling: spelling,
+          encoding: keyEncoding,
+          upper: fc.boolean(),
+          before: padding,
+          after: padding,
+        }),
         (v) => {
           const address = toBech32(PREFIX, v.data);
           const body = {
@@ -110,7 +134,14 @@ describe("normalizeWalletProof accepts what an honest SDK client sends", () => {
   it("gives a normalized proof back unchanged (normalizing twice is normalizing once)", () => {
     fc.assert(
       fc.property(bytes20, keyBytes, keyEncoding, (data, key, encoding) => {
-        const first = normalizeWalletProof({ session_id: expected.sessionId, address: toBech32(PREFIX, data).toUpperCase(), pubkeyBase64: encodeKey(key, encoding) }, expected);
+        const first = normalizeWalletProof(
+          {
+            session_id: expected.sessionId,
+            address: toBech32(PREFIX, data).toUpperCase(),
+            pubkeyBase64: encodeKey(key, encoding),
+          },
+          expected,
+        );
         if (!first.ok) throw new Error(first.problem.message);
         expect(normalizeWalletProof(first.proof, expected)).toEqual(first);
       }),
@@ -123,17 +154,27 @@ describe("normalizeWalletProof refuses the rest with a problem, never a throw", 
   it("refuses any JSON value as a whole, or on its session id", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
-        expect(checked(normalizeWalletProof(value, expected))).toMatchObject({ ok: false, problem: refusalOfArbitrary(value) });
+        expect(checked(normalizeWalletProof(value, expected))).toMatchObject({
+          ok: false,
+          problem: refusalOfArbitrary(value),
+        });
       }),
       { numRuns: 500 },
     );
   });
 
   it("refuses any object with the proof's keys and arbitrary values on its session id", () => {
-    const body = fc.dictionary(fc.constantFrom(...PROOF_KEYS, "__proto__", "constructor"), fc.oneof(fc.string(), fc.jsonValue()), { maxKeys: 7 });
+    const body = fc.dictionary(
+      fc.constantFrom(...PROOF_KEYS, "__proto__", "constructor"),
+      fc.oneof(fc.string(), fc.jsonValue()),
+      { maxKeys: 7 },
+    );
     fc.assert(
       fc.property(body, (value) => {
-        expect(checked(normalizeWalletProof(value, expected))).toMatchObject({ ok: false, problem: refusalOfArbitrary(value) });
+        expect(checked(normalizeWalletProof(value, expected))).toMatchObject({
+          ok: false,
+          problem: refusalOfArbitrary(value),
+        });
       }),
       { numRuns: 500 },
     );
@@ -160,32 +201,56 @@ describe("normalizeWalletProof refuses the rest with a problem, never a throw", 
   it("reads only a body's own fields, never through its prototype", () => {
     const inherited = Object.create({ address: toBech32(PREFIX, new Uint8Array(20)) }) as Record<string, unknown>;
     Object.assign(inherited, { session_id: expected.sessionId, pubkey_base64: base64(new Uint8Array(1952)) });
-    expect(normalizeWalletProof(inherited, expected)).toMatchObject({ ok: false, problem: { field: "address", message: "address is required" } });
+    expect(normalizeWalletProof(inherited, expected)).toMatchObject({
+      ok: false,
+      problem: { field: "address", message: "address is required" },
+    });
   });
 
   it("refuses every address with one character changed", () => {
     fc.assert(
-      fc.property(bytes20, fc.nat(), fc.constantFrom(..."qpzry9x8gf2tvdw0s3jn54khce6mua7l"), (data, at, replacement) => {
-        const address = toBech32(PREFIX, data);
-        const index = PREFIX.length + 1 + (at % (address.length - PREFIX.length - 1));
-        fc.pre(address[index] !== replacement);
-        const mutated = address.slice(0, index) + replacement + address.slice(index + 1);
-        const result = normalizeWalletProof({ session_id: expected.sessionId, address: mutated, pubkey_base64: base64(new Uint8Array(1952)) }, expected);
-        expect(result).toMatchObject({ ok: false, problem: { field: "address", reason: "INVALID_ADDRESS" } });
-      }),
+      fc.property(
+        bytes20,
+        fc.nat(),
+        fc.constantFrom(..."qpzry9x8gf2tvdw0s3jn54khce6mua7l"),
+        (data, at, replacement) => {
+          const address = toBech32(PREFIX, data);
+          const index = PREFIX.length + 1 + (at % (address.length - PREFIX.length - 1));
+          fc.pre(address[index] !== replacement);
+          const mutated = address.slice(0, index) + replacement + address.slice(index + 1);
+          const result = normalizeWalletProof(
+            { session_id: expected.sessionId, address: mutated, pubkey_base64: base64(new Uint8Array(1952)) },
+            expected,
+          );
+          expect(result).toMatchObject({ ok: false, problem: { field: "address", reason: "INVALID_ADDRESS" } });
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("refuses both spellings of a field with different values, naming both", () => {
-    const valid = { session_id: expected.sessionId, address: toBech32(PREFIX, new Uint8Array(20)), pubkey_base64: base64(new Uint8Array(1952)) };
+    const valid = {
+      session_id: expected.sessionId,
+      address: toBech32(PREFIX, new Uint8Array(20)),
+      pubkey_base64: base64(new Uint8Array(1952)),
+    };
     fc.assert(
-      fc.property(fc.constantFrom(["session_id", "sessionId"], ["pubkey_base64", "pubkeyBase64"], ["account_label", "accountLabel"]), fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), ([snake, camel], a, b) => {
-        fc.pre(a !== b);
-        const result = normalizeWalletProof({ ...valid, [snake!]: a, [camel!]: b }, expected);
-        expect(result.ok).toBe(false);
-        if (!result.ok) expect(result.problem.message).toContain(`${snake} and ${camel} are both present and differ`);
-      }),
+      fc.property(
+        fc.constantFrom(
+          ["session_id", "sessionId"],
+          ["pubkey_base64", "pubkeyBase64"],
+          ["account_label", "accountLabel"],
+        ),
+        fc.string({ minLength: 1 }),
+        fc.string({ minLength: 1 }),
+        ([snake, camel], a, b) => {
+          fc.pre(a !== b);
+          const result = normalizeWalletProof({ ...valid, [snake!]: a, [camel!]: b }, expected);
+          expect(result.ok).toBe(false);
+          if (!result.ok) expect(result.problem.message).toContain(`${snake} and ${camel} are both present and differ`);
+        },
+      ),
     );
   });
 });

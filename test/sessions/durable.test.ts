@@ -1,7 +1,19 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ORIGIN, RETENTION_MS, WALLET, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor } from "../helpers/sessions";
+import {
+  ORIGIN,
+  RETENTION_MS,
+  WALLET,
+  api,
+  confirm,
+  createPayload,
+  createSession,
+  errorReason,
+  mintSessionId,
+  postJson,
+  proofFor,
+} from "../helpers/sessions";
 
 function stubOf(sessionId: string) {
   return env.PAIRING_SESSIONS.get(env.PAIRING_SESSIONS.idFromName(sessionId));
@@ -13,7 +25,13 @@ async function subscribe(sessionId: string, origin: string | null = ORIGIN) {
   if (origin) headers.origin = origin;
   const response = await api(`${WALLET}/${sessionId}`, { headers });
   const socket = response.webSocket;
-  if (!socket) return { response, rows: [] as Record<string, unknown>[], closed: Promise.resolve(0), next: () => Promise.reject(new Error("no socket")) };
+  if (!socket)
+    return {
+      response,
+      rows: [] as Record<string, unknown>[],
+      closed: Promise.resolve(0),
+      next: () => Promise.reject(new Error("no socket")),
+    };
   const rows: Record<string, unknown>[] = [];
   const waiters: ((row: Record<string, unknown>) => void)[] = [];
   socket.accept();
@@ -26,7 +44,14 @@ async function subscribe(sessionId: string, origin: string | null = ORIGIN) {
   const closed = new Promise<number>((resolve) => socket.addEventListener("close", (event) => resolve(event.code)));
   let read = 0;
   const next = () =>
-    read < rows.length ? Promise.resolve(rows[read++]!) : new Promise<Record<string, unknown>>((resolve) => waiters.push((row) => { read++; resolve(row); }));
+    read < rows.length
+      ? Promise.resolve(rows[read++]!)
+      : new Promise<Record<string, unknown>>((resolve) =>
+          waiters.push((row) => {
+            read++;
+            resolve(row);
+          }),
+        );
   return { response, socket, rows, closed, next };
 }
 
@@ -39,7 +64,10 @@ describe("single writer", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
     const winner = proofs[statuses.indexOf(200)]!;
-    expect(await (await api(`${WALLET}/${sessionId}`)).json()).toMatchObject({ status: "connected", address: winner.address });
+    expect(await (await api(`${WALLET}/${sessionId}`)).json()).toMatchObject({
+      status: "connected",
+      address: winner.address,
+    });
   });
 
   it("answers 200 to every one of 20 simultaneous repeats of the same proof", async () => {
@@ -53,18 +81,28 @@ describe("single writer", () => {
 describe("expiry and retention by alarm", () => {
   it("expires a pending session by its alarm, stores that, and answers 410 to reads, cancels and confirms", async () => {
     const sessionId = mintSessionId();
-    const created = await postJson(WALLET, createPayload(sessionId, { expires_at: new Date(Date.now() + 60_000).toISOString() }));
+    const created = await postJson(
+      WALLET,
+      createPayload(sessionId, { expires_at: new Date(Date.now() + 60_000).toISOString() }),
+    );
     expect(created.status).toBe(201);
     const stub = stubOf(sessionId);
     const alarmAt = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
     expect(alarmAt).toBe(Date.parse((await created.json<{ expires_at: string }>()).expires_at));
 
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    const stored = await runInDurableObject(stub, async (_i, state) => ({ row: await state.storage.get<{ status: string }>("row"), alarm: await state.storage.getAlarm() }));
+    const stored = await runInDurableObject(stub, async (_i, state) => ({
+      row: await state.storage.get<{ status: string }>("row"),
+      alarm: await state.storage.getAlarm(),
+    }));
     expect(stored.row).toMatchObject({ status: "expired", address: null });
     expect(stored.alarm).toBeGreaterThan(Date.now() + RETENTION_MS - 60_000);
 
-    for (const response of [await api(`${WALLET}/${sessionId}`), await api(`${WALLET}/${sessionId}`, { method: "DELETE" }), await confirm(sessionId, proofFor(sessionId))]) {
+    for (const response of [
+      await api(`${WALLET}/${sessionId}`),
+      await api(`${WALLET}/${sessionId}`, { method: "DELETE" }),
+      await confirm(sessionId, proofFor(sessionId)),
+    ]) {
       expect(response.status).toBe(410);
       expect(await errorReason(response)).toBe("SESSION_EXPIRED");
     }
@@ -80,7 +118,10 @@ describe("expiry and retention by alarm", () => {
       await state.storage.put("row", { ...row, expires_at: past });
     });
     await evictDurableObject(stub);
-    const storedBefore = await runInDurableObject(stub, async (_i, state) => ({ row: await state.storage.get("row"), alarm: await state.storage.getAlarm() }));
+    const storedBefore = await runInDurableObject(stub, async (_i, state) => ({
+      row: await state.storage.get("row"),
+      alarm: await state.storage.getAlarm(),
+    }));
 
     const read = await api(`${WALLET}/${sessionId}`);
     expect(read.status).toBe(410);
@@ -92,11 +133,16 @@ describe("expiry and retention by alarm", () => {
     expect(await channel.closed).toBe(1000);
 
     // Reads never write: storage still holds the pending row; the alarm stores the expiry.
-    const storedAfter = await runInDurableObject(stub, async (_i, state) => ({ row: await state.storage.get("row"), alarm: await state.storage.getAlarm() }));
+    const storedAfter = await runInDurableObject(stub, async (_i, state) => ({
+      row: await state.storage.get("row"),
+      alarm: await state.storage.getAlarm(),
+    }));
     expect(storedAfter).toEqual(storedBefore);
     expect(storedAfter.row).toMatchObject({ status: "pending" });
     await runDurableObjectAlarm(stub);
-    expect(await runInDurableObject(stub, (_i, state) => state.storage.get("row"))).toMatchObject({ status: "expired" });
+    expect(await runInDurableObject(stub, (_i, state) => state.storage.get("row"))).toMatchObject({
+      status: "expired",
+    });
   });
 
   it("deletes a settled row, and its alarm, when the retention period ends", async () => {
@@ -108,7 +154,10 @@ describe("expiry and retention by alarm", () => {
 
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await api(`${WALLET}/${sessionId}`)).status).toBe(404);
-    const left = await runInDurableObject(stub, async (_i, state) => ({ keys: (await state.storage.list()).size, alarm: await state.storage.getAlarm() }));
+    const left = await runInDurableObject(stub, async (_i, state) => ({
+      keys: (await state.storage.list()).size,
+      alarm: await state.storage.getAlarm(),
+    }));
     expect(left).toEqual({ keys: 0, alarm: null });
   });
 });
@@ -118,19 +167,28 @@ describe("the platform's write model: answers and pushes leave only once the row
   async function storedAfterEviction(sessionId: string, webSockets?: "hibernate") {
     const stub = stubOf(sessionId);
     await evictDurableObject(stub, webSockets ? { webSockets } : undefined);
-    return runInDurableObject(stub, async (instance, state) => ({ stored: await state.storage.get("row"), read: instance.read() }));
+    return runInDurableObject(stub, async (instance, state) => ({
+      stored: await state.storage.get("row"),
+      read: instance.read(),
+    }));
   }
 
   it("keeps the row of every answer through eviction: create, confirm and cancel", async () => {
     const created = await postJson(WALLET, createPayload());
     expect(created.status).toBe(201);
     const pending = await created.json<{ session_id: string }>();
-    expect(await storedAfterEviction(pending.session_id)).toEqual({ stored: pending, read: { status: 200, body: pending } });
+    expect(await storedAfterEviction(pending.session_id)).toEqual({
+      stored: pending,
+      read: { status: 200, body: pending },
+    });
 
     const confirmed = await confirm(pending.session_id, proofFor(pending.session_id));
     expect(confirmed.status).toBe(200);
     const connected = await confirmed.json();
-    expect(await storedAfterEviction(pending.session_id)).toEqual({ stored: connected, read: { status: 200, body: connected } });
+    expect(await storedAfterEviction(pending.session_id)).toEqual({
+      stored: connected,
+      read: { status: 200, body: connected },
+    });
 
     const other = await createSession();
     const cancelled = await (await api(`${WALLET}/${other}`, { method: "DELETE" })).json();
@@ -150,7 +208,10 @@ describe("the platform's write model: answers and pushes leave only once the row
     const sessionId = await createSession();
     const channel = await subscribe(sessionId);
     await channel.next();
-    const [answer, pushed] = await Promise.all([confirm(sessionId, proofFor(sessionId)).then((r) => r.json()), channel.next()]);
+    const [answer, pushed] = await Promise.all([
+      confirm(sessionId, proofFor(sessionId)).then((r) => r.json()),
+      channel.next(),
+    ]);
     expect(pushed).toEqual(answer);
     expect((await storedAfterEviction(sessionId, "hibernate")).stored).toEqual(answer);
   });
@@ -217,7 +278,9 @@ describe("push over WebSocket", () => {
     const channel = await subscribe(sessionId);
     const first = await channel.next();
     channel.socket!.send("ping");
-    const pong = new Promise<string>((resolve) => channel.socket!.addEventListener("message", (event) => resolve(event.data as string), { once: true }));
+    const pong = new Promise<string>((resolve) =>
+      channel.socket!.addEventListener("message", (event) => resolve(event.data as string), { once: true }),
+    );
     expect(await pong).toBe("pong");
     channel.socket!.send("again, please");
     expect(await channel.next()).toEqual(first);

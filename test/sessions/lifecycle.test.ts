@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { CHAIN_ID, ORIGIN, WALLET, api, confirm, createPayload, createSession, errorReason, mintSessionId, postJson, proofFor } from "../helpers/sessions";
+import {
+  CHAIN_ID,
+  ORIGIN,
+  WALLET,
+  api,
+  confirm,
+  createPayload,
+  createSession,
+  errorReason,
+  mintSessionId,
+  postJson,
+  proofFor,
+} from "../helpers/sessions";
 
 describe("create", () => {
   it("answers 201 with a pending row for a client-minted id", async () => {
@@ -70,7 +82,12 @@ describe("confirm", () => {
     const response = await confirm(sessionId, proof);
     expect(response.status).toBe(200);
     const row = await response.json<Record<string, string>>();
-    expect(row).toMatchObject({ status: "connected", address: proof.address, pubkey_base64: proof.pubkey_base64, account_label: "Main" });
+    expect(row).toMatchObject({
+      status: "connected",
+      address: proof.address,
+      pubkey_base64: proof.pubkey_base64,
+      account_label: "Main",
+    });
     expect(Date.parse(row.connected_at!)).toBeLessThanOrEqual(Date.now());
     expect(await (await api(`${WALLET}/${sessionId}`)).json()).toEqual(row);
   });
@@ -78,7 +95,12 @@ describe("confirm", () => {
   it("accepts the SDK's camelCase spellings", async () => {
     const sessionId = await createSession();
     const { session_id, pubkey_base64, account_label, ...rest } = proofFor(sessionId);
-    const response = await confirm(sessionId, { ...rest, sessionId: session_id, pubkeyBase64: pubkey_base64, accountLabel: account_label });
+    const response = await confirm(sessionId, {
+      ...rest,
+      sessionId: session_id,
+      pubkeyBase64: pubkey_base64,
+      accountLabel: account_label,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ status: "connected", pubkey_base64 });
   });

@@ -1,6 +1,15 @@
 /** What a wallet reads from a connect QR: the link or its bare base64 payload, as the SDK's parseConnectUrl reads them. */
 import { describe, expect, it } from "vitest";
-import { buildConnectPayload, chainContext, connectDeepLink, connectPayloadSchema, decodeWalletPayload, encodeWalletPayload, mintSessionId, parseDeepLink } from "../../src/protocol/index";
+import {
+  buildConnectPayload,
+  chainContext,
+  connectDeepLink,
+  connectPayloadSchema,
+  decodeWalletPayload,
+  encodeWalletPayload,
+  mintSessionId,
+  parseDeepLink,
+} from "../../src/protocol/index";
 import { readConfig } from "../../src/config";
 import { env } from "cloudflare:workers";
 

@@ -45,32 +45,140 @@ const create: SessionEvent = { type: "create", session: { session_id, chain_id, 
 const BEFORE = T0 + 1000;
 const AFTER = T0 + TTL;
 
-type Case = [name: string, row: SessionRow | null, event: SessionEvent, now: number, expected: { status?: number; reason?: string; row: SessionRow | null; effects: string[] }];
+type Case = [
+  name: string,
+  row: SessionRow | null,
+  event: SessionEvent,
+  now: number,
+  expected: { status?: number; reason?: string; row: SessionRow | null; effects: string[] },
+];
 
 const settleEffects = ["store", "schedule", "notify"];
 const cases: Case[] = [
   ["create on a new id", null, create, T0, { status: 201, row: pending, effects: ["store", "schedule"] }],
-  ["create on a used id", connected, create, T0, { status: 409, reason: "SESSION_EXISTS", row: connected, effects: [] }],
-  ["read of an unknown id", null, { type: "read" }, BEFORE, { status: 404, reason: "SESSION_NOT_FOUND", row: null, effects: [] }],
+  [
+    "create on a used id",
+    connected,
+    create,
+    T0,
+    { status: 409, reason: "SESSION_EXISTS", row: connected, effects: [] },
+  ],
+  [
+    "read of an unknown id",
+    null,
+    { type: "read" },
+    BEFORE,
+    { status: 404, reason: "SESSION_NOT_FOUND", row: null, effects: [] },
+  ],
   ["read of a pending row", pending, { type: "read" }, BEFORE, { status: 200, row: pending, effects: [] }],
-  ["read of a pending row past expires_at (not written)", pending, { type: "read" }, AFTER, { status: 410, reason: "SESSION_EXPIRED", row: pending, effects: [] }],
+  [
+    "read of a pending row past expires_at (not written)",
+    pending,
+    { type: "read" },
+    AFTER,
+    { status: 410, reason: "SESSION_EXPIRED", row: pending, effects: [] },
+  ],
   ["read of a connected row", connected, { type: "read" }, AFTER, { status: 200, row: connected, effects: [] }],
   ["read of a cancelled row", cancelled, { type: "read" }, BEFORE, { status: 200, row: cancelled, effects: [] }],
-  ["read of an expired row", expired, { type: "read" }, AFTER, { status: 410, reason: "SESSION_EXPIRED", row: expired, effects: [] }],
-  ["confirm of an unknown id", null, { type: "confirm", proof: proof(1) }, BEFORE, { status: 404, reason: "SESSION_NOT_FOUND", row: null, effects: [] }],
-  ["confirm of a pending row", pending, { type: "confirm", proof: proof(1) }, BEFORE + 500, { status: 200, row: { ...connected, connected_at: new Date(BEFORE + 500).toISOString() }, effects: settleEffects }],
-  ["the same proof again", connected, { type: "confirm", proof: proof(1) }, AFTER, { status: 200, row: connected, effects: [] }],
-  ["another proof", connected, { type: "confirm", proof: proof(2) }, BEFORE, { status: 409, reason: "SESSION_ALREADY_CONNECTED", row: connected, effects: [] }],
-  ["the same address with another label", connected, { type: "confirm", proof: proof(1, null) }, BEFORE, { status: 409, reason: "SESSION_ALREADY_CONNECTED", row: connected, effects: [] }],
-  ["confirm of a cancelled row", cancelled, { type: "confirm", proof: proof(1) }, BEFORE, { status: 410, reason: "SESSION_CANCELLED", row: cancelled, effects: [] }],
-  ["confirm of an expired row", expired, { type: "confirm", proof: proof(1) }, BEFORE, { status: 410, reason: "SESSION_EXPIRED", row: expired, effects: [] }],
-  ["confirm of a pending row past expires_at", pending, { type: "confirm", proof: proof(1) }, AFTER, { status: 410, reason: "SESSION_EXPIRED", row: pending, effects: [] }],
-  ["cancel of an unknown id", null, { type: "cancel" }, BEFORE, { status: 404, reason: "SESSION_NOT_FOUND", row: null, effects: [] }],
-  ["cancel of a pending row", pending, { type: "cancel" }, BEFORE, { status: 200, row: cancelled, effects: settleEffects }],
+  [
+    "read of an expired row",
+    expired,
+    { type: "read" },
+    AFTER,
+    { status: 410, reason: "SESSION_EXPIRED", row: expired, effects: [] },
+  ],
+  [
+    "confirm of an unknown id",
+    null,
+    { type: "confirm", proof: proof(1) },
+    BEFORE,
+    { status: 404, reason: "SESSION_NOT_FOUND", row: null, effects: [] },
+  ],
+  [
+    "confirm of a pending row",
+    pending,
+    { type: "confirm", proof: proof(1) },
+    BEFORE + 500,
+    { status: 200, row: { ...connected, connected_at: new Date(BEFORE + 500).toISOString() }, effects: settleEffects },
+  ],
+  [
+    "the same proof again",
+    connected,
+    { type: "confirm", proof: proof(1) },
+    AFTER,
+    { status: 200, row: connected, effects: [] },
+  ],
+  [
+    "another proof",
+    connected,
+    { type: "confirm", proof: proof(2) },
+    BEFORE,
+    { status: 409, reason: "SESSION_ALREADY_CONNECTED", row: connected, effects: [] },
+  ],
+  [
+    "the same address with another label",
+    connected,
+    { type: "confirm", proof: proof(1, null) },
+    BEFORE,
+    { status: 409, reason: "SESSION_ALREADY_CONNECTED", row: connected, effects: [] },
+  ],
+  [
+    "confirm of a cancelled row",
+    cancelled,
+    { type: "confirm", proof: proof(1) },
+    BEFORE,
+    { status: 410, reason: "SESSION_CANCELLED", row: cancelled, effects: [] },
+  ],
+  [
+    "confirm of an expired row",
+    expired,
+    { type: "confirm", proof: proof(1) },
+    BEFORE,
+    { status: 410, reason: "SESSION_EXPIRED", row: expired, effects: [] },
+  ],
+  [
+    "confirm of a pending row past expires_at",
+    pending,
+    { type: "confirm", proof: proof(1) },
+    AFTER,
+    { status: 410, reason: "SESSION_EXPIRED", row: pending, effects: [] },
+  ],
+  [
+    "cancel of an unknown id",
+    null,
+    { type: "cancel" },
+    BEFORE,
+    { status: 404, reason: "SESSION_NOT_FOUND", row: null, effects: [] },
+  ],
+  [
+    "cancel of a pending row",
+    pending,
+    { type: "cancel" },
+    BEFORE,
+    { status: 200, row: cancelled, effects: settleEffects },
+  ],
   ["cancel again", cancelled, { type: "cancel" }, BEFORE, { status: 200, row: cancelled, effects: [] }],
-  ["cancel of a connected row", connected, { type: "cancel" }, BEFORE, { status: 409, reason: "SESSION_ALREADY_CONNECTED", row: connected, effects: [] }],
-  ["cancel of an expired row", expired, { type: "cancel" }, AFTER, { status: 410, reason: "SESSION_EXPIRED", row: expired, effects: [] }],
-  ["cancel of a pending row past expires_at", pending, { type: "cancel" }, AFTER, { status: 410, reason: "SESSION_EXPIRED", row: pending, effects: [] }],
+  [
+    "cancel of a connected row",
+    connected,
+    { type: "cancel" },
+    BEFORE,
+    { status: 409, reason: "SESSION_ALREADY_CONNECTED", row: connected, effects: [] },
+  ],
+  [
+    "cancel of an expired row",
+    expired,
+    { type: "cancel" },
+    AFTER,
+    { status: 410, reason: "SESSION_EXPIRED", row: expired, effects: [] },
+  ],
+  [
+    "cancel of a pending row past expires_at",
+    pending,
+    { type: "cancel" },
+    AFTER,
+    { status: 410, reason: "SESSION_EXPIRED", row: pending, effects: [] },
+  ],
   ["alarm of a pending row", pending, { type: "alarm" }, AFTER, { row: expired, effects: settleEffects }],
   ["alarm of a connected row", connected, { type: "alarm" }, AFTER, { row: null, effects: ["erase"] }],
   ["alarm of a cancelled row", cancelled, { type: "alarm" }, AFTER, { row: null, effects: ["erase"] }],
@@ -95,16 +203,35 @@ describe("transition: one case per (state, event)", () => {
 
   it("schedules a new row's alarm at its expires_at, and a settled row's at the end of its retention", () => {
     expect(transition(null, create, T0, RULES).effects).toContainEqual({ type: "schedule", at: T0 + TTL });
-    expect(transition(pending, { type: "cancel" }, BEFORE, RULES).effects).toContainEqual({ type: "schedule", at: BEFORE + RULES.retentionMs });
-    expect(transition(pending, { type: "alarm" }, AFTER, RULES).effects).toContainEqual({ type: "schedule", at: AFTER + RULES.retentionMs });
+    expect(transition(pending, { type: "cancel" }, BEFORE, RULES).effects).toContainEqual({
+      type: "schedule",
+      at: BEFORE + RULES.retentionMs,
+    });
+    expect(transition(pending, { type: "alarm" }, AFTER, RULES).effects).toContainEqual({
+      type: "schedule",
+      at: AFTER + RULES.retentionMs,
+    });
   });
 
   it("keeps a row settled before its expiry until that expiry at least, so a signed id is never stored twice", () => {
     const brief = { retentionMs: 1000 };
     const expiresAt = Date.parse(pending.expires_at);
-    expect(transition(pending, { type: "cancel" }, BEFORE, brief).effects).toContainEqual({ type: "schedule", at: expiresAt });
-    expect(transition(pending, { type: "confirm", proof: { address: "a", pubkey_base64: "b", account_label: null } as WalletProof }, BEFORE, brief).effects).toContainEqual({ type: "schedule", at: expiresAt });
-    expect(transition(pending, { type: "alarm" }, AFTER, brief).effects).toContainEqual({ type: "schedule", at: AFTER + 1000 });
+    expect(transition(pending, { type: "cancel" }, BEFORE, brief).effects).toContainEqual({
+      type: "schedule",
+      at: expiresAt,
+    });
+    expect(
+      transition(
+        pending,
+        { type: "confirm", proof: { address: "a", pubkey_base64: "b", account_label: null } as WalletProof },
+        BEFORE,
+        brief,
+      ).effects,
+    ).toContainEqual({ type: "schedule", at: expiresAt });
+    expect(transition(pending, { type: "alarm" }, AFTER, brief).effects).toContainEqual({
+      type: "schedule",
+      at: AFTER + 1000,
+    });
   });
 
   it("stores what it notifies, before notifying (persist, then broadcast)", () => {
@@ -178,12 +305,14 @@ describe("transition: properties", () => {
           const next = transition(row, event, now, RULES);
           const accepted = event.type === "confirm" && next.answer !== null && "body" in next.answer;
           if (accepted && winner === null) winner = event.proof;
-          if (accepted) expect(event.proof).toMatchObject({ address: winner!.address, pubkey_base64: winner!.pubkey_base64 });
+          if (accepted)
+            expect(event.proof).toMatchObject({ address: winner!.address, pubkey_base64: winner!.pubkey_base64 });
           if (before?.status === "connected" && next.row !== null) expect(next.row).toBe(before);
           row = next.row;
           // Deleted after its retention: the id may start a new life with a new winner.
           if (row === null) winner = null;
-          if (row?.status === "connected") expect(row).toMatchObject({ address: winner!.address, pubkey_base64: winner!.pubkey_base64 });
+          if (row?.status === "connected")
+            expect(row).toMatchObject({ address: winner!.address, pubkey_base64: winner!.pubkey_base64 });
         }
       }),
       { numRuns: 500 },
@@ -198,7 +327,8 @@ describe("transition: properties", () => {
           expect(next.effects).toEqual([]);
           expect(next.row).toBe(row);
         }
-        if (next.row?.status === "connected" && row?.status === "pending") expect(now).toBeLessThan(Date.parse(row.expires_at));
+        if (next.row?.status === "connected" && row?.status === "pending")
+          expect(now).toBeLessThan(Date.parse(row.expires_at));
       }),
     );
   });

@@ -9,7 +9,19 @@ import { describe, expect, it } from "vitest";
 import { readConfig } from "../../src/config";
 import { PAGE_ORIGIN_NAME } from "../../src/page/settings";
 import { mintSignedSessionId } from "../../src/sessions/signed-ids";
-import { CHAIN_ID, ORIGIN, TTL_MAX_SECONDS, WALLET, accountAddress, api, confirm, createPayload, errorReason, postJson, proofFor } from "../helpers/sessions";
+import {
+  CHAIN_ID,
+  ORIGIN,
+  TTL_MAX_SECONDS,
+  WALLET,
+  accountAddress,
+  api,
+  confirm,
+  createPayload,
+  errorReason,
+  postJson,
+  proofFor,
+} from "../helpers/sessions";
 
 const config = readConfig(env);
 const scope = { secret: config.sessionSigningKey!, origin: ORIGIN, chainId: CHAIN_ID };
@@ -22,23 +34,35 @@ async function documentSession(origin = ORIGIN): Promise<{ session_id: string; e
 
 async function stored(sessionId: string): Promise<{ keys: string[]; alarm: number | null }> {
   const stub = env.PAIRING_SESSIONS.get(env.PAIRING_SESSIONS.idFromName(sessionId));
-  return runInDurableObject(stub, async (_instance, state) => ({ keys: [...(await state.storage.list()).keys()], alarm: await state.storage.getAlarm() }));
+  return runInDurableObject(stub, async (_instance, state) => ({
+    keys: [...(await state.storage.list()).keys()],
+    alarm: await state.storage.getAlarm(),
+  }));
 }
 const NOTHING = { keys: [], alarm: null };
 
 /** Opens the push channel and resolves with the first row it sends (or the refusal). */
-async function firstPush(sessionId: string, init: { ip?: string; origin?: string } = {}): Promise<{ status: number; row?: Record<string, unknown> }> {
-  const response = await api(`${init.origin ?? ORIGIN}${WALLET}/${sessionId}`, { headers: { upgrade: "websocket", origin: init.origin ?? ORIGIN }, ip: init.ip });
+async function firstPush(
+  sessionId: string,
+  init: { ip?: string; origin?: string } = {},
+): Promise<{ status: number; row?: Record<string, unknown> }> {
+  const response = await api(`${init.origin ?? ORIGIN}${WALLET}/${sessionId}`, {
+    headers: { upgrade: "websocket", origin: init.origin ?? ORIGIN },
+    ip: init.ip,
+  });
   const socket = response.webSocket;
   if (!socket) return { status: response.status };
   socket.accept();
-  const row = await new Promise<Record<string, unknown>>((resolve) => socket.addEventListener("message", (event) => resolve(JSON.parse(event.data as string))));
+  const row = await new Promise<Record<string, unknown>>((resolve) =>
+    socket.addEventListener("message", (event) => resolve(JSON.parse(event.data as string))),
+  );
   socket.close(1000);
   return { status: response.status, row };
 }
 
 /** `id` with the hex character at `index` (after `cs_`) changed. */
-const changed = (id: string, index: number) => `${id.slice(0, 3 + index)}${id[3 + index] === "0" ? "1" : "0"}${id.slice(4 + index)}`;
+const changed = (id: string, index: number) =>
+  `${id.slice(0, 3 + index)}${id[3 + index] === "0" ? "1" : "0"}${id.slice(4 + index)}`;
 
 describe("the document's session, stored on first use", () => {
   it("is stored by the wallet's relayed confirm, as the link promised it, and connected", async () => {
@@ -64,7 +88,12 @@ describe("the document's session, stored on first use", () => {
     const read = await documentSession();
     const answer = await api(`${WALLET}/${read.session_id}`);
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toMatchObject({ session_id: read.session_id, status: "pending", expires_at: read.expires_at, origin: { name: PAGE_ORIGIN_NAME, url: ORIGIN } });
+    expect(await answer.json()).toMatchObject({
+      session_id: read.session_id,
+      status: "pending",
+      expires_at: read.expires_at,
+      origin: { name: PAGE_ORIGIN_NAME, url: ORIGIN },
+    });
     expect((await stored(read.session_id)).alarm).toBe(Date.parse(read.expires_at));
 
     const pushed = await documentSession();
@@ -105,8 +134,11 @@ describe("the document's session, stored on first use", () => {
 
   it("refuses an id signed for another origin, another chain, another key, or beyond the expiry cap: 404, nothing stored", async () => {
     const elsewhere = (await documentSession("https://other.test")).session_id;
-    const otherChain = (await mintSignedSessionId({ ...scope, chainId: "other-chain-1" }, Date.now() + 60_000)).sessionId;
-    const otherKey = (await mintSignedSessionId({ ...scope, secret: "another-key-of-at-least-32-characters" }, Date.now() + 60_000)).sessionId;
+    const otherChain = (await mintSignedSessionId({ ...scope, chainId: "other-chain-1" }, Date.now() + 60_000))
+      .sessionId;
+    const otherKey = (
+      await mintSignedSessionId({ ...scope, secret: "another-key-of-at-least-32-characters" }, Date.now() + 60_000)
+    ).sessionId;
     const tooLong = (await mintSignedSessionId(scope, Date.now() + (TTL_MAX_SECONDS + 60) * 1000)).sessionId;
     for (const [name, id] of Object.entries({ elsewhere, otherChain, otherKey, tooLong })) {
       expect((await confirm(id, proofFor(id))).status, name).toBe(404);

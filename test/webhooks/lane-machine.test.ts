@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { ANSWERING, laneTransition, MAX_PROBE_MS, probeDelayMs, PROBE_LEASE_MS, type LaneEffect, type LaneEvent, type LaneState, type Waiter } from "../../src/webhooks/lane";
+import {
+  ANSWERING,
+  laneTransition,
+  MAX_PROBE_MS,
+  probeDelayMs,
+  PROBE_LEASE_MS,
+  type LaneEffect,
+  type LaneEvent,
+  type LaneState,
+  type Waiter,
+} from "../../src/webhooks/lane";
 
 const T0 = Date.parse("2026-11-01T00:00:00Z");
 
@@ -18,14 +28,25 @@ function lane() {
     }
     return next;
   };
-  return { step, waiting, log, get state() { return state; } };
+  return {
+    step,
+    waiting,
+    log,
+    get state() {
+      return state;
+    },
+  };
 }
 const of = (effects: LaneEffect[], type: LaneEffect["type"]) => effects.filter((e) => e.type === type);
 
 describe("the webhook lane", () => {
   it("says go and writes nothing while the endpoint answers", () => {
     const l = lane();
-    expect(l.step({ type: "admit", onboarding: "a" }, T0)).toEqual({ lane: ANSWERING, effects: [], answer: { go: true } });
+    expect(l.step({ type: "admit", onboarding: "a" }, T0)).toEqual({
+      lane: ANSWERING,
+      effects: [],
+      answer: { go: true },
+    });
   });
 
   it("holds every onboarding once an attempt fails, and probes with one of them 5 s after the failure", () => {
@@ -33,7 +54,11 @@ describe("the webhook lane", () => {
     const failed = l.step({ type: "failed", onboarding: "a" }, T0);
     expect(failed.answer).toEqual({ go: false, failing_since: T0, next_probe_at: T0 + 5000 });
     expect(of(failed.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 5000 }]);
-    expect(l.step({ type: "admit", onboarding: "b" }, T0 + 100).answer).toEqual({ go: false, failing_since: T0, next_probe_at: T0 + 5000 });
+    expect(l.step({ type: "admit", onboarding: "b" }, T0 + 100).answer).toEqual({
+      go: false,
+      failing_since: T0,
+      next_probe_at: T0 + 5000,
+    });
     expect([...l.waiting.keys()]).toEqual(["a", "b"]);
     // Early: nothing but the alarm again.
     expect(l.step({ type: "alarm" }, T0 + 4999).effects).toEqual([{ type: "schedule", at: T0 + 5000 }]);
@@ -43,7 +68,9 @@ describe("the webhook lane", () => {
     const during = l.step({ type: "admit", onboarding: "c" }, T0 + 6000);
     expect(during.answer).toMatchObject({ go: false });
     expect(of(during.effects, "schedule")).toEqual([]);
-    expect(l.step({ type: "alarm" }, T0 + 6000).effects).toEqual([{ type: "schedule", at: T0 + 5000 + PROBE_LEASE_MS }]);
+    expect(l.step({ type: "alarm" }, T0 + 6000).effects).toEqual([
+      { type: "schedule", at: T0 + 5000 + PROBE_LEASE_MS },
+    ]);
     const failedProbe = l.step({ type: "probed", onboarding: "a", outcome: "failed" }, T0 + 5200);
     expect(of(failedProbe.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 10_200 }]);
     // The next probe goes to an onboarding that has not been one yet, the longest waiting first.
@@ -82,7 +109,9 @@ describe("the webhook lane", () => {
     expect(l.step({ type: "admit", onboarding: "e" }, T0 + 5200).answer).toEqual({ go: true });
     // A release that did not get through is owed: the alarm sends it again.
     l.step({ type: "unreleased", onboarding: "c" }, T0 + 5300);
-    expect(of(l.step({ type: "alarm" }, T0 + 6300).effects, "release")).toEqual([{ type: "release", onboardings: ["c"] }]);
+    expect(of(l.step({ type: "alarm" }, T0 + 6300).effects, "release")).toEqual([
+      { type: "release", onboardings: ["c"] },
+    ]);
   });
 
   it("probes with another onboarding at once when the chosen one has nothing left, and at once when the host asks", () => {

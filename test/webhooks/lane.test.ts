@@ -8,7 +8,21 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MIN_ATTEMPTS, MIN_RETRY_SPAN_MS } from "../../src/onboardings/schedule";
-import { accountAddress, alarmOf, clockTo, createOnboarding, deliveriesOf, host, laneStub, onboardingStub, outage, page, recover, restart, settle } from "../onboardings/helpers";
+import {
+  accountAddress,
+  alarmOf,
+  clockTo,
+  createOnboarding,
+  deliveriesOf,
+  host,
+  laneStub,
+  onboardingStub,
+  outage,
+  page,
+  recover,
+  restart,
+  settle,
+} from "../onboardings/helpers";
 
 afterEach(() => vi.useRealTimers());
 
@@ -27,7 +41,8 @@ async function eventsLog(id: string): Promise<LoggedEvent[]> {
   return (await (await host(`/${id}/events`)).json<{ events: LoggedEvent[] }>()).events;
 }
 const storedLane = () => runInDurableObject(laneStub(), (_lane, state) => state.storage.get<StoredLane>("lane"));
-const attemptsAt = async (ids: string[]) => (await Promise.all(ids.map(async (id) => (await deliveriesOf(id)).length))).reduce((a, b) => a + b, 0);
+const attemptsAt = async (ids: string[]) =>
+  (await Promise.all(ids.map(async (id) => (await deliveriesOf(id)).length))).reduce((a, b) => a + b, 0);
 
 /**
  * Onboardings that each owe the host two events (connected, authorized), their receiver failing,

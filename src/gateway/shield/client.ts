@@ -14,10 +14,17 @@ export type ShieldNamespace = DurableObjectNamespace<QueryShield>;
  */
 export async function askShield(namespace: ShieldNamespace, config: Config, ask: ShieldAsk): Promise<ShieldOutcome> {
   // The stub's type spreads the reply union over promises; it is one promise of a ShieldReply.
-  const call = namespace.getByName(shieldName(config.chainId, ask.query), placement(config)).ask(ask) as Promise<ShieldReply>;
-  const reply = await within(call, config.cacheShieldWaitMs, `the shield did not take the miss within ${config.cacheShieldWaitMs} ms`, () => {
-    // A reply that comes after all is not read: let the shield stop writing it.
-    call.then((late) => ("later" in late ? late.later.cancel() : undefined)).catch(() => undefined);
-  });
+  const call = namespace
+    .getByName(shieldName(config.chainId, ask.query), placement(config))
+    .ask(ask) as Promise<ShieldReply>;
+  const reply = await within(
+    call,
+    config.cacheShieldWaitMs,
+    `the shield did not take the miss within ${config.cacheShieldWaitMs} ms`,
+    () => {
+      // A reply that comes after all is not read: let the shield stop writing it.
+      call.then((late) => ("later" in late ? late.later.cancel() : undefined)).catch(() => undefined);
+    },
+  );
   return outcomeOf(reply, config.upstreamBudgetMs + config.cacheShieldWaitMs);
 }

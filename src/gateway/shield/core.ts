@@ -65,7 +65,8 @@ export class ShieldCore {
     } catch (err) {
       if (!noUpstreamAnswered(err)) throw err;
       const entry = this.held;
-      if (entry && servesOnError(entry, this.host.now(), this.windows)) return { ok: true, entry, status: "STALE-IF-ERROR" };
+      if (entry && servesOnError(entry, this.host.now(), this.windows))
+        return { ok: true, entry, status: "STALE-IF-ERROR" };
       return { ok: false, error: specOf(err) };
     }
   }

@@ -42,7 +42,12 @@ export class HealthLink {
    * the first time: the discoveries others should not pay for again) is reported before the
    * answer leaves; what merely confirms the known goes with the next exchange.
    */
-  async ask(namespace: HealthNamespace, settings: UpstreamSettings & Pick<Config, "cacheShieldLocation">, query: UpstreamQuery, background: (work: Promise<unknown>) => void): Promise<UpstreamAnswer> {
+  async ask(
+    namespace: HealthNamespace,
+    settings: UpstreamSettings & Pick<Config, "cacheShieldLocation">,
+    query: UpstreamQuery,
+    background: (work: Promise<unknown>) => void,
+  ): Promise<UpstreamAnswer> {
     const health = healthObject(namespace, settings);
     const urls = settings.upstreamUrls;
     if (this.due()) await this.exchange(health, urls);
@@ -53,7 +58,11 @@ export class HealthLink {
       return answer;
     } finally {
       const after = this.board.snapshot(urls);
-      const changed = after.some((s, i) => s.lastCheckedAt !== before[i]!.lastCheckedAt && (s.lastError !== null || before[i]!.lastCheckedAt === null || !before[i]!.healthy));
+      const changed = after.some(
+        (s, i) =>
+          s.lastCheckedAt !== before[i]!.lastCheckedAt &&
+          (s.lastError !== null || before[i]!.lastCheckedAt === null || !before[i]!.healthy),
+      );
       if (!answer || changed) await this.exchange(health, urls);
       else if (this.due()) background(this.exchange(health, urls));
     }
@@ -90,9 +99,16 @@ export class HealthLink {
 export const shieldHealth = new HealthLink();
 
 /** The shared view of `config`'s upstreams for `/api/health`, or null when the health object does not answer in time. */
-export async function sharedUpstreamHealth(namespace: HealthNamespace, config: Config): Promise<UpstreamState[] | null> {
+export async function sharedUpstreamHealth(
+  namespace: HealthNamespace,
+  config: Config,
+): Promise<UpstreamState[] | null> {
   try {
-    return await within(healthObject(namespace, config).report([]), config.cacheShieldWaitMs, "the health object did not answer");
+    return await within(
+      healthObject(namespace, config).report([]),
+      config.cacheShieldWaitMs,
+      "the health object did not answer",
+    );
   } catch {
     return null;
   }

@@ -26,9 +26,7 @@ export interface ShieldAsk {
 export type ShieldStatus = "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR" | "REVALIDATED";
 
 /** An entry (with how the shield came by it), or the upstreams' failure when the shield had nothing to stand in. */
-export type ShieldOutcome =
-  | { ok: true; entry: CacheEntry; status: ShieldStatus }
-  | { ok: false; error: ErrorSpec };
+export type ShieldOutcome = { ok: true; entry: CacheEntry; status: ShieldStatus } | { ok: false; error: ErrorSpec };
 
 /**
  * The shield's reply, sent as soon as it takes the ask: the outcome when it has one at once, else
@@ -43,6 +41,8 @@ export function shieldName(chainId: string, query: UpstreamQuery): string {
 }
 
 /** Options for a stub: the configured placement of objects created by it. */
-export function placement(settings: Pick<Config, "cacheShieldLocation">): DurableObjectNamespaceGetDurableObjectOptions {
+export function placement(
+  settings: Pick<Config, "cacheShieldLocation">,
+): DurableObjectNamespaceGetDurableObjectOptions {
   return settings.cacheShieldLocation ? { locationHint: settings.cacheShieldLocation } : {};
 }

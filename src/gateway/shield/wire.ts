@@ -12,10 +12,13 @@ export function replyTo(core: ShieldCore, ask: ShieldAsk): ShieldReply {
   if (now) return { now };
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
-  core.outcome(ask).then(
-    (outcome) => writer.write(new TextEncoder().encode(JSON.stringify(outcome))).then(() => writer.close()),
-    (fault: unknown) => writer.abort(fault),
-  ).catch(() => undefined); // the Worker stopped reading: nobody is left to tell
+  core
+    .outcome(ask)
+    .then(
+      (outcome) => writer.write(new TextEncoder().encode(JSON.stringify(outcome))).then(() => writer.close()),
+      (fault: unknown) => writer.abort(fault),
+    )
+    .catch(() => undefined); // the Worker stopped reading: nobody is left to tell
   return { later: readable };
 }
 
@@ -23,7 +26,12 @@ export function replyTo(core: ShieldCore, ask: ShieldAsk): ShieldReply {
 export async function outcomeOf(reply: ShieldReply, ms: number): Promise<ShieldOutcome> {
   if ("now" in reply) return reply.now;
   const reader = reply.later.getReader();
-  const text = await within(readText(reader), ms, `the shield took the miss but gave no answer within ${ms} ms`, () => void reader.cancel().catch(() => undefined));
+  const text = await within(
+    readText(reader),
+    ms,
+    `the shield took the miss but gave no answer within ${ms} ms`,
+    () => void reader.cancel().catch(() => undefined),
+  );
   return JSON.parse(text) as ShieldOutcome;
 }
 

@@ -25,16 +25,22 @@ export interface NodeTarget {
 /** The words of a node-binary invocation, wrapped for a container when one is named. */
 export function nodeInvocation(ctx: ChainContext, target: NodeTarget, args: readonly string[]): string[] {
   const words = [ctx.nodeBinary, ...args];
-  return target.container === undefined || target.container === "" ? words : ["docker", "exec", checkContainerName(target.container), ...words];
+  return target.container === undefined || target.container === ""
+    ? words
+    : ["docker", "exec", checkContainerName(target.container), ...words];
 }
 
 /** The flags every signed node transaction ends with: home, keyring, chain, the network's sign mode, no prompt. */
 export function signingFlags(ctx: ChainContext, target: NodeTarget): string[] {
   return [
-    "--home", checkHome(target.home),
-    "--keyring-backend", checkKeyringBackend(target.keyringBackend),
-    "--chain-id", ctx.chainId,
-    "--sign-mode", "pq-direct",
+    "--home",
+    checkHome(target.home),
+    "--keyring-backend",
+    checkKeyringBackend(target.keyringBackend),
+    "--chain-id",
+    ctx.chainId,
+    "--sign-mode",
+    "pq-direct",
     "-y",
   ];
 }
@@ -50,13 +56,32 @@ export function buildUpdateNodeCommand(
   ctx: ChainContext,
   input: { operator: string; payoutRecipient: string } & NodeTarget,
 ): string {
-  const { payoutRecipient } = buildUpdateNode(ctx, { operator: input.operator, payoutRecipient: input.payoutRecipient }).value;
-  const args = ["tx", "incentives", "update-node", "", "--payout-recipient", payoutRecipient, "--from", checkKeyName(input.keyName), ...signingFlags(ctx, input)];
+  const { payoutRecipient } = buildUpdateNode(ctx, {
+    operator: input.operator,
+    payoutRecipient: input.payoutRecipient,
+  }).value;
+  const args = [
+    "tx",
+    "incentives",
+    "update-node",
+    "",
+    "--payout-recipient",
+    payoutRecipient,
+    "--from",
+    checkKeyName(input.keyName),
+    ...signingFlags(ctx, input),
+  ];
   return commandLine(nodeInvocation(ctx, input, args));
 }
 
 /** `PAYOUT_RECIPIENT=<payout>`: the environment line for a new node's container. */
-export function buildPayoutRecipientLine(ctx: ChainContext, input: { operator: string; payoutRecipient: string }): string {
-  const { payoutRecipient } = buildUpdateNode(ctx, { operator: input.operator, payoutRecipient: input.payoutRecipient }).value;
+export function buildPayoutRecipientLine(
+  ctx: ChainContext,
+  input: { operator: string; payoutRecipient: string },
+): string {
+  const { payoutRecipient } = buildUpdateNode(ctx, {
+    operator: input.operator,
+    payoutRecipient: input.payoutRecipient,
+  }).value;
   return `PAYOUT_RECIPIENT=${payoutRecipient}`;
 }

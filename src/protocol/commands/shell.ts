@@ -25,7 +25,11 @@ export function shellWord(value: string): string {
 /** A keyring key name: 1–64 printable characters, no control characters (quoted when printed). */
 export function checkKeyName(value: string): string {
   if (typeof value !== "string" || value.length === 0 || value.length > 64 || CONTROL_CHARS.test(value)) {
-    throw new MessageError("INVALID_KEY_NAME", "The key name must be 1 to 64 characters without control characters", "keyName");
+    throw new MessageError(
+      "INVALID_KEY_NAME",
+      "The key name must be 1 to 64 characters without control characters",
+      "keyName",
+    );
   }
   return value;
 }
@@ -33,7 +37,11 @@ export function checkKeyName(value: string): string {
 /** The node's home: an absolute path without control characters (quoted when printed, so `~` is not allowed). */
 export function checkHome(value: string): string {
   if (typeof value !== "string" || !value.startsWith("/") || value.length > 1024 || CONTROL_CHARS.test(value)) {
-    throw new MessageError("INVALID_HOME", "The home directory must be an absolute path (starting with /) without control characters", "home");
+    throw new MessageError(
+      "INVALID_HOME",
+      "The home directory must be an absolute path (starting with /) without control characters",
+      "home",
+    );
   }
   return value;
 }
@@ -41,7 +49,11 @@ export function checkHome(value: string): string {
 /** One of the SDK's keyring backends; anything else is refused, never quoted through. */
 export function checkKeyringBackend(value: string): KeyringBackend {
   if (!(KEYRING_BACKENDS as readonly string[]).includes(value)) {
-    throw new MessageError("INVALID_KEYRING_BACKEND", `The keyring backend must be one of ${KEYRING_BACKENDS.join(", ")}`, "keyringBackend");
+    throw new MessageError(
+      "INVALID_KEYRING_BACKEND",
+      `The keyring backend must be one of ${KEYRING_BACKENDS.join(", ")}`,
+      "keyringBackend",
+    );
   }
   return value as KeyringBackend;
 }

@@ -37,11 +37,23 @@ export function buildSweep(
   const balance = amountField("balance", input.balance, "INVALID_BALANCE");
   const reserve = amountField("reserve", input.reserve, "INVALID_RESERVE");
   if (balance <= reserve) {
-    throw new MessageError("NOTHING_TO_SWEEP", "The balance does not exceed the reserve; there is nothing to sweep", "balance");
+    throw new MessageError(
+      "NOTHING_TO_SWEEP",
+      "The balance does not exceed the reserve; there is nothing to sweep",
+      "balance",
+    );
   }
   const amount = (balance - reserve).toString();
   const message = sendOf(ctx, input.operator, input.payoutRecipient, amount);
-  const args = ["tx", "bank", "send", checkKeyName(input.keyName), message.value.toAddress, `${amount}${ctx.nativeDenom}`, ...signingFlags(ctx, input)];
+  const args = [
+    "tx",
+    "bank",
+    "send",
+    checkKeyName(input.keyName),
+    message.value.toAddress,
+    `${amount}${ctx.nativeDenom}`,
+    ...signingFlags(ctx, input),
+  ];
   return { amount, message, command: commandLine(nodeInvocation(ctx, input, args)) };
 }
 

@@ -17,7 +17,12 @@ export function operatorAuthorizationsPath(ctx: Pick<ChainContext, "namespace">,
 const entries = z.array(z.looseObject({ operator: z.string() }));
 const authorizationList = z
   .looseObject({ authorizations: z.optional(entries), Authorization: z.optional(entries) })
-  .check(z.refine((answer) => answer.authorizations !== undefined || answer.Authorization !== undefined, "must list authorizations (or Authorization)"));
+  .check(
+    z.refine(
+      (answer) => answer.authorizations !== undefined || answer.Authorization !== undefined,
+      "must list authorizations (or Authorization)",
+    ),
+  );
 
 /** The operators an `operator_authorizations` answer lists (trimmed, lowercase); a ChainAnswerError when it lists nothing readable. */
 export function listedOperators(body: unknown): string[] {

@@ -28,5 +28,8 @@ export function buildSend(
   });
   const { fromAddress, toAddress, amount } = parseFields(schema, input);
   if (fromAddress === toAddress) throw new MessageError("SEND_TO_SELF", "toAddress is the sender itself", "toAddress");
-  return { typeUrl: typeUrls(ctx).send, value: { fromAddress, toAddress, amount: [{ denom: ctx.nativeDenom, amount }] } };
+  return {
+    typeUrl: typeUrls(ctx).send,
+    value: { fromAddress, toAddress, amount: [{ denom: ctx.nativeDenom, amount }] },
+  };
 }

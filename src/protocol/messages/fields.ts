@@ -30,13 +30,19 @@ export const amountSchema = z.string().check(
 );
 
 /** A free label: up to 64 characters, no control characters. */
-export const labelSchema = z.string().check(
-  z.maxLength(64, "must be at most 64 characters"),
-  z.regex(NO_CONTROL_CHARS, "must not contain control characters"),
-);
+export const labelSchema = z
+  .string()
+  .check(
+    z.maxLength(64, "must be at most 64 characters"),
+    z.regex(NO_CONTROL_CHARS, "must not contain control characters"),
+  );
 
 /** Parses `value` with `schema`, or throws a MessageError naming the first offending field. */
-export function parseFields<S extends z.ZodMiniType>(schema: S, value: unknown, reason = "INVALID_MESSAGE"): z.output<S> {
+export function parseFields<S extends z.ZodMiniType>(
+  schema: S,
+  value: unknown,
+  reason = "INVALID_MESSAGE",
+): z.output<S> {
   const result = z.safeParse(schema, value, { reportInput: true });
   if (result.success) return result.data;
   const { field, message } = describeFirstIssue(result.error);

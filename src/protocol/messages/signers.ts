@@ -32,7 +32,11 @@ export function signerOf(ctx: ChainContext, message: TxMessage): { address: stri
     case urls.undelegate:
       return { address: field("delegatorAddress"), role: "account" };
     default:
-      throw new MessageError("UNKNOWN_MESSAGE", `${message.typeUrl} is not a message of this network's table`, "typeUrl");
+      throw new MessageError(
+        "UNKNOWN_MESSAGE",
+        `${message.typeUrl} is not a message of this network's table`,
+        "typeUrl",
+      );
   }
 }
 
@@ -41,7 +45,11 @@ export function requireSigner(ctx: ChainContext, messages: readonly TxMessage[],
   for (const message of messages) {
     const expected = signerOf(ctx, message).address;
     if (expected !== signer) {
-      throw new MessageError("WRONG_SIGNER", `${message.typeUrl} must be signed by ${expected}, not ${signer}`, "signer");
+      throw new MessageError(
+        "WRONG_SIGNER",
+        `${message.typeUrl} must be signed by ${expected}, not ${signer}`,
+        "signer",
+      );
     }
   }
 }

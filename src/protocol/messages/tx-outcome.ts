@@ -39,7 +39,9 @@ export function canonicalTxHash(value: unknown): string | null {
 /** What is read of a transaction answer: its `tx_response` (a code read as the wallet SDK reads it: absent is 0, a numeric string is a number). */
 const txAnswer = z.looseObject({
   tx_response: z.looseObject({
-    txhash: z.string().check(z.refine((value) => canonicalTxHash(value) !== null, "must be a transaction hash (64 hex characters)")),
+    txhash: z
+      .string()
+      .check(z.refine((value) => canonicalTxHash(value) !== null, "must be a transaction hash (64 hex characters)")),
     code: z.optional(z.union([z.number().check(z.int()), z.string().check(z.regex(/^\d+$/, "must be an integer"))])),
     codespace: z.optional(z.string()),
     raw_log: z.optional(z.string()),

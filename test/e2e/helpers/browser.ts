@@ -76,13 +76,19 @@ export async function openBrowser(
     // A node not registered yet is the node's own 404, which the page's step-3 watch reads as "not yet".
     if (/status of 404/.test(message.text()) && /\/incentives\/v1\/node\/[^/]+$/.test(message.location().url)) return;
     // So is a transaction no block holds yet: the page's transaction watch reads it as "pending".
-    if (/status of 404/.test(message.text()) && /\/cosmos\/tx\/v1beta1\/txs\/[0-9A-Fa-f]{64}$/.test(message.location().url)) return;
+    if (
+      /status of 404/.test(message.text()) &&
+      /\/cosmos\/tx\/v1beta1\/txs\/[0-9A-Fa-f]{64}$/.test(message.location().url)
+    )
+      return;
     guard.problems.push(`console ${message.type()}: ${message.text()} (${message.location().url})`);
   });
   page.on("pageerror", (error) => guard.problems.push(`page error: ${error.message}`));
   page.on("websocket", (socket) => guard.webSockets.push(socket.url()));
   await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
+    document.addEventListener("securitypolicyviolation", (event) =>
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`),
+    );
   });
   if (init) await init(page);
   return {

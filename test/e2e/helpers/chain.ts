@@ -27,6 +27,8 @@ export async function recordAuthorization(payout: string, operator: string): Pro
 
 /** The devnet's recorded authorizations. */
 export async function devnetAuthorizations(): Promise<{ payout_recipient: string; operator: string; label: string }[]> {
-  const body = (await (await fetch(`${inject("devnetUrl")}/__devnet/authorizations`)).json()) as { authorizations: never[] };
+  const body = (await (await fetch(`${inject("devnetUrl")}/__devnet/authorizations`)).json()) as {
+    authorizations: never[];
+  };
   return body.authorizations;
 }

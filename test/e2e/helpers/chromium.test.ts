@@ -3,7 +3,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { chooseChromium, DROPPED_NPM_BUILD_ARGS, SYSTEM_CHROMIUM_ARGS, unpackOnce, type ChromiumHost } from "./chromium.ts";
+import {
+  chooseChromium,
+  DROPPED_NPM_BUILD_ARGS,
+  SYSTEM_CHROMIUM_ARGS,
+  unpackOnce,
+  type ChromiumHost,
+} from "./chromium.ts";
 
 function host(overrides: Partial<ChromiumHost> & { files?: string[] } = {}): ChromiumHost & { unpacked: number } {
   const files = new Set(overrides.files ?? []);
@@ -24,8 +30,15 @@ function host(overrides: Partial<ChromiumHost> & { files?: string[] } = {}): Chr
 
 describe("chooseChromium", () => {
   it("takes CHROMIUM_PATH first, with the system flags, and unpacks nothing", async () => {
-    const machine = host({ env: { CHROMIUM_PATH: "/opt/chrome/chrome" }, files: ["/opt/chrome/chrome", "/usr/bin/chromium"] });
-    expect(await chooseChromium(machine)).toEqual({ source: "CHROMIUM_PATH", executablePath: "/opt/chrome/chrome", args: SYSTEM_CHROMIUM_ARGS });
+    const machine = host({
+      env: { CHROMIUM_PATH: "/opt/chrome/chrome" },
+      files: ["/opt/chrome/chrome", "/usr/bin/chromium"],
+    });
+    expect(await chooseChromium(machine)).toEqual({
+      source: "CHROMIUM_PATH",
+      executablePath: "/opt/chrome/chrome",
+      args: SYSTEM_CHROMIUM_ARGS,
+    });
     expect(machine.unpacked).toBe(0);
   });
 
@@ -45,9 +58,16 @@ describe("chooseChromium", () => {
   });
 
   it("falls back to a system browser where the npm package has no build", async () => {
-    for (const [platform, arch] of [["linux", "arm64"], ["darwin", "x64"]]) {
+    for (const [platform, arch] of [
+      ["linux", "arm64"],
+      ["darwin", "x64"],
+    ]) {
       const machine = host({ platform, arch, files: ["/usr/bin/google-chrome", "/usr/bin/chromium-browser"] });
-      expect(await chooseChromium(machine)).toEqual({ source: "system", executablePath: "/usr/bin/chromium-browser", args: SYSTEM_CHROMIUM_ARGS });
+      expect(await chooseChromium(machine)).toEqual({
+        source: "system",
+        executablePath: "/usr/bin/chromium-browser",
+        args: SYSTEM_CHROMIUM_ARGS,
+      });
       expect(machine.unpacked).toBe(0);
     }
   });
@@ -106,7 +126,10 @@ describe("unpackOnce", () => {
   it("lets two unpacks at once end with one complete folder and no staging left", async () => {
     const { root, folder } = freshFolder();
     const calls: string[] = [];
-    const paths = await Promise.all([unpackOnce(folder, "chromium", fakeUnpack(calls)), unpackOnce(folder, "chromium", fakeUnpack(calls))]);
+    const paths = await Promise.all([
+      unpackOnce(folder, "chromium", fakeUnpack(calls)),
+      unpackOnce(folder, "chromium", fakeUnpack(calls)),
+    ]);
     expect(paths).toEqual([join(folder, "chromium"), join(folder, "chromium")]);
     expect(new Set(calls).size).toBe(2);
     expect(readdirSync(root)).toEqual(["build-1.0.0"]);

@@ -10,12 +10,23 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 
 /** Where a system Chromium or Chrome is looked for, in this order. */
-export const SYSTEM_CHROMIUM_PATHS = ["/usr/bin/chromium", "/usr/lib/chromium/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+export const SYSTEM_CHROMIUM_PATHS = [
+  "/usr/bin/chromium",
+  "/usr/lib/chromium/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+];
 
 /** Flags for a system browser or `CHROMIUM_PATH`: headless, and nothing that calls out. */
 export const SYSTEM_CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
 ];
 
 /** Flags of the npm build's recommended set that these tests must not run with. */
@@ -90,7 +101,8 @@ export async function unpackOnce(folder: string, binaryName: string, unpack: () 
   }
   try {
     const unpacked = await unpacking;
-    if (relative(staging, unpacked) !== binaryName) throw new Error(`the unpacked binary is at ${unpacked}, not in ${staging}`);
+    if (relative(staging, unpacked) !== binaryName)
+      throw new Error(`the unpacked binary is at ${unpacked}, not in ${staging}`);
     // mkdtemp makes it private; other users of the machine may share the unpacked build.
     chmodSync(staging, 0o755);
     renameSync(staging, folder);
@@ -114,5 +126,6 @@ const machine: ChromiumHost = {
   platform: process.platform,
   arch: process.arch,
   exists: existsSync,
-  npmBuild: () => unpackOnce(join(tmpdir(), `sparticuz-chromium-${npmBuildVersion()}`), "chromium", () => sparticuz.executablePath()),
+  npmBuild: () =>
+    unpackOnce(join(tmpdir(), `sparticuz-chromium-${npmBuildVersion()}`), "chromium", () => sparticuz.executablePath()),
 };

@@ -36,7 +36,8 @@ export async function startHostExample(secret: string, ...args: string[]): Promi
     for (;;) {
       const match = pattern.exec(log);
       if (match) return match[1] ?? match[0];
-      if (child.exitCode !== null) throw new Error(`the host example exited (${child.exitCode}) before printing ${pattern}:\n${log}`);
+      if (child.exitCode !== null)
+        throw new Error(`the host example exited (${child.exitCode}) before printing ${pattern}:\n${log}`);
       await new Promise<void>((resolve) => waiters.push(resolve));
     }
   };

@@ -19,7 +19,12 @@ async function hostCall(path: string, init: RequestInit = {}): Promise<{ status:
 }
 
 /** Creates an onboarding as a host does; fails the test unless the server answers 201. */
-export async function createOnboarding(input: { operator: string; label?: string; reference?: string; return_url?: string }): Promise<HostOnboarding> {
+export async function createOnboarding(input: {
+  operator: string;
+  label?: string;
+  reference?: string;
+  return_url?: string;
+}): Promise<HostOnboarding> {
   const { status, body } = await hostCall("/api/onboardings", { method: "POST", body: JSON.stringify(input) });
   if (status !== 201) throw new Error(`creating an onboarding answered ${status}: ${JSON.stringify(body)}`);
   return body;
@@ -39,7 +44,9 @@ export async function cancelOnboarding(id: string): Promise<HostOnboarding> {
 
 /** `GET /api/onboardings?…` or `GET /api/events?…` (the list and the feed the index answers), as a host reads them. */
 export async function hostPage<T = HostOnboarding>(path: string): Promise<{ data: T[]; has_more: boolean }> {
-  const response = await fetch(`${inject("baseUrl")}${path}`, { headers: { authorization: `Bearer ${inject("hostApiKey")}` } });
+  const response = await fetch(`${inject("baseUrl")}${path}`, {
+    headers: { authorization: `Bearer ${inject("hostApiKey")}` },
+  });
   if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as { data: T[]; has_more: boolean };
 }
@@ -53,7 +60,10 @@ export interface VerifiedEvent {
 
 /** Every event the receiver got for onboarding `id`, in arrival order, each verified (a bad signature throws). */
 export async function verifiedEvents(id: string): Promise<VerifiedEvent[]> {
-  const received = (await (await fetch(`${inject("webhooksReceivedUrl")}?onboarding=${id}`)).json()) as { headers: Record<string, string>; body: string }[];
+  const received = (await (await fetch(`${inject("webhooksReceivedUrl")}?onboarding=${id}`)).json()) as {
+    headers: Record<string, string>;
+    body: string;
+  }[];
   const webhook = new Webhook(inject("webhookSecret"));
   return received.map((event) => {
     const payload = webhook.verify(event.body, event.headers) as { type: string; data: HostOnboarding };
@@ -63,7 +73,9 @@ export async function verifiedEvents(id: string): Promise<VerifiedEvent[]> {
 
 /** The devnet's hosted nodes' operators (only a registered node has a record to change). */
 export async function nodeOperators(ctx: ChainContext): Promise<string[]> {
-  const body = (await (await fetch(`${inject("devnetUrl")}/${ctx.namespace}/incentives/v1/nodes`)).json()) as { nodes: { operator: string }[] };
+  const body = (await (await fetch(`${inject("devnetUrl")}/${ctx.namespace}/incentives/v1/nodes`)).json()) as {
+    nodes: { operator: string }[];
+  };
   return body.nodes.map((node) => node.operator);
 }
 

@@ -55,7 +55,9 @@ export async function installFakeApp(page: Page, app: FakeApp): Promise<AppRecor
   await page.exposeFunction("__fakeAppSign", async (payload: string) => {
     record.signs.push(payload);
     try {
-      const answer = app.sign ? await app.sign(payload) : { txhash: broadcastHash(await runWallet(...(app.signer ? ["--address", app.signer] : []), payload)) };
+      const answer = app.sign
+        ? await app.sign(payload)
+        : { txhash: broadcastHash(await runWallet(...(app.signer ? ["--address", app.signer] : []), payload)) };
       return { answer };
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };

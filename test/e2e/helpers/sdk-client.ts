@@ -12,7 +12,12 @@ import { isAccountAddress } from "../../../src/protocol/index.ts";
  * What the SDK hard-codes (docs/WALLET-PROTOCOL.md): a server it can use speaks these
  * words. They are the SDK's constants, not this project's configuration.
  */
-export const SDK_WORDS = { walletPath: "hope-wallet", defaultChainId: "hope-testnet-2", prefix: "hope", scheme: "hopewallet" } as const;
+export const SDK_WORDS = {
+  walletPath: "hope-wallet",
+  defaultChainId: "hope-testnet-2",
+  prefix: "hope",
+  scheme: "hopewallet",
+} as const;
 
 export const SDK_POLL_INTERVAL_MS = 1500;
 export const SDK_WAIT_MS = 5 * 60 * 1000;
@@ -61,7 +66,9 @@ export function sdkHttpTransport(baseUrl: string, fetchFn: typeof fetch = fetch)
       if (!response.ok) throw new Error(`Could not create verification session (${response.status})`);
     },
     async get(sessionId) {
-      const response = await fetchFn(`${base}/sessions/${encodeURIComponent(sessionId)}`, { headers: { accept: "application/json" } });
+      const response = await fetchFn(`${base}/sessions/${encodeURIComponent(sessionId)}`, {
+        headers: { accept: "application/json" },
+      });
       if (response.status === 404) return null;
       if (!response.ok) throw new Error(`Verification session lookup failed (${response.status})`);
       return (await response.json()) as SdkRow;
@@ -109,7 +116,10 @@ export function createSdk(timing: { intervalMs?: number; waitMs?: number } = {})
       expires_at: new Date(Date.now() + (params.expiresInMs ?? SDK_WAIT_MS)).toISOString(),
     };
     if (params.relayUrl) {
-      payload.relay_url = params.relayUrl === true ? `${origin.url}/api/${SDK_WORDS.walletPath}/sessions/${encodeURIComponent(payload.session_id)}/confirm` : params.relayUrl;
+      payload.relay_url =
+        params.relayUrl === true
+          ? `${origin.url}/api/${SDK_WORDS.walletPath}/sessions/${encodeURIComponent(payload.session_id)}/confirm`
+          : params.relayUrl;
     }
     await params.transport.create(payload);
     const p = encodeURIComponent(Buffer.from(JSON.stringify(payload), "utf8").toString("base64"));
@@ -122,7 +132,12 @@ export function createSdk(timing: { intervalMs?: number; waitMs?: number } = {})
       const row = await transport.get(sessionId);
       if (row?.status === "cancelled") throw new Error("Wallet verification was cancelled");
       if (row?.status === "connected" && row.address && hasPrefixAddress(row.address)) {
-        return { sessionId: row.session_id, address: row.address.trim(), pubkeyBase64: row.pubkey_base64 ?? undefined, accountLabel: row.account_label ?? undefined };
+        return {
+          sessionId: row.session_id,
+          address: row.address.trim(),
+          pubkeyBase64: row.pubkey_base64 ?? undefined,
+          accountLabel: row.account_label ?? undefined,
+        };
       }
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
@@ -139,9 +154,11 @@ export function createSdk(timing: { intervalMs?: number; waitMs?: number } = {})
       const proof = session.then((s) => waitForProof(s.payload.session_id, params.transport));
       const started = { session, proof };
       flights.set(key, started);
-      void proof.catch(() => undefined).finally(() => {
-        if (flights.get(key) === started) flights.delete(key);
-      });
+      void proof
+        .catch(() => undefined)
+        .finally(() => {
+          if (flights.get(key) === started) flights.delete(key);
+        });
       flight = started;
     }
     const session = await flight.session;

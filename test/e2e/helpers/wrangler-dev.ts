@@ -24,8 +24,11 @@ export async function startWranglerDev(vars: Record<string, string>, port?: numb
   const persist = mkdtempSync(join(tmpdir(), "e2e-wrangler-"));
   // Not spawnSync: the caller's process (the global setup holds the devnet) keeps answering meanwhile.
   const migrated = await new Promise<string | null>((done) =>
-    execFile("wrangler", ["d1", "migrations", "apply", "ONBOARDING_INDEX", "--local", "--persist-to", persist], { env: { ...process.env, ...WRANGLER_OFFLINE_ENV } }, (error, stdout, stderr) =>
-      done(error ? `${stdout}${stderr}` : null),
+    execFile(
+      "wrangler",
+      ["d1", "migrations", "apply", "ONBOARDING_INDEX", "--local", "--persist-to", persist],
+      { env: { ...process.env, ...WRANGLER_OFFLINE_ENV } },
+      (error, stdout, stderr) => done(error ? `${stdout}${stderr}` : null),
     ),
   );
   if (migrated !== null) {
@@ -34,9 +37,24 @@ export async function startWranglerDev(vars: Record<string, string>, port?: numb
   }
   // The inspector's port too: wrangler's default (9229, else the next free one) is taken by two servers starting at once.
   const inspectorPort = String(await freeLoopbackPort());
-  const args = ["dev", "--ip", "127.0.0.1", "--port", new URL(url).port, "--inspector-port", inspectorPort, "--show-interactive-dev-session=false", "--persist-to", persist];
+  const args = [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    new URL(url).port,
+    "--inspector-port",
+    inspectorPort,
+    "--show-interactive-dev-session=false",
+    "--persist-to",
+    persist,
+  ];
   for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
-  const child = spawn("wrangler", args, { env: { ...process.env, ...WRANGLER_OFFLINE_ENV }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("wrangler", args, {
+    env: { ...process.env, ...WRANGLER_OFFLINE_ENV },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let log = "";
   child.stdout!.on("data", (chunk) => (log += chunk));
   child.stderr!.on("data", (chunk) => (log += chunk));
@@ -59,7 +77,10 @@ export async function startWranglerDev(vars: Record<string, string>, port?: numb
       await stop();
       throw new Error(`wrangler dev did not come up on ${url}:\n${log}`);
     }
-    const answer = await fetch(`${url}/api/config`).then((r) => ({ status: r.status, text: r.text() }), () => null);
+    const answer = await fetch(`${url}/api/config`).then(
+      (r) => ({ status: r.status, text: r.text() }),
+      () => null,
+    );
     if (answer?.status === 200) return { url, stop };
     if (answer?.status === 500) {
       // Up, but refusing its configuration: waiting longer changes nothing.
@@ -74,7 +95,12 @@ export async function startWranglerDev(vars: Record<string, string>, port?: numb
 /** Resolves once the server at `url` answers `/api/config` (one started elsewhere, in the background); throws after `waitMs`. */
 export async function untilServing(url: string, waitMs = 90_000): Promise<void> {
   const deadline = Date.now() + waitMs;
-  while (!(await fetch(`${url}/api/config`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${url}/api/config`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (Date.now() > deadline) throw new Error(`nothing answered on ${url} within ${waitMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -6,7 +6,7 @@
 import * as z from "zod/mini";
 import { isHttpsOrLocalLoopback, isLoopbackHost } from "../http/loopback.ts";
 import { LOCAL_PROFILE, NETWORK_PROFILES, type ProfileName } from "./profiles.ts";
-import { LOCAL_SESSION_SIGNING_KEY, SHIELD_LOCATION_HINTS, VARIABLES, type VariableName } from "./variables.ts";
+import { LOCAL_SESSION_SIGNING_KEY, type SHIELD_LOCATION_HINTS, VARIABLES, type VariableName } from "./variables.ts";
 
 export interface Config {
   profile: ProfileName;

@@ -3,7 +3,7 @@
  * and height header checked and turned into the exact upstream path to ask, or refused. Everything
  * here runs before any upstream is contacted.
  */
-import * as z from "zod/mini";
+import type * as z from "zod/mini";
 import type { Config } from "../config";
 import { invalidArgument, notFound } from "../errors";
 import { GATEWAY_ROUTES, type GatewayRoute } from "./route-table";

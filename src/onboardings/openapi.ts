@@ -1,5 +1,5 @@
 /** The onboarding endpoints in the OpenAPI document (src/openapi.ts), from the schemas their handlers use. */
-import * as z from "zod/mini";
+import type * as z from "zod/mini";
 import type { Config } from "../config";
 import {
   onboardingCustomerViewSchema,

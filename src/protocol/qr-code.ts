@@ -157,10 +157,8 @@ class Grid {
   readonly modules: Uint8Array;
   /** 1 where a function pattern (finder, timing, alignment, format, version) lies. */
   private readonly reserved: Uint8Array;
-  private readonly version: number;
 
   constructor(version: number) {
-    this.version = version;
     this.size = version * 4 + 17;
     this.modules = new Uint8Array(this.size * this.size);
     this.reserved = new Uint8Array(this.size * this.size);

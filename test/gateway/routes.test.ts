@@ -4,7 +4,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../src/config";
 import { errorReason, randomBytes } from "../helpers/sessions";
-import { DEVNET, freshAddress, gateway, json, tag, upstreamRequests } from "./helpers";
+import { DEVNET, freshAddress, gateway, json, upstreamRequests } from "./helpers";
 
 // The devnet's known accounts: hosted node 1's operator and the seeded payout recipient.
 const devnetAccounts = async () => {

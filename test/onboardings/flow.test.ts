@@ -13,7 +13,6 @@ import {
   pairByRelay,
   readOnboarding,
   settle,
-  wake,
   host,
   config,
   DEVNET,

@@ -13,7 +13,6 @@ import {
   planAnswers,
   restart,
   settle,
-  wake,
   wakeUntil,
 } from "./helpers";
 

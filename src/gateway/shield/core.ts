@@ -5,7 +5,7 @@
  * replaces it, within the stale-if-error window when every upstream fails. An answer at a lower
  * block height never replaces the entry it holds.
  */
-import { ApiError, type ErrorSpec } from "../../errors";
+import type { ApiError, ErrorSpec } from "../../errors";
 import { entryOf, type CacheEntry } from "../cache-entry";
 import { freshness, keepSeconds, servesOnError, type StaleWindows } from "../freshness";
 import { newest } from "../height-rule";

@@ -13,6 +13,7 @@ import {
   CONNECT_TTL_MS,
   ONBOARDING_ID_PATTERN,
 } from "../protocol/index";
+import { escapeHtml } from "../protocol/html";
 import { qrSvg } from "../protocol/qr-code";
 import { mintSignedSessionId } from "../sessions/signed-ids";
 import { PAGE_ORIGIN_NAME } from "../protocol/page-origin";
@@ -71,8 +72,4 @@ export function connectStepHtml(first: FirstSession, now: number): string {
     `<div class="actions"><a class="button primary" data-testid="connect-link" href="${link}">Open wallet</a></div>` +
     `<p class="muted">The request is valid for ${minutes} minute${minutes === 1 ? "" : "s"}. Your recovery phrase is never needed.</p>`
   );
-}
-
-function escapeHtml(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }

@@ -28,7 +28,7 @@ export class PairingError extends Error {
 }
 
 /** What a connected session proves: the wallet's address and public key. */
-export interface WalletIdentity {
+interface WalletIdentity {
   address: string;
   pubkeyBase64: string;
   accountLabel: string | null;
@@ -36,7 +36,7 @@ export interface WalletIdentity {
 }
 
 /** A session waiting for the wallet: what to show (payload, link) and how it ends. */
-export interface PendingConnection {
+interface PendingConnection {
   sessionId: string;
   payload: ConnectPayload;
   /** `<scheme>://connect?p=…`: the QR's content and the "Open wallet" link's href. */

@@ -2,7 +2,7 @@
  * The route table of the whole Worker: every path the server answers is mounted here, and every
  * error leaves through `onError` in the one error shape.
  */
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env";
 import type { Config } from "./config";
@@ -47,9 +47,14 @@ export function buildApp(config: Config): Hono<AppEnv> {
   app.onError((err, c) => {
     const requestId = c.get("requestId");
     if (err instanceof ApiError) return errorResponse(err, { ...err.headers, "x-request-id": requestId });
-    // A refusal from hono's own middleware: its status and words, in the one shape.
-    if (err instanceof HTTPException)
-      return errorResponse(httpStatusSpec(err.status, err.message), { "x-request-id": requestId });
+    // A refusal from hono's own middleware: its status and words, in the one shape, and the headers
+    // of its own response (a `WWW-Authenticate`, a `Retry-After`) but for the body's.
+    if (err instanceof HTTPException) {
+      const own = new Headers(err.res?.headers);
+      for (const name of ["content-type", "content-length"]) own.delete(name);
+      own.set("x-request-id", requestId);
+      return errorResponse(httpStatusSpec(err.status, err.message), own);
+    }
     log("error", "internal_error", { request_id: requestId, error: String(err), stack: err.stack });
     return errorResponse(
       {

@@ -20,7 +20,7 @@ export const PASS_MS = 1000;
 export const SILENT_MS = 30_000;
 
 /** What the follower tells an onboarding: a block at `height` named it, or whether blocks are being read (`following`). */
-export interface ChainHint {
+interface ChainHint {
   height: number;
   following: boolean;
 }
@@ -93,7 +93,7 @@ export class AddressIndex {
   }
 }
 
-export const normalAddress = (value: string) => value.trim().toLowerCase();
+const normalAddress = (value: string) => value.trim().toLowerCase();
 
 /** Every string value anywhere in `value` (message fields, nested ones, lists): no message name is needed to find an address. */
 export function* stringsIn(value: unknown): Generator<string> {

@@ -207,7 +207,7 @@ function value<N extends VariableName>(
     throw new ConfigError(
       profile === null
         ? `${name} is not set: this environment names no network. Set it in wrangler.toml ([vars] or [env.<name>.vars]) to one of ${Object.keys(NETWORK_PROFILES).join(", ")}`
-        : `${name} is not set, and the "${profile}" profile has no value for it: ${variable.doc}`,
+        : `${name} is not set, and the "${profile}" profile has no value for it (README.md's configuration table says what it is)`,
     );
   }
   if (chosen === "" && "default" in variable && variable.default === "") return "" as Parsed<N>;

@@ -24,7 +24,7 @@ export interface GatewayRoute {
 }
 
 /** The Cosmos `PageRequest` parameters every list route takes. */
-export const PAGINATION: readonly QueryName[] = [
+const PAGINATION: readonly QueryName[] = [
   "pagination.key",
   "pagination.offset",
   "pagination.limit",

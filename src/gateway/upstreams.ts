@@ -27,7 +27,7 @@ export interface UpstreamAnswer {
 }
 
 /** This isolate's own view: what the Worker's direct requests saw. */
-export const isolateBoard = new UpstreamBoard();
+const isolateBoard = new UpstreamBoard();
 
 /** Forgets what every upstream did (tests start from nothing). */
 export function resetUpstreamHealth(): void {

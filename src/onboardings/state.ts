@@ -32,7 +32,7 @@ export interface OutboxEvent {
 }
 
 /** How the object watches the chain for this onboarding. */
-export interface ChainWatch {
+interface ChainWatch {
   /** When the next read of the chain is due (ms); null while nothing is awaited from the chain. */
   next_check_at: number | null;
   /** The last status change (ms): checks slow down after 30 minutes without one. */

@@ -53,4 +53,3 @@ export const connectPayloadSchema = z
   .check(
     z.refine((value) => !("preview" in value) && !("transaction" in value), "a sign request is not a connect payload"),
   );
-export type ReadConnectPayload = z.output<typeof connectPayloadSchema>;

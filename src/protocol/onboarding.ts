@@ -16,7 +16,7 @@ export const onboardingStatusSchema = z.enum(["open", "connected", "authorized",
 export type OnboardingStatus = z.output<typeof onboardingStatusSchema>;
 
 /** Where the payout came from: the wallet's relayed confirm of a pairing session, or the wallet app's bridge. */
-export const payoutSourceSchema = z.enum(["relay", "in_app"]);
+const payoutSourceSchema = z.enum(["relay", "in_app"]);
 export type PayoutSource = z.output<typeof payoutSourceSchema>;
 
 /** The statuses after which nothing changes any more. */
@@ -114,7 +114,6 @@ export type OnboardingFeedEvent = z.output<typeof onboardingFeedEventSchema>;
 
 /** `POST /api/webhook/retry`: whether the lane of the webhook URL is failing, and when it tries the receiver next (now, when it is). */
 export const webhookRetrySchema = z.object({ failing: z.boolean(), next_attempt_at: z.nullable(isoTime) });
-export type WebhookRetry = z.output<typeof webhookRetrySchema>;
 
 /** A page of the host API's list or feed: `has_more` is true while a next page holds more. */
 export const pageSchema = <T extends z.ZodMiniType>(item: T) =>

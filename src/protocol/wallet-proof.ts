@@ -20,7 +20,7 @@ export interface WalletProof {
 }
 
 /** Why a proof was refused: the field, a reason a client can branch on, and a sentence. */
-export interface ProofProblem {
+interface ProofProblem {
   field: string;
   reason: "INVALID_PROOF" | "SESSION_ID_MISMATCH" | "INVALID_ADDRESS" | "INVALID_PUBKEY";
   message: string;

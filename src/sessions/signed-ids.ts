@@ -81,7 +81,7 @@ export async function mintSignedSessionId(
  * The expiry (ms) a session id was signed with for this scope, or null when it was not signed
  * for it (a random id, a changed character, another origin or chain id, or another key).
  */
-export async function signedExpiry(scope: SignedScope, sessionId: string): Promise<number | null> {
+async function signedExpiry(scope: SignedScope, sessionId: string): Promise<number | null> {
   const parts = HEX.exec(sessionId);
   if (!parts) return null;
   const [, expiry, nonce, mac] = parts as unknown as [string, string, string, string];

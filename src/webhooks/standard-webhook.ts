@@ -7,12 +7,7 @@ import type { HostWebhook } from "../config";
 import type { DeliveryAttempt, OutboxEvent } from "../onboardings/state";
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes. */
-export async function webhookSignature(
-  secret: Uint8Array,
-  id: string,
-  timestamp: number,
-  body: string,
-): Promise<string> {
+async function webhookSignature(secret: Uint8Array, id: string, timestamp: number, body: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const mac = new Uint8Array(
     await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`)),

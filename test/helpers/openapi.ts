@@ -28,7 +28,7 @@ export function servedDocument(): Promise<OpenApiDocument> {
 }
 
 /** The schema of `method path`'s JSON answer with `status`; fails the test when the document has none. */
-export function answerSchema(doc: OpenApiDocument, method: string, path: string, status: number): Schema {
+function answerSchema(doc: OpenApiDocument, method: string, path: string, status: number): Schema {
   const operation = doc.paths[path]?.[method.toLowerCase()];
   expect(operation, `${method.toUpperCase()} ${path} is not in the document`).toBeDefined();
   const answer = operation!.responses[String(status)];

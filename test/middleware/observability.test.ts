@@ -145,4 +145,19 @@ describe("errors the handlers did not plan", () => {
       expect.objectContaining({ event: "request", request_id: "ray-http", status: 413 }),
     );
   });
+
+  it("keeps an HTTPException's own headers, and answers its body in the one shape", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const own = new Response("Unauthorized", {
+      status: 401,
+      headers: { "www-authenticate": 'Basic realm="edge"', "content-type": "text/plain", "retry-after": "30" },
+    });
+    const response = await throwing(new HTTPException(401, { res: own, message: "Unauthorized" }), "ray-own");
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toBe('Basic realm="edge"');
+    expect(response.headers.get("retry-after")).toBe("30");
+    expect(response.headers.get("x-request-id")).toBe("ray-own");
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await response.json()).toMatchObject({ code: 16, message: "Unauthorized" });
+  });
 });

@@ -23,7 +23,7 @@ export interface ShieldAsk {
 }
 
 /** What the shield did: as the gateway's X-Cache values, seen from the shield. */
-export type ShieldStatus = "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR" | "REVALIDATED";
+type ShieldStatus = "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR" | "REVALIDATED";
 
 /** An entry (with how the shield came by it), or the upstreams' failure when the shield had nothing to stand in. */
 export type ShieldOutcome = { ok: true; entry: CacheEntry; status: ShieldStatus } | { ok: false; error: ErrorSpec };

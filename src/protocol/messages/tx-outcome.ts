@@ -9,7 +9,7 @@ import { ChainAnswerError, parseChainAnswer } from "../chain-answer.ts";
 import { isAuthorizationExists } from "./errors.ts";
 
 /** A transaction hash as the chain prints it: 64 uppercase hex characters. */
-export const TX_HASH_PATTERN = /^[0-9A-F]{64}$/;
+const TX_HASH_PATTERN = /^[0-9A-F]{64}$/;
 
 /** Where a transaction stands, from one answer about it. */
 export type TxOutcome =

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 
 /** Where a system Chromium or Chrome is looked for, in this order. */
-export const SYSTEM_CHROMIUM_PATHS = [
+const SYSTEM_CHROMIUM_PATHS = [
   "/usr/bin/chromium",
   "/usr/lib/chromium/chromium",
   "/usr/bin/chromium-browser",
@@ -76,7 +76,7 @@ export async function chooseChromium(host: ChromiumHost = machine): Promise<Chro
 }
 
 /** The npm build's recommended flags less the dropped ones. */
-export function npmBuildArgs(): string[] {
+function npmBuildArgs(): string[] {
   return sparticuz.args.filter((arg) => !DROPPED_NPM_BUILD_ARGS.includes(arg));
 }
 

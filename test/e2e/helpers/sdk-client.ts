@@ -19,10 +19,10 @@ export const SDK_WORDS = {
   scheme: "hopewallet",
 } as const;
 
-export const SDK_POLL_INTERVAL_MS = 1500;
-export const SDK_WAIT_MS = 5 * 60 * 1000;
+const SDK_POLL_INTERVAL_MS = 1500;
+const SDK_WAIT_MS = 5 * 60 * 1000;
 
-export interface SdkPayload {
+interface SdkPayload {
   v: 1;
   session_id: string;
   chain_id: string;
@@ -31,7 +31,7 @@ export interface SdkPayload {
   relay_url?: string;
 }
 
-export interface SdkRow {
+interface SdkRow {
   session_id: string;
   status: string;
   address: string | null;

@@ -6,7 +6,7 @@ import { isHttpsOrLocalLoopback } from "../http/loopback";
 import {
   accountAddressSchema,
   canonicalTxHash,
-  NO_CONTROL_CHARS,
+  freeText,
   ONBOARDING_EVENT_TYPES,
   ONBOARDING_ID_PATTERN,
   onboardingStatusSchema,
@@ -16,9 +16,6 @@ import { sessionIdSchema } from "../sessions/schemas";
 /** An onboarding create is a few hundred bytes; the page's payout and authorization bodies fewer. */
 export const ONBOARDING_CREATE_BODY_LIMIT = 4096;
 export const PAGE_BODY_LIMIT = 1024;
-
-const text = (max: number) =>
-  z.string().check(z.maxLength(max), z.regex(NO_CONTROL_CHARS, "must not contain control characters"));
 
 /** An address as a host or a page may spell it (surrounding spaces, uppercase bech32), in the chain's spelling. */
 const address = (prefix: string) =>
@@ -34,8 +31,8 @@ const address = (prefix: string) =>
 export function createOnboardingSchema(config: Config) {
   return z.strictObject({
     operator: address(config.bech32Prefix),
-    label: z.optional(text(64)),
-    reference: z.optional(text(128).check(z.minLength(1))),
+    label: z.optional(freeText(64)),
+    reference: z.optional(freeText(128).check(z.minLength(1))),
     return_url: z.optional(z.string().check(z.maxLength(2048))),
   });
 }
@@ -131,7 +128,7 @@ export function onboardingListSchema(config: Config) {
     status: z.optional(
       z.enum(onboardingStatusSchema.options, `must be one of ${onboardingStatusSchema.options.join(", ")}`),
     ),
-    reference: z.optional(text(128).check(z.minLength(1))),
+    reference: z.optional(freeText(128).check(z.minLength(1))),
     operator: z.optional(address(config.bech32Prefix)),
     payout: z.optional(address(config.bech32Prefix)),
     created_gte: z.optional(instant),

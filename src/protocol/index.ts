@@ -32,7 +32,7 @@ export {
   type PayoutSource,
 } from "./onboarding.ts";
 export { describeFirstIssue, issueProblem } from "./schema-issues.ts";
-export { NO_CONTROL_CHARS } from "./text.ts";
+export { freeText } from "./text.ts";
 export {
   isSettled,
   sessionRowSchema,
@@ -84,7 +84,7 @@ export {
   SelfAuthorizationError,
 } from "./messages/errors.ts";
 export { listedOperators, listsOperator, operatorAuthorizationsPath } from "./messages/authorizations.ts";
-export { ChainAnswerError, parseChainAnswer } from "./chain-answer.ts";
+export { ChainAnswerError, chainJson, parseChainAnswer } from "./chain-answer.ts";
 export { canonicalTxHash, readTxAnswer, txLookupPath, type TxOutcome } from "./messages/tx-outcome.ts";
 export { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "./messages/incentives.ts";
 export { buildSend } from "./messages/bank.ts";

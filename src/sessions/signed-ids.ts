@@ -14,6 +14,7 @@
  * are simply not signed. The nonce and the tag together are 96 bits that no one can guess without
  * the key.
  */
+import { toHex } from "../protocol/hex";
 import type { NewSession } from "./machine";
 
 const HEX = /^cs_([0-9a-f]{8})([0-9a-f]{12})([0-9a-f]{12})$/;
@@ -54,8 +55,6 @@ async function tag(
   return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), signed)).slice(0, 6);
 }
 
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-
 /** What a signed id is bound to. */
 export interface SignedScope {
   /** The signing secret (`config.sessionSigningKey`). */
@@ -72,8 +71,8 @@ export async function mintSignedSessionId(
 ): Promise<{ sessionId: string; expiresAt: number }> {
   const seconds = Math.floor(expiresAt / 1000);
   const expiry = seconds.toString(16).padStart(8, "0");
-  const nonce = hex(crypto.getRandomValues(new Uint8Array(6)));
-  const mac = hex(await tag(scope.secret, expiry, nonce, scope.origin, scope.chainId));
+  const nonce = toHex(crypto.getRandomValues(new Uint8Array(6)));
+  const mac = toHex(await tag(scope.secret, expiry, nonce, scope.origin, scope.chainId));
   return { sessionId: `cs_${expiry}${nonce}${mac}`, expiresAt: seconds * 1000 };
 }
 

@@ -49,7 +49,10 @@ export class ChainFollower extends DurableObject<Env> {
     });
   }
 
-  /** Registers (or refreshes) an onboarding waiting on `addresses`; `following` says whether it may rely on this follower. */
+  /**
+   * Registers (or refreshes) an onboarding waiting on `addresses`; `following` says whether it may rely on this
+   * follower.
+   */
   async watch(onboardingId: string, addresses: string[]): Promise<{ following: boolean }> {
     this.index.set(onboardingId, addresses);
     void this.ctx.storage.put(`${WATCH_PREFIX}${onboardingId}`, this.index.addressesOf(onboardingId));
@@ -75,7 +78,10 @@ export class ChainFollower extends DurableObject<Env> {
     if ((await this.ctx.storage.getAlarm()) === null && !this.running) await this.ctx.storage.setAlarm(Date.now());
   }
 
-  /** One pass: the head, then each missed block in order; hints as they are found; the next pass a second after this one began. */
+  /**
+   * One pass: the head, then each missed block in order; hints as they are found; the next pass a second after this one
+   * began.
+   */
   private async pass(): Promise<void> {
     const started = Date.now();
     if (this.index.size === 0) {
@@ -126,7 +132,10 @@ export class ChainFollower extends DurableObject<Env> {
     return this.env.ONBOARDINGS.get(this.env.ONBOARDINGS.idFromName(id));
   }
 
-  /** Tells each onboarding of `wake` its hint, a bounded number at a time; one that cannot be reached is logged and left to its own checks. */
+  /**
+   * Tells each onboarding of `wake` its hint, a bounded number at a time; one that cannot be reached is logged and left
+   * to its own checks.
+   */
   private async hint(wake: Wake | null): Promise<void> {
     if (!wake) return;
     for (let i = 0; i < wake.ids.length; i += HINTS_IN_FLIGHT) {

@@ -168,7 +168,10 @@ export class Onboarding extends PushObject {
     return ONBOARDING_NOT_FOUND;
   }
 
-  /** Decides the event and performs its effects in order, without an await between them; returns the answer and the work it started. */
+  /**
+   * Decides the event and performs its effects in order, without an await between them; returns the answer and the work
+   * it started.
+   */
   private apply(event: OnboardingEvent): { answer: Answer<OnboardingState>; work: Promise<void>[] } {
     const next = transition(this.state, event, Date.now(), this.rules);
     this.state = next.state;

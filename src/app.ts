@@ -42,7 +42,8 @@ export function buildApp(config: Config): Hono<AppEnv> {
   });
   app.route("/api", gatewayRoutes(config));
 
-  // A Response, not a throw: Hono runs the not-found handler inside the request context's `next()`, which a throw would skip, access log and all.
+  // A Response, not a throw: Hono runs the not-found handler inside the request context's `next()`, which a throw would
+  // skip, access log and all.
   app.notFound((c) => errorResponse(notFound("ROUTE_NOT_FOUND", `No route for ${c.req.method} ${pathOf(c.req.url)}`)));
   app.onError((err, c) => {
     const requestId = c.get("requestId");

@@ -37,7 +37,9 @@ export const SHIELD_LOCATION_HINTS = [
   "me",
 ] as const;
 
-/** One variable: its check and its default (none: from the profile, or required); its sentence is in variable-docs.ts. */
+/**
+ * One variable: its check and its default (none: from the profile, or required); its sentence is in variable-docs.ts.
+ */
 interface Variable {
   readonly schema: z.ZodMiniType<unknown, string>;
   readonly default?: string;

@@ -11,7 +11,10 @@
 const CACHE_STATUSES = ["HIT", "MISS", "STALE", "STALE-IF-ERROR", "REVALIDATED", "BYPASS"] as const;
 export type CacheStatus = (typeof CACHE_STATUSES)[number];
 
-/** Follows the status in X-Cache (`MISS, SHIELD-FAIL-OPEN`) when the shield tier failed and the Worker asked the upstreams itself. */
+/**
+ * Follows the status in X-Cache (`MISS, SHIELD-FAIL-OPEN`) when the shield tier failed and the Worker asked the
+ * upstreams itself.
+ */
 const SHIELD_FAIL_OPEN = "SHIELD-FAIL-OPEN";
 
 /** Every X-Cache value, as a pattern (OpenAPI). */

@@ -49,7 +49,10 @@ export function gatewayRoutes(config: Config): Hono<GatewayEnv> {
   return app;
 }
 
-/** Forgets the isolate's gateway state: hot entries, in-flight refreshes, upstream health, the shields' board (tests start from nothing). */
+/**
+ * Forgets the isolate's gateway state: hot entries, in-flight refreshes, upstream health, the shields' board (tests
+ * start from nothing).
+ */
 export function resetGatewayState(): void {
   resetHotCache();
   resetInflight();

@@ -105,7 +105,8 @@ const WEBHOOK_NOT_CONFIGURED: ErrorSpec = {
   code: GrpcCode.FAILED_PRECONDITION,
   reason: "WEBHOOK_NOT_CONFIGURED",
   message:
-    "No webhook is configured on this deployment, so there is nothing to retry: set HOST_WEBHOOK_URL and HOST_WEBHOOK_SECRET (events are kept in each onboarding's log meanwhile)",
+    "No webhook is configured on this deployment, so there is nothing to retry: set HOST_WEBHOOK_URL and " +
+    "HOST_WEBHOOK_SECRET (events are kept in each onboarding's log meanwhile)",
   metadata: { variable: "HOST_WEBHOOK_URL" },
 };
 

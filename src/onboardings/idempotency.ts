@@ -1,4 +1,7 @@
-/** `Idempotency-Key` for creates: the same key and body within 24 hours is the same onboarding; another body is a conflict. */
+/**
+ * `Idempotency-Key` for creates: the same key and body within 24 hours is the same onboarding; another body is a
+ * conflict.
+ */
 import { GrpcCode, type ErrorSpec } from "../errors";
 import { toHex } from "../protocol/hex";
 

@@ -32,15 +32,18 @@ export async function writeOnboardingRow(db: D1Database, row: OnboardingRow): Pr
   const { onboarding: o, version } = row;
   const upsert = db
     .prepare(
-      `INSERT INTO onboardings (id, status, operator, payout, reference, created_at, updated_at, version, onboarding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET status = excluded.status, operator = excluded.operator, payout = excluded.payout, reference = excluded.reference,
-         created_at = excluded.created_at, updated_at = excluded.updated_at, version = excluded.version, onboarding = excluded.onboarding
+      `INSERT INTO onboardings (id, status, operator, payout, reference, created_at, updated_at, version, onboarding)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, operator = excluded.operator,
+         payout = excluded.payout, reference = excluded.reference, created_at = excluded.created_at,
+         updated_at = excluded.updated_at, version = excluded.version, onboarding = excluded.onboarding
        WHERE excluded.version > onboardings.version`,
     )
     .bind(o.id, o.status, o.operator, o.payout, o.reference, o.created_at, o.updated_at, version, JSON.stringify(o));
   // The event keeps the webhook's data (the onboarding at that change), taken from its exact body.
   const insertEvent = db.prepare(
-    "INSERT OR IGNORE INTO events (id, type, created_at, onboarding_id, data) VALUES (?, ?, ?, ?, json_extract(?, '$.data'))",
+    "INSERT OR IGNORE INTO events (id, type, created_at, onboarding_id, data) VALUES (?, ?, ?, ?, json_extract(?, " +
+      "'$.data'))",
   );
   await db.batch([...row.events.map((e) => insertEvent.bind(e.id, e.type, e.created_at, o.id, e.body)), upsert]);
 }
@@ -100,7 +103,10 @@ export async function queryOnboardings(
   );
 }
 
-/** Events oldest first (in the order they were first indexed), after the `after` event; null when `after` names no event of the index. */
+/**
+ * Events oldest first (in the order they were first indexed), after the `after` event; null when `after` names no event
+ * of the index.
+ */
 export async function queryEvents(db: D1Database, query: EventListQuery): Promise<Page<OnboardingFeedEvent> | null> {
   const { sql, values } = where([
     ["seq > (SELECT seq FROM events WHERE id = ?)", query.after],

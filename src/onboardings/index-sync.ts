@@ -93,7 +93,8 @@ export class IndexSync {
         void this.storage.delete(ERASE_KEY);
       } else if (state !== null) {
         const known = this.landed;
-        // Events already indexed keep their rows; after a restart every event is offered again and the index keeps its own.
+        // Events already indexed keep their rows; after a restart every event is offered again and the index keeps its
+        // own.
         const events = state.events.slice(known ? known.events : 0);
         await writeOnboardingRow(this.db, { onboarding: this.present(state.record), version: state.version, events });
         this.landed = { record: state.record, events: state.events.length };

@@ -50,7 +50,9 @@ export const SIGNER_MISMATCH = (signer: string, payout: string): ErrorSpec => ({
   status: 409,
   code: GrpcCode.ABORTED,
   reason: "SIGNER_MISMATCH",
-  message: `The authorization was signed by ${signer}, not by the paired payout address ${payout}. The onboarding is stopped: ask your host for a new link and check the address in your wallet before you sign.`,
+  message:
+    `The authorization was signed by ${signer}, not by the paired payout address ${payout}. The onboarding ` +
+    `is stopped: ask your host for a new link and check the address in your wallet before you sign.`,
 });
 export const NOT_AN_AUTHORIZATION = (operator: string): ErrorSpec => ({
   status: 400,

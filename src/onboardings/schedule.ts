@@ -22,11 +22,17 @@ export function checkDelayMs(sinceChangeMs: number, baseMs: number, following = 
   return Math.min(Math.max(baseMs, Math.round(sinceChangeMs / 300)), MAX_CHECK_MS);
 }
 
-/** Delivery is given up only after at least this many attempts spanning at least this long since the event's first failed attempt. */
+/**
+ * Delivery is given up only after at least this many attempts spanning at least this long since the event's first
+ * failed attempt.
+ */
 export const MIN_ATTEMPTS = 8;
 export const MIN_RETRY_SPAN_MS = 24 * 3_600_000;
 
-/** A held event asks its lane again after this long if no release has come (a safety net: the lane releases it when the endpoint answers). */
+/**
+ * A held event asks its lane again after this long if no release has come (a safety net: the lane releases it when the
+ * endpoint answers).
+ */
 export const HELD_RECHECK_MS = 5 * 60_000;
 
 /** An ended onboarding (its events delivered or given up) is deleted this long after it ended. */

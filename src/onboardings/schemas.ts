@@ -122,7 +122,10 @@ const onboardingId = z
   .string()
   .check(z.regex(ONBOARDING_ID_PATTERN, "must be an onboarding id: ob_ followed by 32 lowercase hex characters"));
 
-/** `GET /api/onboardings`: filters (each an exact match; created_gte ≤ created_at < created_lt), `limit`, and the cursor. */
+/**
+ * `GET /api/onboardings`: filters (each an exact match; created_gte ≤ created_at < created_lt), `limit`, and the
+ * cursor.
+ */
 export function onboardingListSchema(config: Config) {
   return z.strictObject({
     status: z.optional(

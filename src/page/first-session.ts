@@ -41,7 +41,10 @@ export function pageKind(config: Config, pageUrl: URL): PageKind | null {
   return operator !== "" && accountAddressProblem(operator, config.bech32Prefix) === null ? "operator" : null;
 }
 
-/** A fresh signed session for one load of the page at `origin`, with the server's default life; null without a signing key. */
+/**
+ * A fresh signed session for one load of the page at `origin`, with the server's default life; null without a signing
+ * key.
+ */
 export async function firstSession(config: Config, origin: string, now: number): Promise<FirstSession | null> {
   if (config.sessionSigningKey === null) return null;
   const life = Math.min(CONNECT_TTL_MS, config.sessionTtlMaxSeconds * 1000);
@@ -70,6 +73,7 @@ export function connectStepHtml(first: FirstSession, now: number): string {
       "data-testid": "connect-qr",
     }) +
     `<div class="actions"><a class="button primary" data-testid="connect-link" href="${link}">Open wallet</a></div>` +
-    `<p class="muted">The request is valid for ${minutes} minute${minutes === 1 ? "" : "s"}. Your recovery phrase is never needed.</p>`
+    `<p class="muted">The request is valid for ${minutes} minute${minutes === 1 ? "" : "s"}. Your recovery phrase ` +
+    `is never needed.</p>`
   );
 }

@@ -101,7 +101,9 @@ export const onboardingEventsLogSchema = z.object({
 });
 export type OnboardingEventsLog = z.output<typeof onboardingEventsLogSchema>;
 
-/** An event of the host API's feed (`GET /api/events`): its `data` is the onboarding as the event's webhook carried it. */
+/**
+ * An event of the host API's feed (`GET /api/events`): its `data` is the onboarding as the event's webhook carried it.
+ */
 export const onboardingFeedEventSchema = z.object({
   /** The event's `webhook-id`. */
   id: z.string(),
@@ -112,7 +114,10 @@ export const onboardingFeedEventSchema = z.object({
 });
 export type OnboardingFeedEvent = z.output<typeof onboardingFeedEventSchema>;
 
-/** `POST /api/webhook/retry`: whether the lane of the webhook URL is failing, and when it tries the receiver next (now, when it is). */
+/**
+ * `POST /api/webhook/retry`: whether the lane of the webhook URL is failing, and when it tries the receiver next (now,
+ * when it is).
+ */
 export const webhookRetrySchema = z.object({ failing: z.boolean(), next_attempt_at: z.nullable(isoTime) });
 
 /** A page of the host API's list or feed: `has_more` is true while a next page holds more. */

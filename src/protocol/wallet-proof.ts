@@ -147,7 +147,8 @@ function canonicalPublicKey(value: string): string | ProofProblem {
     return problem(
       field,
       "INVALID_PUBKEY",
-      `pubkey_base64 decodes to ${binary.length} bytes; a public key is ${PUBKEY_MIN_BYTES} to ${PUBKEY_MAX_BYTES} bytes`,
+      `pubkey_base64 decodes to ${binary.length} bytes; a public key is ${PUBKEY_MIN_BYTES} to ${PUBKEY_MAX_BYTES} ` +
+        `bytes`,
     );
   }
   return padded;

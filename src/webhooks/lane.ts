@@ -19,9 +19,14 @@ export interface LaneState {
   failing_since: number | null;
   /** The last attempt the lane knows of during the outage (ms): probes keep their distance from it. */
   last_attempt_at: number | null;
-  /** When the endpoint is tried next with a waiting onboarding's event; null: no outage, nobody waits, or a probe is under way. */
+  /**
+   * When the endpoint is tried next with a waiting onboarding's event; null: no outage, nobody waits, or a probe is
+   * under way.
+   */
   next_probe_at: number | null;
-  /** The probe under way since (ms); one at a time, and one that never reports back is given up after PROBE_LEASE_MS. */
+  /**
+   * The probe under way since (ms); one at a time, and one that never reports back is given up after PROBE_LEASE_MS.
+   */
   probing_since: number | null;
 }
 
@@ -83,12 +88,18 @@ export const PROBE_LEASE_MS = 30_000;
 /** How soon a release that did not get through is tried again. */
 const RELEASE_RETRY_MS = 1_000;
 
-/** Milliseconds from one probe to the next, `elapsed` into the outage: 5 s for 10 minutes, then 1/120 of the outage (30 s after an hour), at most 5 minutes. */
+/**
+ * Milliseconds from one probe to the next, `elapsed` into the outage: 5 s for 10 minutes, then 1/120 of the outage (30
+ * s after an hour), at most 5 minutes.
+ */
 export function probeDelayMs(elapsed: number): number {
   return Math.min(Math.max(PROBE_MS, Math.round(elapsed / 120)), MAX_PROBE_MS);
 }
 
-/** The next state of the lane for `event` at `now`; `waiting` are the onboardings held back (changed only through the effects). */
+/**
+ * The next state of the lane for `event` at `now`; `waiting` are the onboardings held back (changed only through the
+ * effects).
+ */
 export function laneTransition(
   lane: LaneState,
   waiting: ReadonlyMap<string, Waiter>,
@@ -223,7 +234,10 @@ export function laneTransition(
   }
 }
 
-/** `next` (from `before`) with `onboarding` registered as held back (if it is not yet), and a probe coming unless one is under way. */
+/**
+ * `next` (from `before`) with `onboarding` registered as held back (if it is not yet), and a probe coming unless one is
+ * under way.
+ */
 function hold(
   before: LaneState,
   next: LaneState,

@@ -97,7 +97,8 @@ async function readsOf(payout: string): Promise<number> {
   for (const tag of ["node-1", "node-2"]) {
     const seen = (await (
       await fetch(
-        `${DEVNET}/__devnet/requests?prefix=~${tag}/${config.namespace}/incentives/v1/operator_authorizations/${payout}`,
+        `${DEVNET}/__devnet/requests?prefix=~${tag}/${config.namespace}` +
+          `/incentives/v1/operator_authorizations/${payout}`,
       )
     ).json()) as { count: number };
     count += seen.count;
@@ -112,44 +113,52 @@ async function followed(ids: string[]): Promise<void> {
 }
 
 describe("the network's chain follower and the onboardings waiting", () => {
-  it("wakes only the onboardings a block names: the named one reads its state and moves on, the others read nothing", async () => {
-    const all = [await waiting(), await waiting(), await waiting()];
-    await followed(all.map((o) => o.id));
-    const before = await Promise.all(all.map((o) => readsOf(o.payout)));
+  it(
+    "wakes only the onboardings a block names: the named one reads its state and moves on, the others read " +
+      "nothing",
+    async () => {
+      const all = [await waiting(), await waiting(), await waiting()];
+      await followed(all.map((o) => o.id));
+      const before = await Promise.all(all.map((o) => readsOf(o.payout)));
 
-    const [named, ...others] = all as [(typeof all)[0], ...typeof all];
-    await authorizeOnChain(named.payout, named.operator);
-    await followed(all.map((o) => o.id));
-    expect((await readOnboarding(named.id)).status).toBe("authorized");
-    expect(await readsOf(named.payout)).toBeGreaterThan(before[0]!);
-    for (const [i, o] of others.entries()) {
-      expect((await readOnboarding(o.id)).status).toBe("connected");
-      expect(await readsOf(o.payout)).toBe(before[i + 1]);
-    }
-  });
+      const [named, ...others] = all as [(typeof all)[0], ...typeof all];
+      await authorizeOnChain(named.payout, named.operator);
+      await followed(all.map((o) => o.id));
+      expect((await readOnboarding(named.id)).status).toBe("authorized");
+      expect(await readsOf(named.payout)).toBeGreaterThan(before[0]!);
+      for (const [i, o] of others.entries()) {
+        expect((await readOnboarding(o.id)).status).toBe("connected");
+        expect(await readsOf(o.payout)).toBe(before[i + 1]);
+      }
+    },
+  );
 
-  it("keeps an onboarding's own check a 10-minute safety net while the follower follows, and every ONBOARDING_CHECK_SECONDS while it cannot read blocks", async () => {
-    // The network's follower follows (someone waits), so the onboarding's registration says so.
-    await network().watch("ob_keepalive", [accountAddress()]);
-    await pass(network());
-    const o = await waiting();
-    const healthy = await watchOf(o.id);
-    expect(healthy.following, "healthy").toBe(true);
-    expect(healthy.next_check_at! - Date.now()).toBeGreaterThan(SAFETY_NET_MS / 2);
+  it(
+    "keeps an onboarding's own check a 10-minute safety net while the follower follows, and every " +
+      "ONBOARDING_CHECK_SECONDS while it cannot read blocks",
+    async () => {
+      // The network's follower follows (someone waits), so the onboarding's registration says so.
+      await network().watch("ob_keepalive", [accountAddress()]);
+      await pass(network());
+      const o = await waiting();
+      const healthy = await watchOf(o.id);
+      expect(healthy.following, "healthy").toBe(true);
+      expect(healthy.next_check_at! - Date.now()).toBeGreaterThan(SAFETY_NET_MS / 2);
 
-    await fault({ prefix: "/cosmos/base/tendermint/v1beta1/blocks/latest", status: 503 });
-    for (let n = 0; n < FAIL_OPEN_AFTER; n++) await followed([o.id]);
-    const alone = await watchOf(o.id);
-    expect(alone.following).toBe(false);
-    expect(alone.next_check_at! - Date.now()).toBeLessThanOrEqual(config.onboardingCheckSeconds * 1000);
+      await fault({ prefix: "/cosmos/base/tendermint/v1beta1/blocks/latest", status: 503 });
+      for (let n = 0; n < FAIL_OPEN_AFTER; n++) await followed([o.id]);
+      const alone = await watchOf(o.id);
+      expect(alone.following).toBe(false);
+      expect(alone.next_check_at! - Date.now()).toBeLessThanOrEqual(config.onboardingCheckSeconds * 1000);
 
-    await fetch(`${DEVNET}/__devnet/faults/${faults.pop()}`, { method: "DELETE" });
-    await followed([o.id]);
-    const again = await watchOf(o.id);
-    expect(again.following, "again").toBe(true);
-    expect(again.next_check_at! - Date.now()).toBeGreaterThan(SAFETY_NET_MS / 2);
-    await network().unwatch("ob_keepalive");
-  });
+      await fetch(`${DEVNET}/__devnet/faults/${faults.pop()}`, { method: "DELETE" });
+      await followed([o.id]);
+      const again = await watchOf(o.id);
+      expect(again.following, "again").toBe(true);
+      expect(again.next_check_at! - Date.now()).toBeGreaterThan(SAFETY_NET_MS / 2);
+      await network().unwatch("ob_keepalive");
+    },
+  );
 
   it("wakes every waiting onboarding once when it jumps to the head", async () => {
     const all = [await waiting(), await waiting()];
@@ -219,17 +228,20 @@ describe("the chain follower reads every block once, in order", () => {
     expect(caught.failures).toBe(0);
   });
 
-  it(`jumps to the head when more than ${MAX_CATCH_UP_BLOCKS} blocks behind, reading none of those it skipped`, async () => {
-    const stub = await running();
-    const head = await devnetHeight();
-    await setCursor(stub, { readThrough: head - MAX_CATCH_UP_BLOCKS - 10 });
-    // Had it read the skipped blocks, this one would have stopped it.
-    await fault({ prefix: `/cosmos/tx/v1beta1/txs/block/${head - MAX_CATCH_UP_BLOCKS - 5}?`, status: 503 });
-    await pass(stub);
-    const jumped = await cursorOf(stub);
-    expect(jumped.readThrough).toBeGreaterThanOrEqual(head);
-    expect(jumped.failures).toBe(0);
-  });
+  it(
+    `jumps to the head when more than ${MAX_CATCH_UP_BLOCKS} blocks behind, reading none of those it ` + `skipped`,
+    async () => {
+      const stub = await running();
+      const head = await devnetHeight();
+      await setCursor(stub, { readThrough: head - MAX_CATCH_UP_BLOCKS - 10 });
+      // Had it read the skipped blocks, this one would have stopped it.
+      await fault({ prefix: `/cosmos/tx/v1beta1/txs/block/${head - MAX_CATCH_UP_BLOCKS - 5}?`, status: 503 });
+      await pass(stub);
+      const jumped = await cursorOf(stub);
+      expect(jumped.readThrough).toBeGreaterThanOrEqual(head);
+      expect(jumped.failures).toBe(0);
+    },
+  );
 });
 
 describe("the chain follower fails open", () => {
@@ -237,22 +249,26 @@ describe("the chain follower fails open", () => {
     ["every node failing on the latest block", { status: 503 }],
     ["a node without the block endpoints (404)", { status: 404 }],
   ] as const) {
-    it(`stops claiming to follow after ${FAIL_OPEN_AFTER} failed passes: ${what}; follows again once blocks can be read`, async () => {
-      const stub = await running();
-      await fault({ prefix: "/cosmos/base/tendermint/v1beta1/blocks/latest", ...spec });
-      for (let n = 1; n < FAIL_OPEN_AFTER; n++) {
+    it(
+      `stops claiming to follow after ${FAIL_OPEN_AFTER} failed passes: ${what}; follows again once blocks can be ` +
+        `read`,
+      async () => {
+        const stub = await running();
+        await fault({ prefix: "/cosmos/base/tendermint/v1beta1/blocks/latest", ...spec });
+        for (let n = 1; n < FAIL_OPEN_AFTER; n++) {
+          await pass(stub);
+          expect(await cursorOf(stub)).toMatchObject({ following: true });
+        }
         await pass(stub);
-        expect(await cursorOf(stub)).toMatchObject({ following: true });
-      }
-      await pass(stub);
-      expect(await cursorOf(stub)).toMatchObject({ following: false });
-      expect(await stub.watch("ob_2", [accountAddress()])).toEqual({ following: false });
+        expect(await cursorOf(stub)).toMatchObject({ following: false });
+        expect(await stub.watch("ob_2", [accountAddress()])).toEqual({ following: false });
 
-      await fetch(`${DEVNET}/__devnet/faults/${faults.pop()}`, { method: "DELETE" });
-      await pass(stub);
-      expect(await cursorOf(stub)).toMatchObject({ following: true, failures: 0 });
-      expect(await stub.watch("ob_2", [accountAddress()])).toEqual({ following: true });
-    });
+        await fetch(`${DEVNET}/__devnet/faults/${faults.pop()}`, { method: "DELETE" });
+        await pass(stub);
+        expect(await cursorOf(stub)).toMatchObject({ following: true, failures: 0 });
+        expect(await stub.watch("ob_2", [accountAddress()])).toEqual({ following: true });
+      },
+    );
   }
 
   it("falls back to the transaction search on a node that does not serve blocks with their transactions", async () => {

@@ -71,45 +71,53 @@ async function sessionRow(sessionId: string): Promise<Record<string, unknown>> {
 
 describe("the page's first screen, in its first response", () => {
   for (const [name, path] of LINKS) {
-    it(`${name}, JavaScript off: the QR and the link are there, the QR decodes to the link, and the wallet's relayed confirm is accepted`, async () => {
-      const { b, page, creates } = await open(await path(), false);
-      const link = (await page.getByTestId("connect-link").getAttribute("href"))!;
-      expect(link).toMatch(new RegExp(`^${ctx.walletScheme}://connect\\?p=`));
-      expect(await page.getByTestId("connect-link").isVisible()).toBe(true);
-      expect(await qrOnScreen(page)).toBe(link);
-      const payload = parseDeepLink(link).payload as ConnectPayload;
-      expect(payload.relay_url).toBe(`${base}/api/${ctx.walletPath}/sessions/${payload.session_id}/confirm`);
+    it(
+      `${name}, JavaScript off: the QR and the link are there, the QR decodes to the link, and the wallet's ` +
+        `relayed confirm is accepted`,
+      async () => {
+        const { b, page, creates } = await open(await path(), false);
+        const link = (await page.getByTestId("connect-link").getAttribute("href"))!;
+        expect(link).toMatch(new RegExp(`^${ctx.walletScheme}://connect\\?p=`));
+        expect(await page.getByTestId("connect-link").isVisible()).toBe(true);
+        expect(await qrOnScreen(page)).toBe(link);
+        const payload = parseDeepLink(link).payload as ConnectPayload;
+        expect(payload.relay_url).toBe(`${base}/api/${ctx.walletPath}/sessions/${payload.session_id}/confirm`);
 
-      const payout = connectedAddress(await runWallet("--seed", `no-script-${Date.now()}`, link));
-      expect(await sessionRow(payload.session_id)).toMatchObject({
-        status: "connected",
-        address: payout,
-        expires_at: payload.expires_at,
-      });
-      expect(creates).toEqual([]);
-      // Nothing but the document was needed: no stylesheet, no API request.
-      expect(b.guard.requests.filter((r) => /\/api\/|styles\.css/.test(r))).toEqual([]);
-      assertClean(b.guard);
-    });
+        const payout = connectedAddress(await runWallet("--seed", `no-script-${Date.now()}`, link));
+        expect(await sessionRow(payload.session_id)).toMatchObject({
+          status: "connected",
+          address: payout,
+          expires_at: payload.expires_at,
+        });
+        expect(creates).toEqual([]);
+        // Nothing but the document was needed: no stylesheet, no API request.
+        expect(b.guard.requests.filter((r) => /\/api\/|styles\.css/.test(r))).toEqual([]);
+        assertClean(b.guard);
+      },
+    );
 
-    it(`${name}, JavaScript on: the script takes the document's session over without creating one, and shows the wallet the confirm paired`, async () => {
-      const { b, page, creates } = await open(await path(), true);
-      const link = (await page.getByTestId("connect-link").getAttribute("href"))!;
-      const { session_id: sessionId } = parseDeepLink(link).payload as ConnectPayload;
-      // Taken over: the script's Cancel button beside the document's own QR and link.
-      await page.getByRole("button", { name: "Cancel" }).waitFor();
-      expect(await page.getByTestId("connect-link").getAttribute("href")).toBe(link);
-      // The document's own QR element, not one the script drew again.
-      expect(await page.locator("#step-connect svg.qr").count()).toBe(1);
-      expect(await page.locator("#step-connect [data-testid='connect-qr']").count()).toBe(1);
-      expect(await qrOnScreen(page)).toBe(link);
-      await expect.poll(() => b.guard.webSockets.some((url) => url.endsWith(`/sessions/${sessionId}`))).toBe(true);
+    it(
+      `${name}, JavaScript on: the script takes the document's session over without creating one, and shows the ` +
+        `wallet the confirm paired`,
+      async () => {
+        const { b, page, creates } = await open(await path(), true);
+        const link = (await page.getByTestId("connect-link").getAttribute("href"))!;
+        const { session_id: sessionId } = parseDeepLink(link).payload as ConnectPayload;
+        // Taken over: the script's Cancel button beside the document's own QR and link.
+        await page.getByRole("button", { name: "Cancel" }).waitFor();
+        expect(await page.getByTestId("connect-link").getAttribute("href")).toBe(link);
+        // The document's own QR element, not one the script drew again.
+        expect(await page.locator("#step-connect svg.qr").count()).toBe(1);
+        expect(await page.locator("#step-connect [data-testid='connect-qr']").count()).toBe(1);
+        expect(await qrOnScreen(page)).toBe(link);
+        await expect.poll(() => b.guard.webSockets.some((url) => url.endsWith(`/sessions/${sessionId}`))).toBe(true);
 
-      const payout = connectedAddress(await runWallet("--seed", `script-${Date.now()}`, link));
-      await expect.poll(() => page.getByTestId("paired-address").textContent(), { timeout: 15_000 }).toBe(payout);
-      expect(creates).toEqual([]);
-      assertClean(b.guard);
-    });
+        const payout = connectedAddress(await runWallet("--seed", `script-${Date.now()}`, link));
+        await expect.poll(() => page.getByTestId("paired-address").textContent(), { timeout: 15_000 }).toBe(payout);
+        expect(creates).toEqual([]);
+        assertClean(b.guard);
+      },
+    );
   }
 
   it("carries no session for a link without a valid operator; the script shows the form", async () => {

@@ -114,22 +114,25 @@ describe("the onboarding writes its row after every change", () => {
     ]);
   });
 
-  it("retries a write D1 refused from its alarm until it lands, sooner than anything else the object waits for", async () => {
-    const refused = await refuseWrites("onboardings");
-    const created = await createOnboarding({ operator: accountAddress(), reference: "retried-1" });
-    await settle(created.id);
-    // An open onboarding waits for nothing but its expiry, days away: the alarm is the index's, within seconds.
-    const alarm = await runInDurableObject(onboardingStub(created.id), (_o, state) => state.storage.getAlarm());
-    expect(alarm! - Date.now()).toBeLessThanOrEqual(indexRetryDelayMs(2));
-    await refused.restore();
-    expect(await listed("reference=retried-1")).toEqual({ data: [], has_more: false });
+  it(
+    "retries a write D1 refused from its alarm until it lands, sooner than anything else the object " + "waits for",
+    async () => {
+      const refused = await refuseWrites("onboardings");
+      const created = await createOnboarding({ operator: accountAddress(), reference: "retried-1" });
+      await settle(created.id);
+      // An open onboarding waits for nothing but its expiry, days away: the alarm is the index's, within seconds.
+      const alarm = await runInDurableObject(onboardingStub(created.id), (_o, state) => state.storage.getAlarm());
+      expect(alarm! - Date.now()).toBeLessThanOrEqual(indexRetryDelayMs(2));
+      await refused.restore();
+      expect(await listed("reference=retried-1")).toEqual({ data: [], has_more: false });
 
-    expect(await runDurableObjectAlarm(onboardingStub(created.id))).toBe(true);
-    expect(await listed("reference=retried-1")).toEqual({ data: [created], has_more: false });
-    // Landed: the alarm is the expiry's again.
-    const next = await runInDurableObject(onboardingStub(created.id), (_o, state) => state.storage.getAlarm());
-    expect(next).toBe(Date.parse(created.expires_at));
-  });
+      expect(await runDurableObjectAlarm(onboardingStub(created.id))).toBe(true);
+      expect(await listed("reference=retried-1")).toEqual({ data: [created], has_more: false });
+      // Landed: the alarm is the expiry's again.
+      const next = await runInDurableObject(onboardingStub(created.id), (_o, state) => state.storage.getAlarm());
+      expect(next).toBe(Date.parse(created.expires_at));
+    },
+  );
 
   it("waits longer after each refused write, at most 5 minutes", () => {
     expect([1, 2, 3, 4, 6, 7, 20].map(indexRetryDelayMs)).toEqual([
@@ -137,30 +140,33 @@ describe("the onboarding writes its row after every change", () => {
     ]);
   });
 
-  it("never moves a row backwards: a newer change lands past a failed one, and an older version changes nothing", async () => {
-    const created = await createOnboarding({ operator: accountAddress() });
-    await settle(created.id);
-    const refused = await refuseWrites("events");
-    await payInApp(created.id, accountAddress());
-    await settle(created.id);
-    const connected = await readOnboarding(created.id);
-    await refused.restore();
-    expect((await hostPost(`/${created.id}/cancel`, "")).status).toBe(200);
-    await settle(created.id);
-    const cancelled = await readOnboarding(created.id);
-    expect((await listed(`operator=${created.operator}`)).data).toEqual([cancelled]);
-    const version = await rowVersion(created.id);
-    expect(version).toBeGreaterThan(2);
+  it(
+    "never moves a row backwards: a newer change lands past a failed one, and an older version changes " + "nothing",
+    async () => {
+      const created = await createOnboarding({ operator: accountAddress() });
+      await settle(created.id);
+      const refused = await refuseWrites("events");
+      await payInApp(created.id, accountAddress());
+      await settle(created.id);
+      const connected = await readOnboarding(created.id);
+      await refused.restore();
+      expect((await hostPost(`/${created.id}/cancel`, "")).status).toBe(200);
+      await settle(created.id);
+      const cancelled = await readOnboarding(created.id);
+      expect((await listed(`operator=${created.operator}`)).data).toEqual([cancelled]);
+      const version = await rowVersion(created.id);
+      expect(version).toBeGreaterThan(2);
 
-    // A write of the older onboarding (a stale copy of the object, a late retry) is ignored.
-    await writeOnboardingRow(db, { onboarding: connected as OnboardingView, version: version! - 1, events: [] });
-    await writeOnboardingRow(db, { onboarding: connected as OnboardingView, version: version!, events: [] });
-    expect((await listed(`operator=${created.operator}`)).data).toEqual([cancelled]);
-    expect((await feedOf(created.id)).data.map((e) => e.type)).toEqual([
-      "onboarding.connected",
-      "onboarding.cancelled",
-    ]);
-  });
+      // A write of the older onboarding (a stale copy of the object, a late retry) is ignored.
+      await writeOnboardingRow(db, { onboarding: connected as OnboardingView, version: version! - 1, events: [] });
+      await writeOnboardingRow(db, { onboarding: connected as OnboardingView, version: version!, events: [] });
+      expect((await listed(`operator=${created.operator}`)).data).toEqual([cancelled]);
+      expect((await feedOf(created.id)).data.map((e) => e.type)).toEqual([
+        "onboarding.connected",
+        "onboarding.cancelled",
+      ]);
+    },
+  );
 
   it("finds everything across a restart, and a restarted object adds no event twice", async () => {
     const operator = accountAddress();
@@ -180,7 +186,8 @@ describe("the onboarding writes its row after every change", () => {
     expect(before.data.map((o) => o.status)).toEqual(["cancelled", "connected", "open"]);
     expect(await Promise.all(ids.map(feedOf))).toEqual(feedsBefore);
 
-    // A restarted object knows nothing of what landed: its next change offers every event again, and the feed keeps one of each.
+    // A restarted object knows nothing of what landed: its next change offers every event again, and the feed keeps one
+    // of each.
     await hostPost(`/${ids[1]}/cancel`, "");
     await settle(ids[1]!);
     expect((await feedOf(ids[1]!)).data.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.cancelled"]);

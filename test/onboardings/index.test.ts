@@ -281,24 +281,27 @@ describe("GET /api/events", () => {
     return { a, b, order };
   }
 
-  it("lists events oldest first in the order they were first indexed, each with its onboarding as it was then", async () => {
-    const { a, order } = await interleaved();
-    const page = await feed(`onboarding=${a.id}`);
-    expect(page.data.map((e) => [e.type, e.data.status])).toEqual([
-      ["onboarding.connected", "connected"],
-      ["onboarding.authorized", "authorized"],
-      ["onboarding.applied", "applied"],
-    ]);
-    expect(page.data[0]).toEqual({
-      id: order[0],
-      type: "onboarding.connected",
-      created_at: a.updated_at,
-      onboarding_id: a.id,
-      data: { ...a, status: "connected" },
-    });
-    const all = await feed(`after=${order[0]}&limit=100`);
-    expect(all.data.map((e) => e.id).slice(0, 4)).toEqual(order.slice(1));
-  });
+  it(
+    "lists events oldest first in the order they were first indexed, each with its onboarding as it " + "was then",
+    async () => {
+      const { a, order } = await interleaved();
+      const page = await feed(`onboarding=${a.id}`);
+      expect(page.data.map((e) => [e.type, e.data.status])).toEqual([
+        ["onboarding.connected", "connected"],
+        ["onboarding.authorized", "authorized"],
+        ["onboarding.applied", "applied"],
+      ]);
+      expect(page.data[0]).toEqual({
+        id: order[0],
+        type: "onboarding.connected",
+        created_at: a.updated_at,
+        onboarding_id: a.id,
+        data: { ...a, status: "connected" },
+      });
+      const all = await feed(`after=${order[0]}&limit=100`);
+      expect(all.data.map((e) => e.id).slice(0, 4)).toEqual(order.slice(1));
+    },
+  );
 
   it("catches a host up from the last event it saw, a page at a time, and finds events written later", async () => {
     const { order } = await interleaved();

@@ -94,15 +94,19 @@ describe("the onboarding state machine", () => {
     expect(older.record.node).toEqual({ payout_recipient: payout, height: 30 });
   });
 
-  it("gives the authorization the height of the block that included its transaction, when the transaction was found", () => {
-    let state = after(connected(), { type: "claim", txhash: "AB" }, T0 + 1500);
-    state = observe(state, { tx: { txhash: "AB", signer: payout, height: 41 } }, T0 + 2000);
-    state = observe(state, { authorizations: { listed: true, height: 43 } }, T0 + 3000);
-    expect(state.record).toMatchObject({ status: "authorized", authorization: { txhash: "AB", height: 41 } });
-    // Without a transaction to go by, it is the height the service read the authorization at.
-    const read = observe(connected(), { authorizations: { listed: true, height: 43 } }, T0 + 3000);
-    expect(read.record.authorization.height).toBe(43);
-  });
+  it(
+    "gives the authorization the height of the block that included its transaction, when the transaction " +
+      "was found",
+    () => {
+      let state = after(connected(), { type: "claim", txhash: "AB" }, T0 + 1500);
+      state = observe(state, { tx: { txhash: "AB", signer: payout, height: 41 } }, T0 + 2000);
+      state = observe(state, { authorizations: { listed: true, height: 43 } }, T0 + 3000);
+      expect(state.record).toMatchObject({ status: "authorized", authorization: { txhash: "AB", height: 41 } });
+      // Without a transaction to go by, it is the height the service read the authorization at.
+      const read = observe(connected(), { authorizations: { listed: true, height: 43 } }, T0 + 3000);
+      expect(read.record.authorization.height).toBe(43);
+    },
+  );
 
   it("stops on a claimed authorization signed by another address, with the reason for the host", () => {
     let state = connected();
@@ -126,41 +130,49 @@ describe("the onboarding state machine", () => {
     expect(readAt(applied, T0 + 30 * 86_400_000).record.status).toBe("applied");
   });
 
-  it("reads the chain every ONBOARDING_CHECK_SECONDS for 30 minutes after a change, then slower, at most every 5 minutes", () => {
-    expect(checkDelayMs(0, 6000)).toBe(6000);
-    expect(checkDelayMs(30 * 60_000, 6000)).toBe(6000);
-    expect(checkDelayMs(3_600_000, 6000)).toBe(12_000);
-    expect(checkDelayMs(100 * 3_600_000, 6000)).toBe(300_000);
-    const state = observe(connected(), {}, T0 + 2 * 3_600_000);
-    expect(state.watch.next_check_at! - (T0 + 2 * 3_600_000)).toBe(checkDelayMs(2 * 3_600_000 - 1000, 6000));
-  });
+  it(
+    "reads the chain every ONBOARDING_CHECK_SECONDS for 30 minutes after a change, then slower, at most every 5 " +
+      "minutes",
+    () => {
+      expect(checkDelayMs(0, 6000)).toBe(6000);
+      expect(checkDelayMs(30 * 60_000, 6000)).toBe(6000);
+      expect(checkDelayMs(3_600_000, 6000)).toBe(12_000);
+      expect(checkDelayMs(100 * 3_600_000, 6000)).toBe(300_000);
+      const state = observe(connected(), {}, T0 + 2 * 3_600_000);
+      expect(state.watch.next_check_at! - (T0 + 2 * 3_600_000)).toBe(checkDelayMs(2 * 3_600_000 - 1000, 6000));
+    },
+  );
 });
 
 describe("what each step does", () => {
-  it("stores before it notifies, and moves the version on with every change of the record or its events, never for a read", () => {
-    const open = opened();
-    expect(open.version).toBe(1);
-    const paired = transition(open, { type: "pair", payout: { address: payout, source: "relay" } }, T0 + 1000, rules);
-    expect(paired.effects.map((e) => e.type)).toEqual(["store", "schedule", "notify"]);
-    expect(paired.state!.version).toBe(2);
-    const read = transition(paired.state, { type: "read" }, T0 + 2000, rules);
-    expect(read.effects).toEqual([]);
-    expect(read.state).toBe(paired.state);
-    // A reading that finds nothing new moves the next check, which is stored, but not the version.
-    const nothing = observe(paired.state!, { authorizations: { listed: false, height: 3 } }, T0 + 3000);
-    expect(nothing.version).toBe(2);
-    const attempted = after(
-      nothing,
-      {
-        type: "delivered",
-        id: nothing.events[0]!.id,
-        turn: { askedAt: T0 + 3000, attempt: { at: new Date(T0 + 3000).toISOString(), status: 204, ms: 1 } },
-      },
-      T0 + 3000,
-    );
-    expect(attempted.version).toBe(3);
-    expect(cancel(attempted, T0 + 4000).state!.version).toBe(4);
-  });
+  it(
+    "stores before it notifies, and moves the version on with every change of the record or its events, never for " +
+      "a read",
+    () => {
+      const open = opened();
+      expect(open.version).toBe(1);
+      const paired = transition(open, { type: "pair", payout: { address: payout, source: "relay" } }, T0 + 1000, rules);
+      expect(paired.effects.map((e) => e.type)).toEqual(["store", "schedule", "notify"]);
+      expect(paired.state!.version).toBe(2);
+      const read = transition(paired.state, { type: "read" }, T0 + 2000, rules);
+      expect(read.effects).toEqual([]);
+      expect(read.state).toBe(paired.state);
+      // A reading that finds nothing new moves the next check, which is stored, but not the version.
+      const nothing = observe(paired.state!, { authorizations: { listed: false, height: 3 } }, T0 + 3000);
+      expect(nothing.version).toBe(2);
+      const attempted = after(
+        nothing,
+        {
+          type: "delivered",
+          id: nothing.events[0]!.id,
+          turn: { askedAt: T0 + 3000, attempt: { at: new Date(T0 + 3000).toISOString(), status: 204, ms: 1 } },
+        },
+        T0 + 3000,
+      );
+      expect(attempted.version).toBe(3);
+      expect(cancel(attempted, T0 + 4000).state!.version).toBe(4);
+    },
+  );
 
   it("wakes to read the chain and deliver the oldest event owed, with the alarm set past the work's lease", () => {
     const paired = connected();
@@ -187,49 +199,56 @@ describe("what each step does", () => {
     });
   });
 
-  it("reads the chain at once on the follower's hint, and only every 10 minutes while the follower is following", () => {
-    const read = observe(connected(), {}, T0 + 2000);
-    expect(read.watch.next_check_at).toBe(T0 + 2000 + 6000);
-    const hinted = after(read, { type: "hint", height: 5, following: true }, T0 + 3000);
-    expect(hinted.watch.next_check_at).toBe(T0 + 3000);
-    const atBlock = { authorizations: { listed: false, height: 5 } };
-    expect(observe(hinted, atBlock, T0 + 3000).watch.next_check_at).toBe(T0 + 3000 + SAFETY_NET_MS);
-    const failing = after(
-      observe(hinted, atBlock, T0 + 3000),
-      { type: "hint", height: 5, following: false },
-      T0 + 4000,
-    );
-    expect(observe(failing, atBlock, T0 + 4000).watch.next_check_at).toBe(T0 + 4000 + 6000);
-    // Nothing awaited from the chain: a hint reads nothing.
-    expect(after(opened(), { type: "hint", height: 5, following: true }, T0).watch.next_check_at).toBeNull();
-  });
+  it(
+    "reads the chain at once on the follower's hint, and only every 10 minutes while the follower is " + "following",
+    () => {
+      const read = observe(connected(), {}, T0 + 2000);
+      expect(read.watch.next_check_at).toBe(T0 + 2000 + 6000);
+      const hinted = after(read, { type: "hint", height: 5, following: true }, T0 + 3000);
+      expect(hinted.watch.next_check_at).toBe(T0 + 3000);
+      const atBlock = { authorizations: { listed: false, height: 5 } };
+      expect(observe(hinted, atBlock, T0 + 3000).watch.next_check_at).toBe(T0 + 3000 + SAFETY_NET_MS);
+      const failing = after(
+        observe(hinted, atBlock, T0 + 3000),
+        { type: "hint", height: 5, following: false },
+        T0 + 4000,
+      );
+      expect(observe(failing, atBlock, T0 + 4000).watch.next_check_at).toBe(T0 + 4000 + 6000);
+      // Nothing awaited from the chain: a hint reads nothing.
+      expect(after(opened(), { type: "hint", height: 5, following: true }, T0).watch.next_check_at).toBeNull();
+    },
+  );
 
-  it("answers a claimed transaction: another signer stops the onboarding, one that authorizes nothing is refused and forgotten", () => {
-    const claimed = after(connected(), { type: "claim", txhash: "AA" }, T0 + 2000);
-    expect(claimed.watch).toMatchObject({ claimed_txhash: "AA", next_check_at: T0 + 2000 });
-    const foreign = transition(
-      claimed,
-      { type: "verified", tx: { txhash: "AA", signer: operator, height: 3 } },
-      T0 + 2100,
-      rules,
-    );
-    expect(foreign.answer).toMatchObject({ reason: "SIGNER_MISMATCH" });
-    expect(foreign.state!.record.status).toBe("cancelled");
-    const unrelated = transition(
-      claimed,
-      { type: "verified", tx: { txhash: "AA", unrelated: "no authorization" } },
-      T0 + 2100,
-      rules,
-    );
-    expect(unrelated.answer).toMatchObject({ reason: "NOT_AN_AUTHORIZATION" });
-    expect(unrelated.state!.watch.claimed_txhash).toBeNull();
-    const pending = transition(claimed, { type: "verified" }, T0 + 2100, rules);
-    expect(pending.answer).toMatchObject({ status: 200 });
-    expect(pending.state!.watch.claimed_txhash).toBe("AA");
-    expect(transition(opened(), { type: "claim", txhash: "AA" }, T0, rules).answer).toMatchObject({
-      reason: "ONBOARDING_NOT_PAIRED",
-    });
-  });
+  it(
+    "answers a claimed transaction: another signer stops the onboarding, one that authorizes nothing is refused " +
+      "and forgotten",
+    () => {
+      const claimed = after(connected(), { type: "claim", txhash: "AA" }, T0 + 2000);
+      expect(claimed.watch).toMatchObject({ claimed_txhash: "AA", next_check_at: T0 + 2000 });
+      const foreign = transition(
+        claimed,
+        { type: "verified", tx: { txhash: "AA", signer: operator, height: 3 } },
+        T0 + 2100,
+        rules,
+      );
+      expect(foreign.answer).toMatchObject({ reason: "SIGNER_MISMATCH" });
+      expect(foreign.state!.record.status).toBe("cancelled");
+      const unrelated = transition(
+        claimed,
+        { type: "verified", tx: { txhash: "AA", unrelated: "no authorization" } },
+        T0 + 2100,
+        rules,
+      );
+      expect(unrelated.answer).toMatchObject({ reason: "NOT_AN_AUTHORIZATION" });
+      expect(unrelated.state!.watch.claimed_txhash).toBeNull();
+      const pending = transition(claimed, { type: "verified" }, T0 + 2100, rules);
+      expect(pending.answer).toMatchObject({ status: 200 });
+      expect(pending.state!.watch.claimed_txhash).toBe("AA");
+      expect(transition(opened(), { type: "claim", txhash: "AA" }, T0, rules).answer).toMatchObject({
+        reason: "ONBOARDING_NOT_PAIRED",
+      });
+    },
+  );
 });
 
 describe("delivery: held while the endpoint fails, given up only after 8 attempts over 24 hours", () => {
@@ -240,35 +259,41 @@ describe("delivery: held while the endpoint fails, given up only after 8 attempt
   const turn = (state: OnboardingState, index: number, t: DeliveryTurn, now: number) =>
     after(state, { type: "delivered", id: state.events[index]!.id, turn: t }, now);
 
-  it("holds a failed event, and the ones after it, until the lane releases it; the log says what each waits for", () => {
-    let state = owing();
-    const [first, second] = state.events;
-    expect(nextWakeAt(state, true)).toBe(T0);
-    state = turn(state, 0, { ...failed(T0), failingSince: T0 }, T0 + 10);
-    // Held: no timer of its own but the safety net of asking the lane again.
-    expect(state.events[0]).toMatchObject({ held: { failing_since: T0 }, next_attempt_at: T0 + 10 + HELD_RECHECK_MS });
-    expect(state.events[1]).toEqual(second);
-    const log = eventsLog(state, true).events;
-    expect(log[0]).toMatchObject({
-      next_attempt_at: null,
-      waiting_for: { endpoint_failing_since: new Date(T0).toISOString() },
-    });
-    expect(log[1]).toMatchObject({ next_attempt_at: null, waiting_for: { event: first!.id } });
-    // Released: due at once, and the next one after it.
-    state = after(state, { type: "released" }, T0 + 60_000);
-    expect(state.events[0]).toMatchObject({ held: null, next_attempt_at: T0 + 60_000 });
-    expect(eventsLog(state, true).events[0]).toMatchObject({
-      next_attempt_at: new Date(T0 + 60_000).toISOString(),
-      waiting_for: null,
-    });
-    state = turn(state, 0, ok(T0 + 60_001), T0 + 60_001);
-    expect(transition(state, { type: "wake" }, T0 + 60_002, rules).effects.at(-1)).toMatchObject({
-      type: "deliver",
-      event: { id: second!.id },
-    });
-    // Without a webhook nothing is ever tried.
-    expect(eventsLog(owing(), false).events.map((e) => e.next_attempt_at)).toEqual([null, null]);
-  });
+  it(
+    "holds a failed event, and the ones after it, until the lane releases it; the log says what each " + "waits for",
+    () => {
+      let state = owing();
+      const [first, second] = state.events;
+      expect(nextWakeAt(state, true)).toBe(T0);
+      state = turn(state, 0, { ...failed(T0), failingSince: T0 }, T0 + 10);
+      // Held: no timer of its own but the safety net of asking the lane again.
+      expect(state.events[0]).toMatchObject({
+        held: { failing_since: T0 },
+        next_attempt_at: T0 + 10 + HELD_RECHECK_MS,
+      });
+      expect(state.events[1]).toEqual(second);
+      const log = eventsLog(state, true).events;
+      expect(log[0]).toMatchObject({
+        next_attempt_at: null,
+        waiting_for: { endpoint_failing_since: new Date(T0).toISOString() },
+      });
+      expect(log[1]).toMatchObject({ next_attempt_at: null, waiting_for: { event: first!.id } });
+      // Released: due at once, and the next one after it.
+      state = after(state, { type: "released" }, T0 + 60_000);
+      expect(state.events[0]).toMatchObject({ held: null, next_attempt_at: T0 + 60_000 });
+      expect(eventsLog(state, true).events[0]).toMatchObject({
+        next_attempt_at: new Date(T0 + 60_000).toISOString(),
+        waiting_for: null,
+      });
+      state = turn(state, 0, ok(T0 + 60_001), T0 + 60_001);
+      expect(transition(state, { type: "wake" }, T0 + 60_002, rules).effects.at(-1)).toMatchObject({
+        type: "deliver",
+        event: { id: second!.id },
+      });
+      // Without a webhook nothing is ever tried.
+      expect(eventsLog(owing(), false).events.map((e) => e.next_attempt_at)).toEqual([null, null]);
+    },
+  );
 
   it("does not hold an event on a lane's 'wait' answered before the lane released the onboarding", () => {
     // The turn asked at T0 + 10 and was told to wait; the release (the outage over) reached the object first.
@@ -286,7 +311,8 @@ describe("delivery: held while the endpoint fails, given up only after 8 attempt
     let at = T0;
     for (let i = 0; i < MIN_ATTEMPTS; i++, at += 5 * 3_600_000) state = turn(state, 0, failed(at), at);
     expect(state.events[0]!.failed_at).not.toBeNull();
-    // Its first failed attempt comes 35 hours after it was written; eight attempts within the next hour do not give it up.
+    // Its first failed attempt comes 35 hours after it was written; eight attempts within the next hour do not give it
+    // up.
     const start = at;
     for (let i = 0; i < MIN_ATTEMPTS + 2; i++, at += 5 * 60_000) state = turn(state, 1, failed(at), at);
     expect(state.events[1]).toMatchObject({ failed_at: null, held: expect.anything() });

@@ -47,39 +47,48 @@ async function storedKeys(sessionId: string): Promise<string[]> {
   return runInDurableObject(stub, async (_instance, state) => [...(await state.storage.list()).keys()]);
 }
 
-const sha256 = async (text: string) =>
-  `'sha256-${btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))))}'`;
+const sha256 = async (text: string) => {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
+};
 
 describe("GET / (the page's document)", () => {
-  it("carries the settings /api/config answers, no session for a link without an operator, and is never cached", async () => {
-    expect(assetTag).not.toBe("");
-    const { response, html, first, svg } = await firstScreen("/");
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(response.headers.get("etag")).toBeNull();
-    const settings = await (await get("/api/config")).json();
-    expect(JSON.parse(block(html, "page-settings"))).toEqual(settings);
-    expect(first).toBeNull();
-    expect(svg).toBeNull();
-    expect(html).toMatch(/<ol id="steps" class="steps" hidden>/);
-  });
+  it(
+    "carries the settings /api/config answers, no session for a link without an operator, and is never " + "cached",
+    async () => {
+      expect(assetTag).not.toBe("");
+      const { response, html, first, svg } = await firstScreen("/");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(response.headers.get("etag")).toBeNull();
+      const settings = await (await get("/api/config")).json();
+      expect(JSON.parse(block(html, "page-settings"))).toEqual(settings);
+      expect(first).toBeNull();
+      expect(svg).toBeNull();
+      expect(html).toMatch(/<ol id="steps" class="steps" hidden>/);
+    },
+  );
 
-  it("puts the stylesheet inline, allowed by its sha256 added to public/_headers' policy; no inline script, no unsafe-inline", async () => {
-    const { response, html } = await firstScreen(`/?operator=${accountAddress()}`);
-    expect(stylesheet).toContain(".qr {");
-    expect(html).toContain(`<style>${stylesheet}</style>`);
-    expect(html).not.toContain('href="/styles.css"');
-    const policy = headers.match(/Content-Security-Policy: (.*)/)![1]!;
-    expect(response.headers.get("content-security-policy")).toBe(
-      policy.replace("style-src 'self'", `style-src 'self' ${await sha256(stylesheet)}`),
-    );
-    expect(policy).toMatch(/script-src 'self';/);
-    expect(policy).not.toContain("unsafe-inline");
-    const inlineScripts = [...html.matchAll(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/g)];
-    expect(inlineScripts).toEqual([]);
-    expect(indexHtml).not.toMatch(/ style=/);
-  });
+  it(
+    "puts the stylesheet inline, allowed by its sha256 added to public/_headers' policy; no inline script, no " +
+      "unsafe-inline",
+    async () => {
+      const { response, html } = await firstScreen(`/?operator=${accountAddress()}`);
+      expect(stylesheet).toContain(".qr {");
+      expect(html).toContain(`<style>${stylesheet}</style>`);
+      expect(html).not.toContain('href="/styles.css"');
+      const policy = headers.match(/Content-Security-Policy: (.*)/)![1]!;
+      expect(response.headers.get("content-security-policy")).toBe(
+        policy.replace("style-src 'self'", `style-src 'self' ${await sha256(stylesheet)}`),
+      );
+      expect(policy).toMatch(/script-src 'self';/);
+      expect(policy).not.toContain("unsafe-inline");
+      const inlineScripts = [...html.matchAll(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/g)];
+      expect(inlineScripts).toEqual([]);
+      expect(indexHtml).not.toMatch(/ style=/);
+    },
+  );
 
   for (const [name, path] of [
     ["a self-hoster's link (a valid operator)", () => `/?operator=${accountAddress()}&label=rack-1`],
@@ -121,18 +130,21 @@ describe("GET / (the page's document)", () => {
     expect(self.html).toMatch(/<li data-step="sweep">/);
   });
 
-  it("carries no session when the operator is not an address of the network, or the onboarding id is malformed", async () => {
-    for (const path of [
-      "/?operator=not-an-address",
-      `/?operator=${accountAddress("other")}`,
-      "/?operator=",
-      `/?onboarding=ob_123&operator=${accountAddress()}`,
-    ]) {
-      const { first, svg } = await firstScreen(path);
-      expect(first, path).toBeNull();
-      expect(svg, path).toBeNull();
-    }
-  });
+  it(
+    "carries no session when the operator is not an address of the network, or the onboarding id is " + "malformed",
+    async () => {
+      for (const path of [
+        "/?operator=not-an-address",
+        `/?operator=${accountAddress("other")}`,
+        "/?operator=",
+        `/?onboarding=ob_123&operator=${accountAddress()}`,
+      ]) {
+        const { first, svg } = await firstScreen(path);
+        expect(first, path).toBeNull();
+        expect(svg, path).toBeNull();
+      }
+    },
+  );
 
   it("answers a burst of loads with 200 and stores no session for any of them", async () => {
     const loads = await Promise.all(
@@ -146,11 +158,15 @@ describe("GET / (the page's document)", () => {
     for (const id of ids) expect(await storedKeys(id)).toEqual([]);
   });
 
-  it("carries no session where no signing key is configured (a deployment without SESSION_SIGNING_KEY): the script creates it", async () => {
-    const config = readConfig(env);
-    expect(await firstSession({ ...config, sessionSigningKey: null }, ORIGIN, Date.now())).toBeNull();
-    expect(await firstSession(config, ORIGIN, Date.now())).not.toBeNull();
-  });
+  it(
+    "carries no session where no signing key is configured (a deployment without SESSION_SIGNING_KEY): the script " +
+      "creates it",
+    async () => {
+      const config = readConfig(env);
+      expect(await firstSession({ ...config, sessionSigningKey: null }, ORIGIN, Date.now())).toBeNull();
+      expect(await firstSession(config, ORIGIN, Date.now())).not.toBeNull();
+    },
+  );
 
   it("inlines JSON that no value can end early: every < is escaped", () => {
     const value = { label: "</script><script>alert(1)</script>" };

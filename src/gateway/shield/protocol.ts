@@ -35,7 +35,10 @@ export type ShieldOutcome = { ok: true; entry: CacheEntry; status: ShieldStatus 
  */
 export type ShieldReply = { now: ShieldOutcome } | { later: ReadableStream<Uint8Array> };
 
-/** The Durable Object name of a key's shield: the chain id keeps networks apart and a historical read's height apart, as in the cache key. */
+/**
+ * The Durable Object name of a key's shield: the chain id keeps networks apart and a historical read's height apart, as
+ * in the cache key.
+ */
 export function shieldName(chainId: string, query: UpstreamQuery): string {
   return `${chainId}${query.height === null ? "" : `@${query.height}`} ${query.upstreamPath}`;
 }

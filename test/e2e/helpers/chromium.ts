@@ -70,7 +70,8 @@ export async function chooseChromium(host: ChromiumHost = machine): Promise<Chro
   if (system) return { source: "system", executablePath: system, args: SYSTEM_CHROMIUM_ARGS };
   throw new Error(
     `No Chromium for the browser tests. Provide one of: (1) CHROMIUM_PATH=/path/to/chromium-or-chrome; ` +
-      `(2) the npm devDependency @sparticuz/chromium, which has a build for linux x64 only (this is ${host.platform} ${host.arch}); ` +
+      `(2) the npm devDependency @sparticuz/chromium, which has a build for linux x64 only (this is ` +
+      `${host.platform} ${host.arch}); ` +
       `(3) a system Chromium or Chrome at ${SYSTEM_CHROMIUM_PATHS.join(", ")}.`,
   );
 }

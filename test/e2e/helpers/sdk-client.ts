@@ -53,7 +53,10 @@ export interface SdkTransport {
   cancel(sessionId: string): Promise<void>;
 }
 
-/** The SDK's `createHttpTransport`: any 2xx creates; GET 404 is "not yet", another non-2xx throws; DELETE's answer is ignored. */
+/**
+ * The SDK's `createHttpTransport`: any 2xx creates; GET 404 is "not yet", another non-2xx throws; DELETE's answer is
+ * ignored.
+ */
 export function sdkHttpTransport(baseUrl: string, fetchFn: typeof fetch = fetch): SdkTransport {
   const base = baseUrl.replace(/\/$/, "");
   return {

@@ -67,6 +67,11 @@ export class ChainFollower extends DurableObject<Env> {
     void this.ctx.storage.delete(`${WATCH_PREFIX}${onboardingId}`);
   }
 
+  /** What the follower knows: where it has read to, whether it follows, and the onboardings waiting. */
+  async status(): Promise<{ cursor: FollowerCursor; waiting: string[] }> {
+    return { cursor: { ...this.cursor }, waiting: this.index.ids() };
+  }
+
   override async alarm(): Promise<void> {
     // One pass at a time: an alarm run early by a test joins the one running.
     this.running ??= this.pass().finally(() => (this.running = null));

@@ -41,8 +41,8 @@ const onboardingShape = {
   label: z.string(),
   reference: nullableText,
   /** The customer's page for this onboarding. */
-  url: z.string(),
-  return_url: nullableText,
+  url: z.url(),
+  return_url: z.nullable(z.url()),
   payout: nullableText,
   payout_source: z.nullable(payoutSourceSchema),
   /** `required` is null until a payout is paired (it is false when the payout is the operator itself). */

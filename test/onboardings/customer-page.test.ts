@@ -7,7 +7,7 @@ import {
   broadcast,
   config,
   createOnboarding,
-  devnetNodes,
+  devnetNode,
   hostPost,
   page,
   pairByRelay,
@@ -34,7 +34,7 @@ describe("the customer's view", () => {
   it(
     "shows the host's operator and label, never its reference or commands, and names where " + "return_url leads",
     async () => {
-      const node = (await devnetNodes())[0]!;
+      const node = await devnetNode("paying-authorized-payout");
       const created = await createOnboarding({
         operator: node.operator,
         label: "rack-9",
@@ -66,7 +66,7 @@ describe("the customer's view", () => {
   });
 
   it("pushes each change over a WebSocket and closes once the onboarding has ended", async () => {
-    const node = (await devnetNodes())[1]!;
+    const node = await devnetNode("paying-authorized-payout");
     const created = await createOnboarding({ operator: node.operator });
     const { response, views, closed } = await subscribe(created.id);
     expect(response.status).toBe(101);
@@ -190,7 +190,7 @@ describe("pairing the payout", () => {
 
 describe("the in-app authorization's signer", () => {
   it("stops the onboarding when the authorization was signed by another address than the paired payout", async () => {
-    const operator = (await devnetNodes())[3]!.operator;
+    const operator = (await devnetNode("paying-itself")).operator;
     const created = await createOnboarding({ operator });
     const paired = accountAddress();
     await page.payout(created.id, { source: "in_app", address: paired });
@@ -208,7 +208,7 @@ describe("the in-app authorization's signer", () => {
   });
 
   it("records the hash of an authorization signed by the payout and reads the chain at once", async () => {
-    const operator = (await devnetNodes())[4]!.operator;
+    const operator = (await devnetNode("paying-itself")).operator;
     const created = await createOnboarding({ operator });
     const payout = accountAddress();
     await page.payout(created.id, { source: "in_app", address: payout });
@@ -222,7 +222,7 @@ describe("the in-app authorization's signer", () => {
   });
 
   it("keeps a hash no block holds yet and refuses one that authorizes nothing", async () => {
-    const operator = (await devnetNodes())[4]!.operator;
+    const operator = (await devnetNode("paying-itself")).operator;
     const created = await createOnboarding({ operator });
     const payout = accountAddress();
     await page.payout(created.id, { source: "in_app", address: payout });

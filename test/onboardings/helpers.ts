@@ -140,8 +140,8 @@ export async function wakeUntil(id: string, done: () => Promise<boolean>, max = 
   for (let n = 0; n < max && !(await done()); n++) await wake(id);
 }
 
-/** A node record of the devnet (its operator and whom it pays). */
-export async function devnetNodes(): Promise<{ operator: string; payout_recipient: string }[]> {
+/** The devnet's node records (operator and whom each pays). */
+async function devnetNodes(): Promise<{ operator: string; payout_recipient: string }[]> {
   const response = await fetch(`${DEVNET}/${config.namespace}/incentives/v1/nodes`);
   return ((await response.json()) as { nodes: { operator: string; payout_recipient: string }[] }).nodes;
 }

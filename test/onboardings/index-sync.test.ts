@@ -3,6 +3,7 @@
  * what the object decided, a write D1 refuses is retried from the object's alarm until it lands,
  * a row never moves backwards, and everything is found again once the objects are gone from memory.
  */
+import { logged } from "../helpers/console";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -16,7 +17,7 @@ import {
   bearer,
   clockTo,
   createOnboarding,
-  devnetNodes,
+  devnetNode,
   host,
   hostPost,
   onboardingStub,
@@ -98,7 +99,7 @@ describe("the onboarding writes its row after every change", () => {
   });
 
   it("follows the chain's word to applied", async () => {
-    const node = (await devnetNodes())[0]!;
+    const node = await devnetNode("paying-authorized-payout");
     const created = await createOnboarding({ operator: node.operator });
     await pairByRelay(created.id, node.payout_recipient);
     await settle(created.id);
@@ -125,6 +126,9 @@ describe("the onboarding writes its row after every change", () => {
       expect(alarm! - Date.now()).toBeLessThanOrEqual(indexRetryDelayMs(2));
       await refused.restore();
       expect(await listed("reference=retried-1")).toEqual({ data: [], has_more: false });
+      expect(logged("warn")).toContainEqual(
+        expect.objectContaining({ event: "index_write_failed", onboarding: created.id, failures: 1 }),
+      );
 
       expect(await runDurableObjectAlarm(onboardingStub(created.id))).toBe(true);
       expect(await listed("reference=retried-1")).toEqual({ data: [created], has_more: false });

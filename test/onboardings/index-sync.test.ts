@@ -7,8 +7,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { writeOnboardingRow } from "../../src/onboardings/index-store";
-import { indexRetryDelayMs } from "../../src/onboardings/index-sync";
-import { RETENTION_MS } from "../../src/onboardings/schedule";
+import { owedRetryDelayMs as indexRetryDelayMs, RETENTION_MS } from "../../src/onboardings/schedule";
 import type { OnboardingView } from "../../src/protocol/index";
 import { api } from "../helpers/sessions";
 import {
@@ -124,6 +123,7 @@ describe("the onboarding writes its row after every change", () => {
     await refused.restore();
     expect(await listed("reference=retried-1")).toEqual({ data: [], has_more: false });
 
+    clockTo(alarm!);
     expect(await runDurableObjectAlarm(onboardingStub(created.id))).toBe(true);
     expect(await listed("reference=retried-1")).toEqual({ data: [created], has_more: false });
     // Landed: the alarm is the expiry's again.
@@ -146,6 +146,8 @@ describe("the onboarding writes its row after every change", () => {
     const connected = await readOnboarding(created.id);
     await refused.restore();
     expect((await hostPost(`/${created.id}/cancel`, "")).status).toBe(200);
+    // The refused write is retried when its lease ends, with the newest state.
+    clockTo(Date.now() + indexRetryDelayMs(1));
     await settle(created.id);
     const cancelled = await readOnboarding(created.id);
     expect((await listed(`operator=${created.operator}`)).data).toEqual([cancelled]);

@@ -294,6 +294,7 @@ describe("GET /api/events", () => {
       type: "onboarding.connected",
       created_at: a.updated_at,
       onboarding_id: a.id,
+      failed_at: null,
       data: { ...a, status: "connected" },
     });
     const all = await feed(`after=${order[0]}&limit=100`);

@@ -8,6 +8,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { writeOnboardingRow } from "../../src/onboardings/index-store";
 import { owedRetryDelayMs as indexRetryDelayMs, RETENTION_MS } from "../../src/onboardings/schedule";
+import type { OnboardingState } from "../../src/onboardings/state";
 import type { OnboardingView } from "../../src/protocol/index";
 import { api } from "../helpers/sessions";
 import {
@@ -129,6 +130,40 @@ describe("the onboarding writes its row after every change", () => {
     // Landed: the alarm is the expiry's again.
     const next = await runInDurableObject(onboardingStub(created.id), (_o, state) => state.storage.getAlarm());
     expect(next).toBe(Date.parse(created.expires_at));
+  });
+
+  it("resumes a write D1 refused after a restart, from its alarm alone: applied shows up in the list and the feed", async () => {
+    const node = (await devnetNodes())[0]!;
+    const created = await createOnboarding({ operator: node.operator, reference: "restarted-applied" });
+    await settle(created.id);
+    const refused = await refuseWrites("events");
+    await pairByRelay(created.id, node.payout_recipient);
+    await settle(created.id);
+    const applied = await readOnboarding(created.id);
+    expect(applied.status).toBe("applied");
+    expect((await listed("reference=restarted-applied")).data.map((o) => o.status)).toEqual(["open"]);
+
+    // Evicted: memory is gone; what the index is owed is in the stored state, and the stored alarm is its retry.
+    await restart(created.id);
+    const stored = await runInDurableObject(onboardingStub(created.id), (_o, state) =>
+      Promise.all([state.storage.get<OnboardingState>("state"), state.storage.getAlarm()]),
+    );
+    const [state, alarm] = [stored[0]!, stored[1]!];
+    expect(state.indexed_version).toBeLessThan(state.version);
+    expect(alarm).toBe(state.index_write!.at);
+    expect(alarm - Date.now()).toBeLessThanOrEqual(indexRetryDelayMs(20));
+    await restart(created.id);
+    await refused.restore();
+
+    // Nothing but the alarm, when it is due.
+    clockTo(alarm);
+    expect(await runDurableObjectAlarm(onboardingStub(created.id))).toBe(true);
+    expect((await listed("reference=restarted-applied")).data).toEqual([applied]);
+    expect((await feedOf(created.id)).data.map((e) => e.type)).toEqual([
+      "onboarding.connected",
+      "onboarding.authorized",
+      "onboarding.applied",
+    ]);
   });
 
   it("waits longer after each refused write, at most 5 minutes", () => {

@@ -173,7 +173,8 @@ export class ChainFollower extends DurableObject<Env> {
     const ended: string[] = [];
     results.forEach((result, n) => {
       const id = wake.ids[n]!;
-      if (result.status === "rejected") log("warn", "chain_hint_failed", { onboarding: id, error: String(result.reason) });
+      if (result.status === "rejected")
+        log("warn", "chain_hint_failed", { onboarding: id, error: String(result.reason) });
       else if (result.value.waiting) this.renew(id);
       else ended.push(id);
     });

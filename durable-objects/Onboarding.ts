@@ -1,19 +1,13 @@
 /**
- * Onboarding: the single writer of one `ob_` onboarding, running the state machine of
- * src/onboardings/machine.ts: its state, its reads of the chain, its outbox of events for the host
- * and what it owes the index and the chain follower, all in one stored value.
- *
- * Every event is decided with the clock's time and applied in one synchronous step: the state
- * goes into memory, its writes are issued without being awaited, the page is pushed the change,
- * and the answer is returned; the platform's output gate holds every answer and message until the
- * writes are durable. The one alarm is always the stored state's next wake-up (a read of the chain,
- * a delivery, an owed write, the expiry, the end of retention); work under way holds its due time
- * a lease ahead in that state, so an eviction at any point is resumed by the alarm. What reads,
- * deliveries and writes find comes back in as events (./onboarding-effects.ts carries them out).
+ * Onboarding: the single writer of one `ob_` onboarding, running src/onboardings/machine.ts. Its
+ * record, chain watch, outbox and what it owes the index and the chain follower are one stored
+ * value; each event is decided and applied in one synchronous step, writes not awaited (the output
+ * gate holds every answer until they are durable). The one alarm is always the stored state's next
+ * wake-up, and work under way holds its due time a lease ahead in that state, so an eviction at any
+ * point is resumed by the alarm. What work finds comes back in as events (./onboarding-effects.ts).
  */
 import { readConfig, type Config } from "../src/config";
 import { isRefusal, type Answer } from "../src/http/answer";
-import { log } from "../src/log";
 import { lookUpClaim } from "../src/onboardings/chain-watch";
 import {
   transition,
@@ -32,17 +26,15 @@ import { customerView, hostView, pageView } from "../src/onboardings/views";
 import type { OnboardingCustomerView, OnboardingEventsLog, OnboardingView } from "../src/protocol/index";
 import type { ProbeResult } from "../src/webhooks/lane";
 import { performEach } from "./effects";
-import { performOnboardingEffect, STATE_KEY } from "./onboarding-effects";
+import { performOnboardingEffect, STATE_KEY, WorkUnderWay } from "./onboarding-effects";
 import { PushObject, type PushView } from "./push";
 
 export class Onboarding extends PushObject {
   private state: OnboardingState | null = null;
   private readonly config: Config;
   private readonly rules: MachineRules;
-  /** The wake-up running, if one is: an alarm meanwhile joins it. */
-  private waking: Promise<void> | null = null;
-  /** Work under way (reads, deliveries, writes): memory only tracks it; its lease is in the stored state. */
-  private readonly running = new Set<Promise<void>>();
+  private readonly work = new WorkUnderWay();
+  private readonly host = (state: OnboardingState) => hostView(state.record, this.config);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -56,12 +48,12 @@ export class Onboarding extends PushObject {
 
   /** Stores a new open onboarding; refused when the id is taken. */
   create(onboarding: NewOnboarding): Answer<OnboardingView> {
-    return this.shown({ type: "create", onboarding }, (state) => hostView(state.record, this.config));
+    return this.shown({ type: "create", onboarding }, this.host);
   }
 
   /** The onboarding as the host sees it. */
   read(): Answer<OnboardingView> {
-    return this.shown({ type: "read" }, (state) => hostView(state.record, this.config));
+    return this.shown({ type: "read" }, this.host);
   }
 
   /** The events log: every event and every delivery attempt. */
@@ -71,7 +63,7 @@ export class Onboarding extends PushObject {
 
   /** Cancels it (from any state before applied); repeating is harmless. */
   cancel(): Answer<OnboardingView> {
-    return this.shown({ type: "cancel" }, (state) => hostView(state.record, this.config));
+    return this.shown({ type: "cancel" }, this.host);
   }
 
   /** The onboarding as its customer's page sees it. */
@@ -79,22 +71,14 @@ export class Onboarding extends PushObject {
     return this.shown({ type: "read" }, (state) => customerView(state.record));
   }
 
-  /**
-   * The customer's wallet paired. A relayed pairing session is read from its own Durable Object
-   * (the address the wallet confirmed, never the browser's word); the wallet app's bridge answers
-   * only the page, so its address is taken as the page reports it and marked `in_app`.
-   */
+  /** The wallet paired: a relayed session is read from its own object (never the browser's word); `in_app` as reported. */
   async pair(paired: PairedPayout): Promise<Answer<OnboardingCustomerView>> {
     const payout = "sessionId" in paired ? await relayedPayout(this.env.PAIRING_SESSIONS, paired.sessionId) : paired;
     if ("reason" in payout) return payout;
     return this.shown({ type: "pair", payout }, (state) => customerView(state.record));
   }
 
-  /**
-   * The transaction hash the wallet app returned for the authorization, looked up at once: signed
-   * by another address than the payout, it stops the onboarding; not in a block yet, it is looked
-   * up again with every read of the chain.
-   */
+  /** The authorization's transaction hash the wallet app returned, looked up at once (and with every read until found). */
   async claimAuthorization(txhash: string): Promise<Answer<OnboardingCustomerView>> {
     const claimed = this.apply({ type: "claim", txhash });
     if (isRefusal(claimed)) return claimed;
@@ -118,7 +102,7 @@ export class Onboarding extends PushObject {
     const head = this.state && this.rules.delivering ? pendingHead(this.state) : null;
     if (!head) return { outcome: "nothing", error: null };
     this.apply({ type: "probe" });
-    await this.idle();
+    await this.work.idle();
     return probeResult(this.state, head.id);
   }
 
@@ -130,21 +114,7 @@ export class Onboarding extends PushObject {
   }
 
   override alarm(): Promise<void> {
-    this.waking ??= this.wake().finally(() => (this.waking = null));
-    return this.waking;
-  }
-
-  /** Does what is due, waits for it, and decides again until nothing is due or under way. */
-  private async wake(): Promise<void> {
-    do this.apply({ type: "wake" });
-    while (await this.idle());
-  }
-
-  /** Waits for the work under way; true if there was some. */
-  private async idle(): Promise<boolean> {
-    if (this.running.size === 0) return false;
-    while (this.running.size > 0) await Promise.all(this.running);
-    return true;
+    return this.work.wake(() => this.apply({ type: "wake" }));
   }
 
   override fetch(): Response {
@@ -165,13 +135,8 @@ export class Onboarding extends PushObject {
     const next = transition(this.state, event, Date.now(), this.rules);
     this.state = next.state;
     const world = { ctx: this.ctx, env: this.env, config: this.config, push: (v: PushView | null) => this.push(v) };
-    for (const work of performEach(next.effects, (effect) => performOnboardingEffect(world, effect))) {
-      const tracked: Promise<void> = work
-        .then((found) => void (found && this.apply(found)))
-        .catch((err: unknown) => log("error", "onboarding_fault", { error: String(err) }))
-        .finally(() => this.running.delete(tracked));
-      this.running.add(tracked);
-    }
+    const work = performEach(next.effects, (effect) => performOnboardingEffect(world, effect));
+    this.work.track(work, (found) => this.apply(found));
     return next.answer;
   }
 

@@ -75,7 +75,11 @@ export function performOnboardingEffect(
           },
         );
     case "index":
-      return written(writeOnboardingRow(env.ONBOARDING_INDEX, effect.row), effect.row.onboarding.id, effect.row.version);
+      return written(
+        writeOnboardingRow(env.ONBOARDING_INDEX, effect.row),
+        effect.row.onboarding.id,
+        effect.row.version,
+      );
     case "unindex":
       return written(deleteOnboardingRows(env.ONBOARDING_INDEX, effect.id), effect.id, null);
     case "erase":
@@ -86,12 +90,53 @@ export function performOnboardingEffect(
   }
 }
 
+/**
+ * The work an Onboarding object has under way (reads, deliveries, writes), tracked in memory only
+ * (its lease is in the stored state): each until the event it found is applied; a fault is logged,
+ * never thrown into the alarm (the state's leases retry what it left).
+ */
+export class WorkUnderWay {
+  private readonly running = new Set<Promise<void>>();
+  /** The wake-up running, if one is: an alarm meanwhile joins it. */
+  private waking: Promise<void> | null = null;
+
+  track(work: readonly Promise<OnboardingEvent | undefined>[], apply: (found: OnboardingEvent) => unknown): void {
+    for (const started of work) {
+      const tracked: Promise<void> = started
+        .then((found) => void (found && apply(found)))
+        .catch((err: unknown) => log("error", "onboarding_fault", { error: String(err) }))
+        .finally(() => this.running.delete(tracked));
+      this.running.add(tracked);
+    }
+  }
+
+  /** Waits until nothing is under way; true if something was. */
+  async idle(): Promise<boolean> {
+    if (this.running.size === 0) return false;
+    while (this.running.size > 0) await Promise.all(this.running);
+    return true;
+  }
+
+  /** The alarm: `step` starts what is due; it is taken again after the work it started, until nothing is due or under way. */
+  wake(step: () => void): Promise<void> {
+    this.waking ??= (async () => {
+      do step();
+      while (await this.idle());
+    })().finally(() => (this.waking = null));
+    return this.waking;
+  }
+}
+
 /** The `indexed` event for a write of the index (a row at `version`, or the deletion of the rows: null). */
 function written(write: Promise<void>, onboarding: string, version: number | null): Promise<OnboardingEvent> {
   return write.then(
     () => ({ type: "indexed", version, ok: true }),
     (err: unknown) => {
-      log("warn", "index_write_failed", { onboarding, version, error: err instanceof Error ? err.message : String(err) });
+      log("warn", "index_write_failed", {
+        onboarding,
+        version,
+        error: err instanceof Error ? err.message : String(err),
+      });
       return { type: "indexed", version, ok: false };
     },
   );

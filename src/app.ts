@@ -35,7 +35,12 @@ export function buildApp(config: Config): Hono<AppEnv> {
     const [shared, endpoint] = await Promise.all([
       config.cacheShield ? sharedUpstreamHealth(c.env.UPSTREAM_HEALTH, config) : null,
       // The lane answers from memory; one that cannot be reached leaves the endpoint's state unknown.
-      config.hostWebhook ? lanes.get(lanes.idFromName(config.hostWebhook.url)).status().catch(() => null) : null,
+      config.hostWebhook
+        ? lanes
+            .get(lanes.idFromName(config.hostWebhook.url))
+            .status()
+            .catch(() => null)
+        : null,
     ]);
     const report = healthReport(config, c.env.CF_VERSION_METADATA, shared, Date.now(), endpoint);
     return c.json(report, report.status === "ok" ? 200 : 503, { "cache-control": "no-store" });

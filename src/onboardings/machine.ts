@@ -255,7 +255,10 @@ export function transition(
       const head = rules.delivering ? pendingHead(current) : null;
       if (!head) return settle(current);
       const next = settle(leaseEvent(current, head.id, now));
-      return { ...next, effects: [...next.effects, { type: "deliver", onboarding: current.record.id, event: head, admitted: true }] };
+      return {
+        ...next,
+        effects: [...next.effects, { type: "deliver", onboarding: current.record.id, event: head, admitted: true }],
+      };
     }
     case "resend":
       return settle(resendGivenUp(current, now));
@@ -291,8 +294,7 @@ function afterRetention(state: OnboardingState, event: OnboardingEvent, now: num
     return { ...gone, state: next, effects: [{ type: "store", state: next }] };
   }
   if (event.type !== "wake") return gone;
-  if (!isDue(state.index_write, now))
-    return { ...gone, effects: [{ type: "schedule", at: state.index_write!.at }] };
+  if (!isDue(state.index_write, now)) return { ...gone, effects: [{ type: "schedule", at: state.index_write!.at }] };
   const next = { ...state, index_write: lease(state.index_write, now) };
   return {
     ...gone,
@@ -340,7 +342,13 @@ function indexRow(state: OnboardingState, rules: MachineRules): OnboardingRow {
   return {
     onboarding: rules.present(state.record),
     version: state.version,
-    events: state.events.map(({ id, type, created_at, body, failed_at }) => ({ id, type, created_at, body, failed_at })),
+    events: state.events.map(({ id, type, created_at, body, failed_at }) => ({
+      id,
+      type,
+      created_at,
+      body,
+      failed_at,
+    })),
   };
 }
 

@@ -47,7 +47,8 @@ export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTur
     const first = event.first_failed_at ?? (turn.attempt ? Date.parse(turn.attempt.at) : now);
     const giveUpAt = first + GIVE_UP_AFTER_MS;
     const failed = { ...event, attempts, first_failed_at: first };
-    if (now >= giveUpAt) return { ...failed, failed_at: new Date(now).toISOString(), next_attempt_at: null, held: null };
+    if (now >= giveUpAt)
+      return { ...failed, failed_at: new Date(now).toISOString(), next_attempt_at: null, held: null };
     if (turn.attempt && failureOf(turn.attempt) === "event") {
       const refusals = attempts.filter((a) => !delivered(a) && failureOf(a) === "event").length;
       return { ...failed, held: null, next_attempt_at: Math.min(now + eventRetryDelayMs(refusals), giveUpAt) };

@@ -30,8 +30,7 @@ export async function deliveryTurn(
 ): Promise<DeliveryTurn> {
   const askedAt = Date.now();
   const admission = admitted ? { go: true as const } : await lane.admit(onboarding);
-  if (!admission.go)
-    return { askedAt, failingSince: admission.failing_since, lastError: admission.last_error };
+  if (!admission.go) return { askedAt, failingSince: admission.failing_since, lastError: admission.last_error };
   const attempt = await attemptLogged(webhook, onboarding, event);
   if (delivered(attempt) || admitted || failureOf(attempt) === "event") return { askedAt, attempt };
   const held = await lane.failed(onboarding, attemptProblem(attempt));

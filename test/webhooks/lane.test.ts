@@ -165,7 +165,9 @@ describe("delivery per endpoint", () => {
     const [id] = await failingOnboardings(1);
     const firstFailed = Date.parse((await eventsLog(id!))[0]!.attempts[0]!.at);
     // Its own alarm is due no later than the moment it is given up.
-    const stored = await runInDurableObject(onboardingStub(id!), (_o, state) => state.storage.get<OnboardingState>("state"));
+    const stored = await runInDurableObject(onboardingStub(id!), (_o, state) =>
+      state.storage.get<OnboardingState>("state"),
+    );
     expect(stored!.events[0]!.next_attempt_at).toBeLessThanOrEqual(firstFailed + GIVE_UP_AFTER_MS);
     clockTo(firstFailed + GIVE_UP_AFTER_MS);
     await runDurableObjectAlarm(onboardingStub(id!));

@@ -16,7 +16,6 @@ import {
   deliveriesOf,
   host,
   laneStub,
-  outage,
   page,
   planAnswers,
   recover,
@@ -31,10 +30,12 @@ type LoggedEvent = {
   waiting_for: Record<string, unknown> | null;
   attempts: { status?: number }[];
 };
-const eventsLog = async (id: string) =>
-  (await (await host(`/${id}/events`)).json<{ events: LoggedEvent[] }>()).events;
+const eventsLog = async (id: string) => (await (await host(`/${id}/events`)).json<{ events: LoggedEvent[] }>()).events;
 const laneFailingSince = () =>
-  runInDurableObject(laneStub(), async (_l, state) => (await state.storage.get<{ failing_since: number }>("lane"))?.failing_since ?? null);
+  runInDurableObject(
+    laneStub(),
+    async (_l, state) => (await state.storage.get<{ failing_since: number }>("lane"))?.failing_since ?? null,
+  );
 const endpointHealth = async () =>
   (await (await api("/api/health")).json<{ host_handoff: { webhook_endpoint: Record<string, unknown> } }>())
     .host_handoff.webhook_endpoint;

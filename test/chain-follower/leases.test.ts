@@ -88,6 +88,8 @@ describe("registrations with the chain follower are leases", () => {
 
     // Its alarm (within seconds) retries it; the follower's next pass finds nobody waiting and sleeps.
     expect(owed.unfollow!.at - Date.now()).toBeLessThanOrEqual(5_000);
+    const alarm = await runInDurableObject(onboardingStub(o.id), (_o, state) => state.storage.getAlarm());
+    expect(alarm).toBeLessThanOrEqual(owed.unfollow!.at);
     clockTo(owed.unfollow!.at);
     await runDurableObjectAlarm(onboardingStub(o.id));
     expect((await stateOf(o.id)).watch).toMatchObject({ registered: false, unfollow: null });

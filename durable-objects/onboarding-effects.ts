@@ -22,6 +22,9 @@ export interface OnboardingWorld {
   push(view: PushView | null): void;
 }
 
+/** Rounds of work one alarm runs at most: an onboarding's events and reads take a handful. */
+const WAKE_ROUNDS = 16;
+
 /** The one key the onboarding's state is stored under. */
 export const STATE_KEY = "state";
 
@@ -117,11 +120,17 @@ export class WorkUnderWay {
     return true;
   }
 
-  /** The alarm: `step` starts what is due; it is taken again after the work it started, until nothing is due or under way. */
+  /**
+   * The alarm: `step` starts what is due; it is taken again after the work it started, until nothing
+   * is due or under way, WAKE_ROUNDS times at most (the stored alarm carries on: a rule that kept
+   * something due at once could never spin the object).
+   */
   wake(step: () => void): Promise<void> {
     this.waking ??= (async () => {
-      do step();
-      while (await this.idle());
+      for (let round = 0; round < WAKE_ROUNDS; round++) {
+        step();
+        if (!(await this.idle())) return;
+      }
     })().finally(() => (this.waking = null));
     return this.waking;
   }

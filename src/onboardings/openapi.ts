@@ -201,7 +201,8 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         security,
         responses: {
           "202": {
-            description: "Whether the endpoint is failing, when it is tried (now, when it is), and how many given-up events are sent again",
+            description:
+              "Whether the endpoint is failing, when it is tried (now, when it is), and how many given-up events are sent again",
             headers: noStore,
             content: json({ $ref: "#/components/schemas/WebhookRetry" }),
           },

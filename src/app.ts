@@ -31,8 +31,18 @@ export function buildApp(config: Config): Hono<AppEnv> {
   app.get("/", onboardingPage(config));
   app.get("/api/config", (c) => c.json(pageSettings(config), 200, { "cache-control": "public, max-age=60" }));
   app.get("/api/health", async (c) => {
-    const shared = config.cacheShield ? await sharedUpstreamHealth(c.env.UPSTREAM_HEALTH, config) : null;
-    const report = healthReport(config, c.env.CF_VERSION_METADATA, shared);
+    const lanes = c.env.WEBHOOK_LANES;
+    const [shared, endpoint] = await Promise.all([
+      config.cacheShield ? sharedUpstreamHealth(c.env.UPSTREAM_HEALTH, config) : null,
+      // The lane answers from memory; one that cannot be reached leaves the endpoint's state unknown.
+      config.hostWebhook
+        ? lanes
+            .get(lanes.idFromName(config.hostWebhook.url))
+            .status()
+            .catch(() => null)
+        : null,
+    ]);
+    const report = healthReport(config, c.env.CF_VERSION_METADATA, shared, Date.now(), endpoint);
     return c.json(report, report.status === "ok" ? 200 : 503, { "cache-control": "no-store" });
   });
   let openApi: string | undefined;

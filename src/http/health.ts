@@ -1,7 +1,8 @@
 /**
  * `GET /api/health`: version, the configuration in force (no secrets) and what each upstream did
  * lately: as this isolate saw it, merged with what every shield saw (the shared health object)
- * when the shield tier is on. Cheap enough to poll: at most one Durable Object request.
+ * when the shield tier is on, and the webhook endpoint's state as its lane sees it. Cheap enough to
+ * poll: at most two Durable Object requests, side by side, each answered from memory.
  */
 import { version } from "../../package.json";
 import type { Config } from "../config";
@@ -17,6 +18,7 @@ export function healthReport(
   deployment: WorkerVersionMetadata | undefined,
   shared: UpstreamState[] | null = null,
   now = Date.now(),
+  endpoint: WebhookEndpointState | null = null,
 ) {
   const upstreams = known(config, shared, now).map((state, index) => ({
     // Only the origin: a provider's key may live in the path of an upstream URL.
@@ -55,6 +57,8 @@ export function healthReport(
       webhook: config.hostWebhook
         ? new URL(config.hostWebhook.url).origin
         : "not set (events kept in each onboarding's log)",
+      // The webhook's lane: failing since when, its last error, how many onboardings it holds (null: not reached).
+      webhook_endpoint: endpoint,
       onboarding_check_seconds: config.onboardingCheckSeconds,
       onboarding_ttl_seconds: config.onboardingTtlSeconds,
     },
@@ -67,6 +71,13 @@ export function healthReport(
     },
     upstreams,
   };
+}
+
+/** The webhook endpoint as its lane (durable-objects/WebhookLane.ts) sees it. */
+export interface WebhookEndpointState {
+  failing_since: string | null;
+  last_error: string | null;
+  waiting: number;
 }
 
 /** This isolate's view, with the shared one merged in (later observations win). */

@@ -8,7 +8,8 @@ import { GrpcCode, invalidArgument, type ErrorSpec } from "../errors";
 import { isRefusal, respond } from "../http/answer";
 import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
-import { queryEvents, queryOnboardings } from "./index-store";
+import { FAN_OUT_WIDTH, inBatches } from "../fan-out";
+import { onboardingsWithGivenUpEvents, queryEvents, queryOnboardings } from "./index-store";
 import type { NewOnboarding, PairedPayout } from "./machine";
 import type { EventListQuery, OnboardingListQuery } from "./schemas";
 
@@ -92,12 +93,22 @@ export async function listEvents(c: Context<AppEnv, string, { out: { query: Even
   return respond({ status: 200, body: page });
 }
 
-/** `POST /api/webhook/retry`: the lane of the configured webhook URL tries its receiver now, if it is failing. */
+/** Onboardings whose given-up events one retry sends again at most (a host with more retries again). */
+const RESEND_ONBOARDINGS_MAX = 500;
+
+/**
+ * `POST /api/webhook/retry`: the lane of the configured webhook URL tries its receiver now, if it
+ * is failing, and every event given up (as the index lists them) is queued to be sent again.
+ */
 export async function retryWebhook(c: Context<AppEnv>): Promise<Response> {
   const webhook = c.get("config").hostWebhook;
   if (webhook === null) return respond(WEBHOOK_NOT_CONFIGURED);
   const lanes = c.env.WEBHOOK_LANES;
-  return respond({ status: 202, body: await lanes.get(lanes.idFromName(webhook.url)).retryNow() });
+  const lane = await lanes.get(lanes.idFromName(webhook.url)).retryNow();
+  const ids = await onboardingsWithGivenUpEvents(c.env.ONBOARDING_INDEX, RESEND_ONBOARDINGS_MAX);
+  const resent = await inBatches(ids, FAN_OUT_WIDTH, (id) => onboardingStub(c, id).resend());
+  const count = resent.reduce((sum, result) => sum + (result.status === "fulfilled" ? result.value : 0), 0);
+  return respond({ status: 202, body: { ...lane, resent: count } });
 }
 
 const WEBHOOK_NOT_CONFIGURED: ErrorSpec = {

@@ -1,7 +1,8 @@
 /**
  * The onboarding index in D1 (migrations/): a row per onboarding and a row per event, read by the
  * host API's list and feed. Each onboarding's Durable Object stays the authority and writes its own
- * rows; a row only ever moves forward (its version), and an event row, once written, never changes.
+ * rows; a row only ever moves forward (its version), and an event row, once written, changes only
+ * in whether its delivery was given up (`failed_at`).
  */
 import * as z from "zod/mini";
 import {
@@ -18,8 +19,11 @@ export interface OnboardingRow {
   /** The onboarding as the host sees it at this version. */
   onboarding: OnboardingView;
   version: number;
-  /** Its events in the order they were written: each is indexed once, the first time it is seen. */
-  events: readonly Pick<OutboxEvent, "id" | "type" | "created_at" | "body">[];
+  /**
+   * Its events in the order they were written: each is indexed once, the first time it is seen; `failed_at` follows the
+   * object.
+   */
+  events: readonly (Pick<OutboxEvent, "id" | "type" | "created_at" | "body"> & { failed_at?: string | null })[];
 }
 
 /**
@@ -40,12 +44,14 @@ export async function writeOnboardingRow(db: D1Database, row: OnboardingRow): Pr
        WHERE excluded.version > onboardings.version`,
     )
     .bind(o.id, o.status, o.operator, o.payout, o.reference, o.created_at, o.updated_at, version, JSON.stringify(o));
-  // The event keeps the webhook's data (the onboarding at that change), taken from its exact body.
+  // The event keeps the webhook's data (the onboarding at that change), taken from its exact body, and its place (seq).
   const insertEvent = db.prepare(
-    "INSERT OR IGNORE INTO events (id, type, created_at, onboarding_id, data) VALUES (?, ?, ?, ?, json_extract(?, " +
-      "'$.data'))",
+    `INSERT INTO events (id, type, created_at, onboarding_id, data, failed_at)
+     VALUES (?, ?, ?, ?, json_extract(?, '$.data'), ?)
+     ON CONFLICT (id) DO UPDATE SET failed_at = excluded.failed_at WHERE failed_at IS NOT excluded.failed_at`,
   );
-  await db.batch([...row.events.map((e) => insertEvent.bind(e.id, e.type, e.created_at, o.id, e.body)), upsert]);
+  const events = row.events.map((e) => insertEvent.bind(e.id, e.type, e.created_at, o.id, e.body, e.failed_at ?? null));
+  await db.batch([...events, upsert]);
 }
 
 /** Deletes an onboarding's rows and its events' (its retention is over). */
@@ -54,6 +60,15 @@ export async function deleteOnboardingRows(db: D1Database, id: string): Promise<
     db.prepare("DELETE FROM events WHERE onboarding_id = ?").bind(id),
     db.prepare("DELETE FROM onboardings WHERE id = ?").bind(id),
   ]);
+}
+
+/** Onboardings with an event given up (at most `limit` of them), for a host's retry to send again. */
+export async function onboardingsWithGivenUpEvents(db: D1Database, limit: number): Promise<string[]> {
+  const { results } = await db
+    .prepare("SELECT DISTINCT onboarding_id FROM events WHERE failed_at IS NOT NULL LIMIT ?")
+    .bind(limit)
+    .all<{ onboarding_id: string }>();
+  return results.map((row) => row.onboarding_id);
 }
 
 /** The version of an onboarding's row, or null while it has none. */
@@ -115,7 +130,7 @@ export async function queryEvents(db: D1Database, query: EventListQuery): Promis
   ]);
   const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
   const page = db
-    .prepare(`SELECT id, type, created_at, onboarding_id, data FROM events${sql} ORDER BY seq LIMIT ?`)
+    .prepare(`SELECT id, type, created_at, onboarding_id, failed_at, data FROM events${sql} ORDER BY seq LIMIT ?`)
     .bind(...values, limit + 1);
   const cursor = query.after === undefined ? null : db.prepare("SELECT 1 FROM events WHERE id = ?").bind(query.after);
   const rows = await pageWithCursor(db, page, cursor);

@@ -206,13 +206,16 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         operationId: "retryWebhook",
         summary: "Have a failing webhook endpoint tried now",
         description:
-          "For a host that fixed its receiver: the lane of HOST_WEBHOOK_URL tries it at once instead of at its next " +
-          "probe (up to 5 minutes away in a long outage); the first 2xx releases every held event. failing false: " +
-          "the endpoint is not failing, nothing to try.",
+          "For a host that fixed its receiver: the lane of HOST_WEBHOOK_URL tries it at once " +
+          "instead of at its next probe (up to 5 minutes away in a long outage); the first answer releases " +
+          "every held event. failing false: the endpoint is not failing, nothing to try. Every event " +
+          "given up (3 days after its first failed attempt) is queued to be sent again; resent counts them.",
         security,
         responses: {
           "202": {
-            description: "Whether the endpoint is failing, and when it is tried (now, when it is)",
+            description:
+              "Whether the endpoint is failing, when it is tried (now, " +
+              "when it is), and how many given-up events are sent again",
             headers: noStore,
             content: json({ $ref: "#/components/schemas/WebhookRetry" }),
           },

@@ -152,7 +152,7 @@ export function openApiDocument(config: Config): Json {
       get: {
         tags: ["service"],
         operationId: "health",
-        summary: "Version, configuration summary and upstream state",
+        summary: "Version, configuration summary, upstream state and the webhook endpoint's state",
         responses: {
           "200": { description: "Some upstream is usable" },
           "503": { description: "Every upstream is being skipped after failures" },

@@ -66,7 +66,8 @@ afterEach(async () => {
 /** A follower that has started and follows, with one onboarding waiting. */
 async function running(): Promise<Stub> {
   const stub = follower();
-  await stub.watch(`ob_${crypto.randomUUID().replaceAll("-", "")}`, [accountAddress()]);
+  // A real onboarding that waits: a hint to one that does not (or does not exist) drops its registration.
+  await stub.watch((await waiting()).id, [accountAddress()]);
   await pass(stub);
   expect(await cursorOf(stub)).toMatchObject({ following: true });
   return stub;

@@ -282,7 +282,7 @@ describe("GET /api/events", () => {
   }
 
   it(
-    "lists events oldest first in the order they were first indexed, each with its onboarding as it " + "was then",
+    "lists events oldest first in the order they were " + "first indexed, each with its onboarding as it was then",
     async () => {
       const { a, order } = await interleaved();
       const page = await feed(`onboarding=${a.id}`);
@@ -296,6 +296,7 @@ describe("GET /api/events", () => {
         type: "onboarding.connected",
         created_at: a.updated_at,
         onboarding_id: a.id,
+        failed_at: null,
         data: { ...a, status: "connected" },
       });
       const all = await feed(`after=${order[0]}&limit=100`);

@@ -101,9 +101,16 @@ export class Onboarding extends PushObject {
    * only the page, so its address is taken as the page reports it and marked `in_app`.
    */
   async pair(paired: PairedPayout): Promise<Answer<OnboardingCustomerView>> {
-    const payout = "sessionId" in paired ? await relayedPayout(this.env.PAIRING_SESSIONS, paired.sessionId) : paired;
+    if (!this.state) return ONBOARDING_NOT_FOUND;
+    const { id } = this.state.record;
+    const payout = "sessionId" in paired ? await relayedPayout(this.env.PAIRING_SESSIONS, paired.sessionId, id) : paired;
     if ("reason" in payout) return payout;
     return this.pageAnswer(this.apply({ type: "pair", payout }).answer);
+  }
+
+  /** The wallet confirmed a session this onboarding's page carried: its own object says so, no page in between. */
+  pairedBySession(address: string): Answer<OnboardingCustomerView> {
+    return this.pageAnswer(this.apply({ type: "pair", payout: { address, source: "relay" } }).answer);
   }
 
   /**

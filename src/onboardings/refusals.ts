@@ -52,6 +52,12 @@ export const SESSION_NOT_CONNECTED: ErrorSpec = {
   reason: "SESSION_NOT_CONNECTED",
   message: "That pairing session has no wallet confirm yet",
 };
+export const SESSION_OF_ANOTHER_ONBOARDING: ErrorSpec = {
+  status: 403,
+  code: GrpcCode.PERMISSION_DENIED,
+  reason: "SESSION_OF_ANOTHER_ONBOARDING",
+  message: "That pairing session was issued by another onboarding's page; pair from this onboarding's own page",
+};
 export const SIGNER_MISMATCH = (signer: string, payout: string): ErrorSpec => ({
   status: 409,
   code: GrpcCode.ABORTED,

@@ -59,6 +59,7 @@ export {
   buildConnectPayload,
   CONNECT_TTL_MS,
   connectPayloadSchema,
+  onboardingQuery,
   type ConnectPayload,
   type ReadConnectPayload,
 } from "./connect-payload.ts";

@@ -103,7 +103,8 @@ export class Onboarding extends PushObject {
   async pair(paired: PairedPayout): Promise<Answer<OnboardingCustomerView>> {
     if (!this.state) return ONBOARDING_NOT_FOUND;
     const { id } = this.state.record;
-    const payout = "sessionId" in paired ? await relayedPayout(this.env.PAIRING_SESSIONS, paired.sessionId, id) : paired;
+    const payout =
+      "sessionId" in paired ? await relayedPayout(this.env.PAIRING_SESSIONS, paired.sessionId, id) : paired;
     if ("reason" in payout) return payout;
     return this.pageAnswer(this.apply({ type: "pair", payout }).answer);
   }

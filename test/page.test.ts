@@ -124,7 +124,7 @@ describe("GET / (the page's document)", () => {
     expect(self.html).toMatch(/<li data-step="sweep">/);
   });
 
-  it("carries no session when the operator is not an address of the network, or the onboarding id is malformed or unknown", async () => {
+  it("carries no session when the operator is not an address of the network, or the onboarding is malformed or unknown", async () => {
     for (const path of [
       `/?onboarding=ob_${"5".repeat(32)}`,
       "/?operator=not-an-address",

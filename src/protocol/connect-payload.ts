@@ -32,6 +32,7 @@ export function buildConnectPayload(
   },
 ): ConnectPayload {
   const origin = new URL(input.origin.url).origin;
+  const confirm = `${origin}/api/${ctx.walletPath}/sessions/${input.sessionId}/confirm`;
   const expiresAt = input.expiresAt ?? new Date((input.now ?? Date.now()) + CONNECT_TTL_MS);
   return {
     v: 1,
@@ -39,7 +40,7 @@ export function buildConnectPayload(
     chain_id: ctx.chainId,
     origin: { name: input.origin.name, url: origin },
     expires_at: expiresAt.toISOString(),
-    relay_url: `${origin}/api/${ctx.walletPath}/sessions/${input.sessionId}/confirm${onboardingQuery(input.onboarding)}`,
+    relay_url: `${confirm}${onboardingQuery(input.onboarding)}`,
   };
 }
 

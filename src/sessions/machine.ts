@@ -83,7 +83,7 @@ export interface SessionRules {
 /** A tell that got no answer is tried again after 1 s, 2 s, 4 s… and at most every ten minutes. */
 export const TELL_RETRY_MS = 1000;
 export const TELL_RETRY_MAX_MS = 600_000;
-/** How long a tell may take before the alarm tries again: the alarm is what survives an eviction in the middle of it. */
+/** How long a tell may take before the alarm tries again (the alarm survives an eviction in the middle of it). */
 export const TELL_LEASE_MS = 30_000;
 
 /** The row as it stands at `now`: a pending row past its expires_at reads as expired. */

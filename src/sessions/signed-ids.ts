@@ -63,7 +63,7 @@ export interface SignedScope {
   /** The page's origin, where the wallet relays its confirm. */
   origin: string;
   chainId: string;
-  /** The host's onboarding whose page carries the session (its wallet's confirm pairs it); absent for a self-hoster's page. */
+  /** The host's onboarding whose page carries the session (the wallet's confirm pairs it); none on a self-hoster's. */
   onboarding?: string | null;
 }
 

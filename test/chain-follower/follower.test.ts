@@ -267,7 +267,7 @@ describe("the chain follower fails open", () => {
 });
 
 describe("the chain follower on the transaction search", () => {
-  it("stays before a block the search does not show yet (the node's index trails its head), and reads it once it does", async () => {
+  it("stays before a block the search does not show yet (the index trails the head), and reads it once it does", async () => {
     const stub = follower();
     const payout = accountAddress();
     await stub.watch(`ob_${crypto.randomUUID().replaceAll("-", "")}`, [payout]);

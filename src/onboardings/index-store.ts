@@ -77,7 +77,7 @@ export const INDEX_NOT_READY: ErrorSpec = {
   code: GrpcCode.UNAVAILABLE,
   reason: "INDEX_NOT_READY",
   message:
-    "The onboarding index's tables are missing on this deployment: apply its migrations with `wrangler d1 migrations apply ONBOARDING_INDEX --remote` (add --env <name> for a named environment), then ask again; each onboarding fills in its rows by itself",
+    "The onboarding index has no tables on this deployment: run `wrangler d1 migrations apply ONBOARDING_INDEX --remote` (with --env for a named environment), then ask again",
   metadata: { command: "wrangler d1 migrations apply ONBOARDING_INDEX --remote" },
 };
 

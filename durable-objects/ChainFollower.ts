@@ -114,12 +114,10 @@ export class ChainFollower extends DurableObject<Env> {
       this.save(head.cursor);
       await this.hint(head.wake);
       for (const height of head.read) {
-        const read = readBlock(
-          this.cursor,
-          height,
-          await readBlockStrings(this.config, this.board, height),
-          this.index,
-        );
+        const strings = await readBlockStrings(this.config, this.board, height);
+        // The node's transaction index does not show this block yet: stay before it, read it next pass.
+        if (strings === null) break;
+        const read = readBlock(this.cursor, height, strings, this.index);
         this.save(read.cursor);
         await this.hint(read.wake);
       }

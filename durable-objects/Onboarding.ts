@@ -75,9 +75,17 @@ export class Onboarding extends PushObject {
    * The wallet paired: a relayed session is read from its own object (never the browser's word); `in_app` as reported.
    */
   async pair(paired: PairedPayout): Promise<Answer<OnboardingCustomerView>> {
-    const payout = "sessionId" in paired ? await relayedPayout(this.env.PAIRING_SESSIONS, paired.sessionId) : paired;
+    if (!this.state) return ONBOARDING_NOT_FOUND;
+    const { id } = this.state.record;
+    const payout =
+      "sessionId" in paired ? await relayedPayout(this.env.PAIRING_SESSIONS, paired.sessionId, id) : paired;
     if ("reason" in payout) return payout;
     return this.shown({ type: "pair", payout }, (state) => customerView(state.record));
+  }
+
+  /** The wallet confirmed a session this onboarding's page carried: its own object says so, no page in between. */
+  pairedBySession(address: string): Answer<OnboardingCustomerView> {
+    return this.shown({ type: "pair", payout: { address, source: "relay" } }, (state) => customerView(state.record));
   }
 
   /**

@@ -8,6 +8,7 @@ import { version } from "../../package.json";
 import type { Config } from "../config";
 import { UpstreamBoard, type UpstreamState } from "../gateway/upstream-board";
 import { upstreamHealth } from "../gateway/upstreams";
+import { INDEX_NOT_READY, indexReadiness } from "../onboardings/index-store";
 
 /**
  * `ok` while some upstream is usable; `down` when every one is being skipped after failures.
@@ -88,4 +89,14 @@ function known(config: Config, shared: UpstreamState[] | null, now: number): Ups
   board.merge(own);
   board.merge(shared);
   return board.snapshot(config.upstreamUrls, now);
+}
+
+/**
+ * Whether the onboarding index (D1) has every table of its migrations, which the host API's list
+ * and feed read; when not, what is missing and the command that creates it. Not part of `status`:
+ * the gateway and the pairing work without it.
+ */
+export async function indexHealth(db: D1Database) {
+  const readiness = await indexReadiness(db).catch((err: unknown) => ({ ready: false, error: String(err) }));
+  return readiness.ready ? { ready: true } : { ...readiness, fix: INDEX_NOT_READY.metadata!.command };
 }

@@ -83,6 +83,14 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         `a value that breaks its rule (INVALID_QUERY_PARAMETER), or a ${cursor} the index does not hold ` +
         `(CURSOR_NOT_FOUND); metadata.parameter names it`,
     );
+  /** The list and the feed read the index: a deployment that never applied its migrations answers 503 too. */
+  const indexRefusals = {
+    ...hostRefusals,
+    "503": errorAnswer(
+      "HOST_API_KEYS is not set on this deployment (HOST_API_NOT_CONFIGURED), or the onboarding index's tables are " +
+        "missing: its migrations were not applied (INDEX_NOT_READY; the message names `wrangler d1 migrations apply`)",
+    ),
+  };
   return {
     "/api/onboardings": {
       get: {
@@ -107,7 +115,7 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         responses: {
           "200": page("OnboardingList", "A page of onboardings, as GET /api/onboardings/{id} answers each"),
           "400": queryRefusals("starting_after"),
-          ...hostRefusals,
+          ...indexRefusals,
         },
       },
       post: {
@@ -183,12 +191,16 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         operationId: "listEvents",
         summary: "Every onboarding's events, oldest first: the feed to catch up from",
         description:
-          "Events in one order, the order the index first held them (an event written later is always after the " +
-          "ones a host has seen). after: the last event id the host has seen (its webhook-id), so a host that " +
-          "missed webhooks reads on from there. data is the onboarding as the event's webhook carried it.",
+          "Events in one order, the order the index first held them (seq: an event written later is always after " +
+          "the ones a host has seen). after: the seq of the " +
+          "last event the host has seen, which always reads on (even " +
+          "once that event's onboarding is deleted), or its id " +
+          "(its webhook-id), kept for 90 days after its deletion; " +
+          "so a host that missed webhooks reads on from there. " +
+          "data is the onboarding as the event's webhook carried it.",
         security,
         parameters: queryParameters(eventListSchema, {
-          after: "The last event id seen: this page holds the events after it",
+          after: "The seq (or the id) of the last event seen: this page holds the events after it",
           type: "Only events of this type",
           onboarding: "Only the events of this onboarding",
           limit,
@@ -196,7 +208,7 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         responses: {
           "200": page("EventFeed", "A page of events"),
           "400": queryRefusals("after"),
-          ...hostRefusals,
+          ...indexRefusals,
         },
       },
     },

@@ -24,6 +24,8 @@ export interface FirstSession {
   expires_at: string;
   /** `<scheme>://connect?p=…`: the QR's content and the "Open wallet" link's href. */
   link: string;
+  /** The host's onboarding the id is signed for: the wallet's confirm pairs it, with no page in between. */
+  onboarding?: string;
 }
 
 /** Which page a link opens: a host's onboarding, or a self-hoster's operator. */
@@ -42,22 +44,29 @@ export function pageKind(config: Config, pageUrl: URL): PageKind | null {
 }
 
 /**
- * A fresh signed session for one load of the page at `origin`, with the server's default life; null without a signing
- * key.
+ * A fresh signed session for one load of the page at `origin`, with the server's default life,
+ * signed for `onboarding` on a host's onboarding page; null without a signing key.
  */
-export async function firstSession(config: Config, origin: string, now: number): Promise<FirstSession | null> {
+export async function firstSession(
+  config: Config,
+  origin: string,
+  now: number,
+  onboarding: string | null = null,
+): Promise<FirstSession | null> {
   if (config.sessionSigningKey === null) return null;
   const life = Math.min(CONNECT_TTL_MS, config.sessionTtlMaxSeconds * 1000);
   const { sessionId, expiresAt } = await mintSignedSessionId(
-    { secret: config.sessionSigningKey, origin, chainId: config.chainId },
+    { secret: config.sessionSigningKey, origin, chainId: config.chainId, onboarding },
     now + life,
   );
   const payload = buildConnectPayload(chainContext(config), {
     sessionId,
     origin: { name: PAGE_ORIGIN_NAME, url: origin },
     expiresAt: new Date(expiresAt),
+    onboarding,
   });
-  return { session_id: sessionId, expires_at: payload.expires_at, link: connectDeepLink(config.walletScheme, payload) };
+  const link = connectDeepLink(config.walletScheme, payload);
+  return { session_id: sessionId, expires_at: payload.expires_at, link, ...(onboarding ? { onboarding } : {}) };
 }
 
 /** Step 1 as the page's script shows it, without the script: the QR, the link, and how long it is valid. */

@@ -110,6 +110,8 @@ export type OnboardingEventsLog = z.output<typeof onboardingEventsLogSchema>;
  * An event of the host API's feed (`GET /api/events`): its `data` is the onboarding as the event's webhook carried it.
  */
 export const onboardingFeedEventSchema = z.object({
+  /** The event's place in the feed's one order: `after=<seq>` reads on from it, whatever has been deleted since. */
+  seq: z.number().check(z.int(), z.gte(1)),
   /** The event's `webhook-id`. */
   id: z.string(),
   type: z.enum(ONBOARDING_EVENT_TYPES as [OnboardingEventType, ...OnboardingEventType[]]),

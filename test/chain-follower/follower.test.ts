@@ -280,6 +280,47 @@ describe("the chain follower fails open", () => {
   });
 });
 
+describe("the chain follower on the transaction search", () => {
+  it(
+    "stays before a block the search does not show yet " + "(the index trails the head), and reads it once it does",
+    async () => {
+      const stub = follower();
+      const payout = accountAddress();
+      await stub.watch(`ob_${crypto.randomUUID().replaceAll("-", "")}`, [payout]);
+      await pass(stub);
+      const height = Number((await authorizeOnChain(payout, accountAddress())).height);
+      await setCursor(stub, { readThrough: height - 1 });
+      await fault({ prefix: "/cosmos/tx/v1beta1/txs/block/", status: 404 });
+      // The index has not caught up with the block: the search answers it empty.
+      const empty = { txs: [], tx_responses: [], pagination: null, total: "0" };
+      await fault({ prefix: "/cosmos/tx/v1beta1/txs?", body: JSON.stringify(empty), content_type: "application/json" });
+      await pass(stub);
+      expect(await cursorOf(stub)).toMatchObject({ readThrough: height - 1, failures: 0, following: true });
+
+      await fetch(`${DEVNET}/__devnet/faults/${faults.pop()}`, { method: "DELETE" });
+      await pass(stub);
+      expect((await cursorOf(stub)).readThrough).toBeGreaterThanOrEqual(height);
+    },
+  );
+
+  it("refuses a search that answers transactions of another block", async () => {
+    const stub = await running();
+    const head = await devnetHeight();
+    const tx = await authorizeOnChain(accountAddress(), accountAddress());
+    await setCursor(stub, { readThrough: Number(tx.height) - 1 });
+    await fault({ prefix: "/cosmos/tx/v1beta1/txs/block/", status: 404 });
+    const url = `${DEVNET}/cosmos/tx/v1beta1/txs?query=tx.height%3D${tx.height}`;
+    const search = (await (await fetch(url)).json()) as { tx_responses: object[] };
+    const moved = {
+      ...search,
+      tx_responses: search.tx_responses.map((r: object) => ({ ...r, height: String(head - 50) })),
+    };
+    await fault({ prefix: "/cosmos/tx/v1beta1/txs?", body: JSON.stringify(moved), content_type: "application/json" });
+    await pass(stub);
+    expect(await cursorOf(stub)).toMatchObject({ readThrough: Number(tx.height) - 1, failures: 1 });
+  });
+});
+
 describe("the public gateway", () => {
   it("serves no block and no transaction search: an open search is an abuse vector", async () => {
     for (const path of [

@@ -16,12 +16,14 @@ import { PAGE_ORIGIN_NAME } from "../../src/protocol/page-origin";
 import { parseDeepLink, SESSION_ID_PATTERN, type ConnectPayload } from "../../src/protocol/index";
 import { decodeSvg } from "../helpers/qr";
 import { accountAddress, CHAIN_ID, ORIGIN, TTL_MAX_SECONDS, WALLET } from "../helpers/sessions";
+import { createOnboarding } from "../onboardings/helpers";
 
 /** The static index.html's ETag: a browser that holds it asks with it, and must still get the filled-in page. */
 const assetTag = (await env.ASSETS.fetch(`${ORIGIN}/`)).headers.get("etag") ?? "";
 const get = (path: string) =>
   exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { "if-none-match": assetTag } }));
-const ONBOARDING = `ob_${"5".repeat(32)}`;
+/** A host's onboarding, open: its page carries a session signed for it. */
+const ONBOARDING = (await createOnboarding({ operator: accountAddress(), label: "Page" })).id;
 const stylesheet = await (await env.ASSETS.fetch(`${ORIGIN}/styles.css`)).text();
 
 /** The text of the `<script type="application/json" id=…>` block. */
@@ -96,6 +98,7 @@ describe("GET / (the page's document)", () => {
   ] as const) {
     it(`shows step 1 for ${name}: the connect link and its QR, of a signed session fresh on every load`, async () => {
       const { html, first, svg, href } = await firstScreen(path());
+      const bound = path().includes("onboarding") ? `?onboarding=${ONBOARDING}` : "";
       const again = await firstScreen(path());
       expect(first!.session_id).toMatch(SESSION_ID_PATTERN);
       expect(again.first!.session_id).not.toBe(first!.session_id);
@@ -106,7 +109,7 @@ describe("GET / (the page's document)", () => {
         chain_id: CHAIN_ID,
         origin: { name: PAGE_ORIGIN_NAME, url: ORIGIN },
         expires_at: first!.expires_at,
-        relay_url: `${ORIGIN}${WALLET}/${first!.session_id}/confirm`,
+        relay_url: `${ORIGIN}${WALLET}/${first!.session_id}/confirm${bound}`,
       });
       const life = Date.parse(first!.expires_at) - Date.now();
       expect(life).toBeGreaterThan(Math.min(300, TTL_MAX_SECONDS) * 1000 - 5_000);
@@ -131,9 +134,11 @@ describe("GET / (the page's document)", () => {
   });
 
   it(
-    "carries no session when the operator is not an address of the network, or the onboarding id is " + "malformed",
+    "carries no session when the operator is not an address " +
+      "of the network, or the onboarding is malformed or unknown",
     async () => {
       for (const path of [
+        `/?onboarding=ob_${"5".repeat(32)}`,
         "/?operator=not-an-address",
         `/?operator=${accountAddress("other")}`,
         "/?operator=",

@@ -1,7 +1,8 @@
 import type { Handler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
-import { connectStepHtml, firstSession, pageKind } from "./first-session";
+import { connectStepHtml, firstSession, type PageKind, pageKind } from "./first-session";
+import { hostedSummaryHtml, hostedView, ownNodeSummaryHtml } from "./first-summary";
 import { pageSettings } from "./settings";
 
 /** JSON safe inside a `<script>` element: no `<` can close it. */
@@ -33,13 +34,14 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
   return async (c) => {
     const url = new URL(c.req.url);
     // Plain GETs: the browser's conditional headers would get a 304 for a document that differs.
-    const [asset, stylesheet] = await Promise.all([
+    const kind = pageKind(config, url);
+    const [asset, stylesheet, summary] = await Promise.all([
       c.env.ASSETS.fetch(new Request(new URL("/", url))),
       c.env.ASSETS.fetch(new Request(new URL("/styles.css", url))),
+      firstSummary(c.env, kind, url),
     ]);
     if (!asset.ok) return asset;
     const css = stylesheet.ok ? await stylesheet.text() : null;
-    const kind = pageKind(config, url);
     const now = Date.now();
     const first = kind === null ? null : await firstSession(config, url.origin, now);
     let rewriter = new HTMLRewriter()
@@ -51,6 +53,9 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
       rewriter = rewriter.on('link[rel="stylesheet"][href="/styles.css"]', {
         element: (e) => void e.replace(`<style>${css}</style>`, { html: true }),
       });
+    }
+    if (summary !== null) {
+      rewriter = rewriter.on("#page-summary", { element: (e) => void e.setInnerContent(summary, { html: true }) });
     }
     if (first) {
       rewriter = rewriter
@@ -84,4 +89,18 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
     }
     return response;
   };
+}
+
+/** Who asks and for which node, for a link that names one: the host's onboarding as the server has it, or the link's own operator. */
+async function firstSummary(env: AppEnv["Bindings"], kind: PageKind | null, url: URL): Promise<string | null> {
+  if (kind === "onboarding") {
+    const view = await hostedView(env, url.searchParams.get("onboarding") ?? "");
+    return view === null ? null : hostedSummaryHtml(view);
+  }
+  if (kind === "operator") {
+    // Read as the page's script reads them (page/start-form.ts).
+    const operator = url.searchParams.get("operator")?.trim() ?? "";
+    return ownNodeSummaryHtml(operator, (url.searchParams.get("label") ?? "").trim().slice(0, 64));
+  }
+  return null;
 }

@@ -15,6 +15,7 @@ import { firstSession } from "../src/page/first-session";
 import { PAGE_ORIGIN_NAME } from "../src/page/settings";
 import { parseDeepLink, SESSION_ID_PATTERN, type ConnectPayload } from "../src/protocol/index";
 import { decodeSvg } from "./helpers/qr";
+import { createOnboarding } from "./onboardings/helpers";
 import { accountAddress, CHAIN_ID, ORIGIN, TTL_MAX_SECONDS, WALLET } from "./helpers/sessions";
 
 /** The static index.html's ETag: a browser that holds it asks with it, and must still get the filled-in page. */
@@ -119,6 +120,28 @@ describe("GET / (the page's document)", () => {
     expect(html).toMatch(/<li data-step="sweep" hidden(="")?>/);
     const self = await firstScreen(`/?operator=${accountAddress()}`);
     expect(self.html).toMatch(/<li data-step="sweep">/);
+  });
+
+  it("names who asks and for which node in the first HTML, escaped: a host's onboarding (its return URL's host, label, operator) and a self-hoster's link", async () => {
+    const label = 'rack <b>3</b> & "north"';
+    const escaped = "rack &lt;b&gt;3&lt;/b&gt; &amp; &quot;north&quot;";
+    const operator = accountAddress();
+    const onboarding = await createOnboarding({ operator, label, return_url: "https://hosting.example/orders/7" });
+    const hosted = await firstScreen(`/?onboarding=${onboarding.id}`);
+    const summary = /<div id="page-summary">([\s\S]*?)<\/div>\s*<p class="intro">/.exec(hosted.html)?.[1] ?? "";
+    expect(summary).toContain(
+      `<p>Your hosting provider, hosting.example, sent you here to have your node “${escaped}” pay its rewards to your own wallet.</p>`,
+    );
+    expect(summary).toContain(`<span class="address" data-testid="onboarding-operator">${operator}</span>`);
+    expect(hosted.html).not.toContain("<b>3</b>");
+
+    const own = await firstScreen(`/?operator=${operator}&label=${encodeURIComponent(label)}`);
+    expect(own.html).toContain(`<p>This connects your node “${escaped}” to your own wallet: its rewards will go there.</p>`);
+    expect(own.html).toContain(`<span class="address" data-testid="node-operator">${operator}</span>`);
+    expect(own.html).not.toContain("<b>3</b>");
+    // An onboarding the server does not know, or no operator: nobody is named.
+    for (const path of [`/?onboarding=${ONBOARDING}`, "/?operator=not-an-address", "/"])
+      expect((await firstScreen(path)).html, path).toContain('<div id="page-summary"></div>');
   });
 
   it("carries no session when the operator is not an address of the network, or the onboarding id is malformed", async () => {

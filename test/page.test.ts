@@ -139,7 +139,9 @@ describe("GET / (the page's document)", () => {
     expect(hosted.html).not.toContain("<b>3</b>");
 
     const own = await firstScreen(`/?operator=${operator}&label=${encodeURIComponent(label)}`);
-    expect(own.html).toContain(`<p>This connects your node “${escaped}” to your own wallet: its rewards will go there.</p>`);
+    expect(own.html).toContain(
+      `<p>This connects your node “${escaped}” to your own wallet: its rewards will go there.</p>`,
+    );
     expect(own.html).toContain(`<span class="address" data-testid="node-operator">${operator}</span>`);
     expect(own.html).not.toContain("<b>3</b>");
     // An onboarding the server does not know, or no operator: nobody is named.

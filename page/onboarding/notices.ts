@@ -9,12 +9,7 @@ export function onboardingSummary(view: CustomerView): HTMLElement {
     "div",
     { class: "summary", "data-testid": "onboarding-summary" },
     el("p", {}, hostedSummarySentence(view.host, view.label)),
-    el(
-      "p",
-      {},
-      OPERATOR_WORDS,
-      el("span", { class: "address", "data-testid": "onboarding-operator" }, view.operator),
-    ),
+    el("p", {}, OPERATOR_WORDS, el("span", { class: "address", "data-testid": "onboarding-operator" }, view.operator)),
   );
 }
 

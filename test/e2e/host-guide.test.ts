@@ -141,7 +141,9 @@ describe("docs/HOSTS.md, run as written", () => {
     run(block("loop-customer"), { ID: loop.id, OPERATOR: loop.operator });
     await receiverSays(new RegExp(`onboarding\\.connected ${loop.id} status connected reference local-1`));
     await receiverSays(new RegExp(`onboarding\\.authorized ${loop.id} status authorized reference local-1`));
-    await receiverSays(new RegExp(`run on the node: docker exec \\S+ \\S+ tx incentives update-node "" --payout-recipient`));
+    await receiverSays(
+      new RegExp(`run on the node: docker exec \\S+ \\S+ tx incentives update-node "" --payout-recipient`),
+    );
 
     const cancelled = JSON.parse(run(block("cancel"), { ID: created.id })) as { status: string };
     expect(cancelled.status).toBe("cancelled");

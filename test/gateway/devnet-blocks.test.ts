@@ -185,10 +185,10 @@ describe("devnet block endpoints (stock Cosmos SDK 0.50 shapes)", () => {
     const payout = fresh();
     // A transaction and a failed one in one block (a failed transaction is in the block too); sent again
     // until they share one, since a block may land between two broadcasts on a loaded machine.
-    const [ok, failed] = await inOneBlock(() => [
+    const [ok, failed] = (await inOneBlock(() => [
       [authorizeMessage(payout, fresh())],
       [authorizeMessage(payout, fresh()), authorizeMessage(payout, payout)],
-    ]);
+    ])) as [TxResponse, TxResponse];
     expect(ok.code).toBe(0);
     expect(failed.code).not.toBe(0);
     const height = Number(ok.height);
@@ -261,7 +261,7 @@ describe("devnet block endpoints (stock Cosmos SDK 0.50 shapes)", () => {
 
   it("pages a block's transactions by offset and limit, and refuses an offset past them", async () => {
     const payout = fresh();
-    const sent = await inOneBlock(() => [0, 1, 2].map(() => [authorizeMessage(payout, fresh())]));
+    const sent = (await inOneBlock(() => [0, 1, 2].map(() => [authorizeMessage(payout, fresh())]))) as TxResponse[];
     const height = Number(sent[2]!.height);
     await untilHeight(height);
     const all = await getJson<{ txs: Tx[]; pagination: { total: string } }>(`/cosmos/tx/v1beta1/txs/block/${height}`);

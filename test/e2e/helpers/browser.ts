@@ -122,7 +122,11 @@ export function assertClean(guard: Guard): void {
  * Saves a full-page screenshot under test-results/screenshots/ (ignored by git), and under
  * docs/screenshots/ (the README's pictures) when UPDATE_SCREENSHOTS=1 (`npm run screenshots`).
  */
-export async function screenshot(page: Page, name: string, what: "full page" | "first screen" = "full page"): Promise<void> {
+export async function screenshot(
+  page: Page,
+  name: string,
+  what: "full page" | "first screen" = "full page",
+): Promise<void> {
   const dir = process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots";
   // "first screen": the viewport as the visitor first sees it (a full-page capture of a phone also drops its touch emulation).
   await page.screenshot({ path: `${dir}/${name}.png`, fullPage: what === "full page" });

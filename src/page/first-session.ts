@@ -15,8 +15,8 @@ import {
 } from "../protocol/index";
 import { qrSvg } from "../protocol/qr-code";
 import { mintSignedSessionId } from "../sessions/signed-ids";
+import { PAGE_ORIGIN_NAME } from "../protocol/page-origin";
 import { OPEN_ON_THIS_PHONE, SCAN_CAPTION, SCAN_ELSEWHERE_CAPTION } from "./first-screen-words";
-import { PAGE_ORIGIN_NAME } from "./settings";
 
 /** What the document's `#first-session` block carries for the page's script. */
 export interface FirstSession {

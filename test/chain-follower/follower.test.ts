@@ -117,7 +117,7 @@ async function followed(ids: string[]): Promise<void> {
  */
 async function followedThrough(height: number, ids: string[]): Promise<void> {
   do await pass(network());
-  while ((await cursorOf(network())).readThrough < height);
+  while (((await cursorOf(network())).readThrough ?? 0) < height);
   for (const id of ids) await settle(id);
 }
 

@@ -111,6 +111,16 @@ async function followed(ids: string[]): Promise<void> {
   for (const id of ids) await settle(id);
 }
 
+/**
+ * The network's follower has read through block `height`, then the onboardings `ids` did what it
+ * woke: a pass joined while the platform's alarm ran may have begun before that block was the head.
+ */
+async function followedThrough(height: number, ids: string[]): Promise<void> {
+  do await pass(network());
+  while (((await cursorOf(network())).readThrough ?? 0) < height);
+  for (const id of ids) await settle(id);
+}
+
 describe("the network's chain follower and the onboardings waiting", () => {
   it(
     "wakes only the onboardings a block names: the named one reads its state and moves on, the others read " +
@@ -121,8 +131,11 @@ describe("the network's chain follower and the onboardings waiting", () => {
       const before = await Promise.all(all.map((o) => readsOf(o.payout)));
 
       const [named, ...others] = all as [(typeof all)[0], ...typeof all];
-      await authorizeOnChain(named.payout, named.operator);
-      await followed(all.map((o) => o.id));
+      const included = Number((await authorizeOnChain(named.payout, named.operator)).height);
+      await followedThrough(
+        included,
+        all.map((o) => o.id),
+      );
       expect((await readOnboarding(named.id)).status).toBe("authorized");
       expect(await readsOf(named.payout)).toBeGreaterThan(before[0]!);
       for (const [i, o] of others.entries()) {
@@ -210,12 +223,20 @@ describe("the chain follower wakes and sleeps with the onboardings waiting", () 
 describe("the chain follower reads every block once, in order", () => {
   it("reads missed blocks in order: a block it cannot read holds back the ones after it until it can", async () => {
     const stub = await running();
-    const head = await devnetHeight();
-    await setCursor(stub, { readThrough: head - 5 });
-    // Block head-3 cannot be read from any node.
-    await fault({ prefix: `/cosmos/tx/v1beta1/txs/block/${head - 3}?`, status: 503 });
-    await pass(stub);
-    const held = await cursorOf(stub);
+    let head: number;
+    let held: Awaited<ReturnType<typeof cursorOf>>;
+    for (;;) {
+      head = await devnetHeight();
+      await setCursor(stub, { readThrough: head - 5 });
+      // Block head-3 cannot be read from any node.
+      await fault({ prefix: `/cosmos/tx/v1beta1/txs/block/${head - 3}?`, status: 503 });
+      await pass(stub);
+      held = await cursorOf(stub);
+      // Blocks come every 200 ms: a loaded machine may let the chain run past the catch-up window before the
+      // pass (the follower then rightly jumps to the head); only then is the run tried again from the new head.
+      if (held.readThrough === head - 4 || (await devnetHeight()) < head - 5 + MAX_CATCH_UP_BLOCKS) break;
+      await fetch(`${DEVNET}/__devnet/faults/${faults.pop()}`, { method: "DELETE" });
+    }
     expect(held.readThrough).toBe(head - 4);
     expect(held.failures).toBeGreaterThan(0);
 

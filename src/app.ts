@@ -8,6 +8,7 @@ import type { AppEnv } from "./app-env";
 import type { Config } from "./config";
 import { ApiError, GrpcCode, errorResponse, httpStatusSpec, notFound } from "./errors";
 import { gatewayRoutes } from "./gateway";
+import { rpcRoutes } from "./gateway/rpc";
 import { sharedUpstreamHealth } from "./gateway/shield/health-link";
 import { healthReport } from "./health";
 import { log } from "./log";
@@ -41,6 +42,7 @@ export function buildApp(config: Config): Hono<AppEnv> {
     return c.body(openApi, 200, { "content-type": "application/json", "cache-control": "public, max-age=300" });
   });
   app.route("/api", gatewayRoutes(config));
+  app.route("/rpc", rpcRoutes(config));
 
   // A Response, not a throw: Hono runs the not-found handler inside the request context's `next()`, which a throw would skip, access log and all.
   app.notFound((c) => errorResponse(notFound("ROUTE_NOT_FOUND", `No route for ${c.req.method} ${pathOf(c.req.url)}`)));

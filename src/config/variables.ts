@@ -98,6 +98,11 @@ export const VARIABLES = {
     schema: z.string().check(z.trim(), z.minLength(1, "must name at least one URL")),
     doc: "Comma-separated LCD (REST) base URLs, tried in order with failover",
   },
+  RPC_UPSTREAM_URLS: {
+    schema: z.string().check(z.trim()),
+    default: "",
+    doc: "Comma-separated CometBFT RPC base URLs behind /rpc, tried in order with failover; unset: /rpc answers 503 and asks nothing upstream",
+  },
   SESSION_TTL_MAX_SECONDS: {
     schema: integer(10, 86_400),
     default: "600",

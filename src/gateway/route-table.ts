@@ -2,13 +2,20 @@
  * The gateway's routes: the 19 module queries of groups A–E and the queries the network's own
  * tools use, one row each. The code walks this table; adding an endpoint is adding a row. `{ns}`
  * is the brand namespace from CHAIN_NAMESPACE, `:name` a path parameter whose validator is named
- * in `params`. Every route is a read: the gateway answers GET and HEAD only.
+ * in `params`. Every route is a read: the gateway answers GET and HEAD only. Each row also names
+ * its gRPC method, so the RPC face's `abci_query` (src/gateway/rpc/) reads the same table.
  */
 import type { ParamKind, QueryName } from "./validators";
 
 export interface GatewayRoute {
   /** Path below `/api`, e.g. `/{ns}/incentives/v1/node/:operator`. */
   path: string;
+  /**
+   * The gRPC method behind the path, e.g. `/{ns}.incentives.v1.Query/Node`: the `abci_query`
+   * path of the RPC face, which takes this row's TTLs. The `Query` services named here are the
+   * only ones `abci_query` serves.
+   */
+  grpc: string;
   /** What the query returns, in a few words (the OpenAPI summary). */
   summary: string;
   /** Validator of each path parameter. */
@@ -52,12 +59,14 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // A. incentives
   {
     path: "/{ns}/incentives/v1/params",
+    grpc: "/{ns}.incentives.v1.Query/Params",
     summary: "Incentives module parameters",
     ttl: 300,
     why: "module params change only by governance",
   },
   {
     path: "/{ns}/incentives/v1/node/:operator",
+    grpc: "/{ns}.incentives.v1.Query/Node",
     summary: "One hosted node by operator address",
     params: { operator: "address" },
     ttl: 6,
@@ -65,6 +74,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/nodes",
+    grpc: "/{ns}.incentives.v1.Query/Nodes",
     summary: "List of hosted nodes",
     query: PAGINATION,
     ttl: 6,
@@ -72,6 +82,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/operator_authorizations/:payout_recipient",
+    grpc: "/{ns}.incentives.v1.Query/OperatorAuthorizations",
     summary: "Operators authorized by a payout recipient",
     params: { payout_recipient: "address" },
     query: PAGINATION,
@@ -80,6 +91,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/peer_grant/:operator",
+    grpc: "/{ns}.incentives.v1.Query/PeerGrant",
     summary: "Fee grant the network gives a hosted node's operator",
     params: { operator: "address" },
     ttl: 30,
@@ -87,6 +99,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/eligible_nodes",
+    grpc: "/{ns}.incentives.v1.Query/EligibleNodes",
     summary: "Hosted nodes eligible for the payout",
     query: PAGINATION,
     ttl: 15,
@@ -94,12 +107,14 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/estimated_daily_payout",
+    grpc: "/{ns}.incentives.v1.Query/EstimatedDailyPayout",
     summary: "Estimated daily payout",
     ttl: 60,
     why: "derived from the epoch's pool and active node count",
   },
   {
     path: "/{ns}/incentives/v1/network_summary",
+    grpc: "/{ns}.incentives.v1.Query/NetworkSummary",
     summary: "Network summary",
     ttl: 30,
     why: "aggregate counters; seconds of lag are invisible",
@@ -107,6 +122,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // B. bank
   {
     path: "/cosmos/bank/v1beta1/balances/:address",
+    grpc: "/cosmos.bank.v1beta1.Query/AllBalances",
     summary: "Balances of an address",
     params: { address: "address" },
     query: PAGINATION,
@@ -115,6 +131,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/bank/v1beta1/supply",
+    grpc: "/cosmos.bank.v1beta1.Query/TotalSupply",
     summary: "Total supply",
     query: PAGINATION,
     ttl: 30,
@@ -122,6 +139,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/bank/v1beta1/denoms_metadata",
+    grpc: "/cosmos.bank.v1beta1.Query/DenomsMetadata",
     summary: "Denom metadata",
     query: PAGINATION,
     ttl: 300,
@@ -130,6 +148,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // Auth and transactions (what a node signer reads)
   {
     path: "/cosmos/auth/v1beta1/accounts/:address",
+    grpc: "/cosmos.auth.v1beta1.Query/Account",
     summary: "Account (number, sequence, public key)",
     params: { address: "address" },
     ttl: 2,
@@ -137,6 +156,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/tx/v1beta1/txs/:hash",
+    grpc: "/cosmos.tx.v1beta1.Service/GetTx",
     summary: "A transaction by hash",
     params: { hash: "txHash" },
     ttl: 86_400,
@@ -146,6 +166,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // C. staking
   {
     path: "/cosmos/staking/v1beta1/validators",
+    grpc: "/cosmos.staking.v1beta1.Query/Validators",
     summary: "Validators",
     query: [...PAGINATION, "status"],
     ttl: 30,
@@ -153,6 +174,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/staking/v1beta1/delegations/:delegator_addr",
+    grpc: "/cosmos.staking.v1beta1.Query/DelegatorDelegations",
     summary: "Delegations of a delegator",
     params: { delegator_addr: "address" },
     query: PAGINATION,
@@ -161,6 +183,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/staking/v1beta1/pool",
+    grpc: "/cosmos.staking.v1beta1.Query/Pool",
     summary: "Staking pool (bonded and not bonded tokens)",
     ttl: 15,
     why: "bonded totals move with delegations, a few blocks of lag is fine",
@@ -168,6 +191,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // Distribution
   {
     path: "/cosmos/distribution/v1beta1/delegators/:delegator_address/rewards",
+    grpc: "/cosmos.distribution.v1beta1.Query/DelegationTotalRewards",
     summary: "Staking rewards of a delegator",
     params: { delegator_address: "address" },
     ttl: 6,
@@ -175,6 +199,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/distribution/v1beta1/validators/:validator_address/commission",
+    grpc: "/cosmos.distribution.v1beta1.Query/ValidatorCommission",
     summary: "Accumulated commission of a validator",
     params: { validator_address: "validatorAddress" },
     ttl: 15,
@@ -182,6 +207,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/distribution/v1beta1/community_pool",
+    grpc: "/cosmos.distribution.v1beta1.Query/CommunityPool",
     summary: "Community pool",
     ttl: 30,
     why: "grows every block by a fraction of fees and inflation; an aggregate",
@@ -189,18 +215,21 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // D. trust score
   {
     path: "/{ns}/trustscore/v1/params",
+    grpc: "/{ns}.trustscore.v1.Query/Params",
     summary: "Trust score module parameters",
     ttl: 300,
     why: "module params change only by governance",
   },
   {
     path: "/{ns}/trustscore/v1/epoch",
+    grpc: "/{ns}.trustscore.v1.Query/Epoch",
     summary: "Current trust score epoch",
     ttl: 30,
     why: "an epoch spans many blocks",
   },
   {
     path: "/{ns}/trustscore/v1/global_trusts",
+    grpc: "/{ns}.trustscore.v1.Query/GlobalTrusts",
     summary: "Global trust scores",
     query: PAGINATION,
     ttl: 60,
@@ -208,6 +237,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/trustscore/v1/participant/:address",
+    grpc: "/{ns}.trustscore.v1.Query/Participant",
     summary: "Trust score of one participant",
     params: { address: "address" },
     ttl: 30,
@@ -216,6 +246,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // E. campaign
   {
     path: "/{ns}/campaign/v1/campaigns",
+    grpc: "/{ns}.campaign.v1.Query/Campaigns",
     summary: "List of campaigns",
     query: PAGINATION,
     ttl: 15,
@@ -223,6 +254,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/campaign/v1/campaign/:id",
+    grpc: "/{ns}.campaign.v1.Query/Campaign",
     summary: "One campaign by id",
     params: { id: "uint64" },
     ttl: 15,
@@ -230,6 +262,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/campaign/v1/treasury/:campaign_id",
+    grpc: "/{ns}.campaign.v1.Query/Treasury",
     summary: "Treasury of a campaign",
     params: { campaign_id: "uint64" },
     ttl: 6,

@@ -37,7 +37,7 @@ export type ShieldReply = { now: ShieldOutcome } | { later: ReadableStream<Uint8
 
 /** The Durable Object name of a key's shield: the chain id keeps networks apart and a historical read's height apart, as in the cache key. */
 export function shieldName(chainId: string, query: UpstreamQuery): string {
-  return `${chainId}${query.height === null ? "" : `@${query.height}`} ${query.upstreamPath}`;
+  return `${chainId}${query.height === null ? "" : `@${query.height}`} ${query.rpc ? "rpc:" : ""}${query.upstreamPath}`;
 }
 
 /** Options for a stub: the configured placement of objects created by it. */

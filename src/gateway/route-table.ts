@@ -11,7 +11,8 @@ export interface GatewayRoute {
   /** Path below `/api`, e.g. `/{ns}/incentives/v1/node/:operator`. */
   path: string;
   /**
-   * The gRPC method behind the path, e.g. `/{ns}.incentives.v1.Query/Node`: the `abci_query`
+   * The gRPC method behind the path, in the package the path names (`/{ns}/incentives/v1/…` is
+   * `{ns}.incentives.v1`): `Query/Node` is `/{ns}.incentives.v1.Query/Node`, the `abci_query`
    * path of the RPC face, which takes this row's TTLs. The `Query` services named here are the
    * only ones `abci_query` serves.
    */
@@ -49,6 +50,9 @@ export const ERROR_ANSWER_TTL = 5;
  */
 export const HISTORICAL_ANSWER_TTL = 86_400;
 
+/** The full gRPC method of `route`, e.g. `/cosmos.bank.v1beta1.Query/AllBalances` (`{ns}` left in). */
+export const grpcMethod = (route: GatewayRoute) => `/${route.path.split("/", 4).slice(1).join(".")}.${route.grpc}`;
+
 /** Seconds an answer of `route` with `status` is fresh; `historical` for a read at a past height. */
 export function answerTtl(route: GatewayRoute, status: number, historical: boolean): number {
   if (status >= 300) return Math.min(route.ttl, route.errorTtl ?? ERROR_ANSWER_TTL);
@@ -59,14 +63,14 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // A. incentives
   {
     path: "/{ns}/incentives/v1/params",
-    grpc: "/{ns}.incentives.v1.Query/Params",
+    grpc: "Query/Params",
     summary: "Incentives module parameters",
     ttl: 300,
     why: "module params change only by governance",
   },
   {
     path: "/{ns}/incentives/v1/node/:operator",
-    grpc: "/{ns}.incentives.v1.Query/Node",
+    grpc: "Query/Node",
     summary: "One hosted node by operator address",
     params: { operator: "address" },
     ttl: 6,
@@ -74,7 +78,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/nodes",
-    grpc: "/{ns}.incentives.v1.Query/Nodes",
+    grpc: "Query/Nodes",
     summary: "List of hosted nodes",
     query: PAGINATION,
     ttl: 6,
@@ -82,7 +86,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/operator_authorizations/:payout_recipient",
-    grpc: "/{ns}.incentives.v1.Query/OperatorAuthorizations",
+    grpc: "Query/OperatorAuthorizations",
     summary: "Operators authorized by a payout recipient",
     params: { payout_recipient: "address" },
     query: PAGINATION,
@@ -91,7 +95,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/peer_grant/:operator",
-    grpc: "/{ns}.incentives.v1.Query/PeerGrant",
+    grpc: "Query/PeerGrant",
     summary: "Fee grant the network gives a hosted node's operator",
     params: { operator: "address" },
     ttl: 30,
@@ -99,7 +103,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/eligible_nodes",
-    grpc: "/{ns}.incentives.v1.Query/EligibleNodes",
+    grpc: "Query/EligibleNodes",
     summary: "Hosted nodes eligible for the payout",
     query: PAGINATION,
     ttl: 15,
@@ -107,14 +111,14 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/estimated_daily_payout",
-    grpc: "/{ns}.incentives.v1.Query/EstimatedDailyPayout",
+    grpc: "Query/EstimatedDailyPayout",
     summary: "Estimated daily payout",
     ttl: 60,
     why: "derived from the epoch's pool and active node count",
   },
   {
     path: "/{ns}/incentives/v1/network_summary",
-    grpc: "/{ns}.incentives.v1.Query/NetworkSummary",
+    grpc: "Query/NetworkSummary",
     summary: "Network summary",
     ttl: 30,
     why: "aggregate counters; seconds of lag are invisible",
@@ -122,7 +126,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // B. bank
   {
     path: "/cosmos/bank/v1beta1/balances/:address",
-    grpc: "/cosmos.bank.v1beta1.Query/AllBalances",
+    grpc: "Query/AllBalances",
     summary: "Balances of an address",
     params: { address: "address" },
     query: PAGINATION,
@@ -131,7 +135,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/bank/v1beta1/supply",
-    grpc: "/cosmos.bank.v1beta1.Query/TotalSupply",
+    grpc: "Query/TotalSupply",
     summary: "Total supply",
     query: PAGINATION,
     ttl: 30,
@@ -139,7 +143,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/bank/v1beta1/denoms_metadata",
-    grpc: "/cosmos.bank.v1beta1.Query/DenomsMetadata",
+    grpc: "Query/DenomsMetadata",
     summary: "Denom metadata",
     query: PAGINATION,
     ttl: 300,
@@ -148,7 +152,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // Auth and transactions (what a node signer reads)
   {
     path: "/cosmos/auth/v1beta1/accounts/:address",
-    grpc: "/cosmos.auth.v1beta1.Query/Account",
+    grpc: "Query/Account",
     summary: "Account (number, sequence, public key)",
     params: { address: "address" },
     ttl: 2,
@@ -156,7 +160,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/tx/v1beta1/txs/:hash",
-    grpc: "/cosmos.tx.v1beta1.Service/GetTx",
+    grpc: "Service/GetTx",
     summary: "A transaction by hash",
     params: { hash: "txHash" },
     ttl: 86_400,
@@ -166,7 +170,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // C. staking
   {
     path: "/cosmos/staking/v1beta1/validators",
-    grpc: "/cosmos.staking.v1beta1.Query/Validators",
+    grpc: "Query/Validators",
     summary: "Validators",
     query: [...PAGINATION, "status"],
     ttl: 30,
@@ -174,7 +178,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/staking/v1beta1/delegations/:delegator_addr",
-    grpc: "/cosmos.staking.v1beta1.Query/DelegatorDelegations",
+    grpc: "Query/DelegatorDelegations",
     summary: "Delegations of a delegator",
     params: { delegator_addr: "address" },
     query: PAGINATION,
@@ -183,7 +187,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/staking/v1beta1/pool",
-    grpc: "/cosmos.staking.v1beta1.Query/Pool",
+    grpc: "Query/Pool",
     summary: "Staking pool (bonded and not bonded tokens)",
     ttl: 15,
     why: "bonded totals move with delegations, a few blocks of lag is fine",
@@ -191,7 +195,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // Distribution
   {
     path: "/cosmos/distribution/v1beta1/delegators/:delegator_address/rewards",
-    grpc: "/cosmos.distribution.v1beta1.Query/DelegationTotalRewards",
+    grpc: "Query/DelegationTotalRewards",
     summary: "Staking rewards of a delegator",
     params: { delegator_address: "address" },
     ttl: 6,
@@ -199,7 +203,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/distribution/v1beta1/validators/:validator_address/commission",
-    grpc: "/cosmos.distribution.v1beta1.Query/ValidatorCommission",
+    grpc: "Query/ValidatorCommission",
     summary: "Accumulated commission of a validator",
     params: { validator_address: "validatorAddress" },
     ttl: 15,
@@ -207,7 +211,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/distribution/v1beta1/community_pool",
-    grpc: "/cosmos.distribution.v1beta1.Query/CommunityPool",
+    grpc: "Query/CommunityPool",
     summary: "Community pool",
     ttl: 30,
     why: "grows every block by a fraction of fees and inflation; an aggregate",
@@ -215,21 +219,21 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // D. trust score
   {
     path: "/{ns}/trustscore/v1/params",
-    grpc: "/{ns}.trustscore.v1.Query/Params",
+    grpc: "Query/Params",
     summary: "Trust score module parameters",
     ttl: 300,
     why: "module params change only by governance",
   },
   {
     path: "/{ns}/trustscore/v1/epoch",
-    grpc: "/{ns}.trustscore.v1.Query/Epoch",
+    grpc: "Query/Epoch",
     summary: "Current trust score epoch",
     ttl: 30,
     why: "an epoch spans many blocks",
   },
   {
     path: "/{ns}/trustscore/v1/global_trusts",
-    grpc: "/{ns}.trustscore.v1.Query/GlobalTrusts",
+    grpc: "Query/GlobalTrusts",
     summary: "Global trust scores",
     query: PAGINATION,
     ttl: 60,
@@ -237,7 +241,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/trustscore/v1/participant/:address",
-    grpc: "/{ns}.trustscore.v1.Query/Participant",
+    grpc: "Query/Participant",
     summary: "Trust score of one participant",
     params: { address: "address" },
     ttl: 30,
@@ -246,7 +250,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // E. campaign
   {
     path: "/{ns}/campaign/v1/campaigns",
-    grpc: "/{ns}.campaign.v1.Query/Campaigns",
+    grpc: "Query/Campaigns",
     summary: "List of campaigns",
     query: PAGINATION,
     ttl: 15,
@@ -254,7 +258,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/campaign/v1/campaign/:id",
-    grpc: "/{ns}.campaign.v1.Query/Campaign",
+    grpc: "Query/Campaign",
     summary: "One campaign by id",
     params: { id: "uint64" },
     ttl: 15,
@@ -262,7 +266,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/campaign/v1/treasury/:campaign_id",
-    grpc: "/{ns}.campaign.v1.Query/Treasury",
+    grpc: "Query/Treasury",
     summary: "Treasury of a campaign",
     params: { campaign_id: "uint64" },
     ttl: 6,

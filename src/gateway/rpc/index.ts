@@ -76,23 +76,23 @@ async function answerBody(c: RpcContext, table: AbciTable): Promise<Response> {
   const declared = Number(c.req.header("content-length") ?? 0);
   const body = declared > RPC_MAX_BODY ? null : await c.req.text();
   if (body === null || body.length > RPC_MAX_BODY)
-    return refuse(new RpcError(-32600, "Invalid Request", `the body is over ${RPC_MAX_BODY} bytes`), 413);
+    return refuse(new RpcError(-32600, `the body is over ${RPC_MAX_BODY} bytes`), 413);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
-    return refuse(new RpcError(-32700, "Parse error", "the body is not JSON"));
+    return refuse(new RpcError(-32700, "the body is not JSON"));
   }
   if (!Array.isArray(parsed)) return answerCalls(c, table, [parsed], false);
   if (parsed.length === 0 || parsed.length > RPC_MAX_BATCH)
-    return refuse(new RpcError(-32600, "Invalid Request", `a batch holds 1 to ${RPC_MAX_BATCH} calls`));
+    return refuse(new RpcError(-32600, `a batch holds 1 to ${RPC_MAX_BATCH} calls`));
   return answerCalls(c, table, parsed, true);
 }
 
 async function answerCalls(c: RpcContext, table: AbciTable, calls: unknown[], batch: boolean): Promise<Response> {
   const config = c.get("config");
   if (config.rpcUpstreamUrls.length === 0)
-    return refuse(new RpcError(-32603, "Internal error", "no CometBFT node is configured (RPC_UPSTREAM_URLS)"), 503);
+    return refuse(new RpcError(-32603, "no CometBFT node is configured (RPC_UPSTREAM_URLS)"), 503);
   return send(c, await Promise.all(calls.map((call) => answerCall(c, table, call))), batch);
 }
 
@@ -108,21 +108,18 @@ async function answerCall(c: RpcContext, table: AbciTable, call: unknown): Promi
     height: null,
   });
   if (request.jsonrpc !== "2.0" || idJson === "null" || typeof request.method !== "string")
-    return refused(
-      new RpcError(-32600, "Invalid Request", 'a call is {"jsonrpc":"2.0","id":<string or number>,"method":…}'),
-    );
+    return refused(new RpcError(-32600, 'a call is {"jsonrpc":"2.0","id":<string or number>,"method":…}'));
   const method = Object.hasOwn(RPC_METHODS, request.method) ? RPC_METHODS[request.method] : undefined;
   if (!method)
     return refused(
       new RpcError(
         -32601,
-        "Method not found",
         `${JSON.stringify(request.method).slice(0, 64)} is not served here: reads only (${Object.keys(RPC_METHODS).join(", ")})`,
       ),
     );
   const params = request.params ?? {};
   if (typeof params !== "object" || Array.isArray(params))
-    return refused(new RpcError(-32602, "Invalid params", "params must be an object of named params"));
+    return refused(new RpcError(-32602, "params must be an object of named params"));
   let prepared;
   try {
     prepared = method(params as Params, table);
@@ -137,7 +134,7 @@ async function answerCall(c: RpcContext, table: AbciTable, call: unknown): Promi
   const served = recorded(c, await serveFromTiers(tiersOf(c), keys, { query, ttls: prepared.ttls }));
   if ("entry" in served) return fromEntry(idJson, served.status, served.entry);
   const why = served.failure instanceof Error ? served.failure.message : String(served.failure);
-  return { text: reply(idJson, new RpcError(-32603, "Internal error", why).member()), cache: "MISS", height: null };
+  return { text: reply(idJson, new RpcError(-32603, why).member()), cache: "MISS", height: null };
 }
 
 function fromEntry(idJson: string, cache: CacheStatus, entry: CacheEntry): Answered {
@@ -170,7 +167,7 @@ function uriParams(url: string): Params {
         params[name] = JSON.parse(value);
         continue;
       } catch {
-        throw new RpcError(-32602, "Invalid params", `${name} is not a well-quoted string`);
+        throw new RpcError(-32602, `${name} is not a well-quoted string`);
       }
     }
     params[name] = value;

@@ -7,7 +7,7 @@
  */
 import type { Config } from "../../config";
 import type { AnswerTtls } from "../cache-entry";
-import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, type GatewayRoute } from "../route-table";
+import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, grpcMethod, type GatewayRoute } from "../route-table";
 import { RpcError } from "./rpc-error";
 
 /** A call's params, as JSON-RPC sends them or as read from a URI-style query. */
@@ -18,7 +18,7 @@ export interface PreparedCall {
   /** `/<method>?<params in fixed order>`, appended to an RPC_UPSTREAM_URLS base. */
   upstreamPath: string;
   ttls: AnswerTtls;
-  /** The call names its height: its answer is immutable and says nothing of the latest height. */
+  /** The answer is not the latest state (a named height, a transaction, a search): it has no height to keep. */
   pinned: boolean;
 }
 
@@ -31,7 +31,7 @@ const IMMUTABLE: AnswerTtls = { success: HISTORICAL_ANSWER_TTL, error: 1 };
 
 const MAX_INT64 = 0x7fff_ffff_ffff_ffffn;
 
-const invalid = (why: string) => new RpcError(-32602, "Invalid params", why);
+const invalid = (why: string) => new RpcError(-32602, why);
 
 /** A non-negative int64, as a JSON number or a decimal string (CometBFT takes both); canonical decimal, or null when absent. */
 function int(params: Params, name: string, min: number): string | null {
@@ -158,14 +158,14 @@ export const RPC_METHODS: Readonly<Record<string, Method>> = {
     upstreamPath: call("tx", [`hash=0x${txHash(params)}`, `prove=${bool(params, "prove")}`]),
     // The REST face's transaction row: found is kept a day, not found yet a second.
     ttls: { success: answerTtl(table.txRoute, 200, false), error: answerTtl(table.txRoute, 400, false) },
-    pinned: false,
+    pinned: true,
   }),
   tx_search: (params) => ({
     upstreamPath: call("tx_search", [...search(params), `prove=${bool(params, "prove")}`]),
     ttls: SECOND,
-    pinned: false,
+    pinned: true,
   }),
-  block_search: (params) => ({ upstreamPath: call("block_search", search(params)), ttls: SECOND, pinned: false }),
+  block_search: (params) => ({ upstreamPath: call("block_search", search(params)), ttls: SECOND, pinned: true }),
 };
 
 /** The rows `abci_query` reads, by gRPC method, with the namespace filled in. */
@@ -187,7 +187,7 @@ export function abciTable(config: Pick<Config, "namespace">): AbciTable {
   const byMethod = new Map<string, GatewayRoute>();
   const byService = new Map<string, GatewayRoute>();
   for (const route of GATEWAY_ROUTES) {
-    const grpc = route.grpc.replace("{ns}", config.namespace);
+    const grpc = grpcMethod(route).replace("{ns}", config.namespace);
     byMethod.set(grpc, route);
     const service = serviceOf(grpc);
     // Only modules' Query services: the tx Service's search is unbounded, and it is the `tx` method's.

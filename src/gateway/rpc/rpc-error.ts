@@ -6,11 +6,10 @@
  */
 export class RpcError extends Error {
   constructor(
-    readonly code: number,
-    message: string,
+    readonly code: -32700 | -32600 | -32601 | -32602 | -32603,
     readonly data: string,
   ) {
-    super(message);
+    super(MESSAGES[code]);
   }
 
   /** The error member of a reply (`"error":{…}`), as an answer's body is kept. */
@@ -18,6 +17,15 @@ export class RpcError extends Error {
     return `"error":${JSON.stringify({ code: this.code, message: this.message, data: this.data })}`;
   }
 }
+
+/** JSON-RPC 2.0's words for each code. */
+const MESSAGES = {
+  [-32700]: "Parse error",
+  [-32600]: "Invalid Request",
+  [-32601]: "Method not found",
+  [-32602]: "Invalid params",
+  [-32603]: "Internal error",
+};
 
 /** A whole JSON-RPC reply: `member` (`"result":…` or `"error":…`) with the caller's id (JSON text). */
 export function reply(idJson: string, member: string): string {

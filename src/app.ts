@@ -8,6 +8,7 @@ import type { AppEnv } from "./app-env";
 import type { Config } from "./config";
 import { ApiError, GrpcCode, errorResponse, httpStatusSpec, notFound } from "./errors";
 import { gatewayRoutes } from "./gateway";
+import { answerFromMemory } from "./gateway/memory-answer";
 import { rpcRoutes } from "./gateway/rpc";
 import { sharedUpstreamHealth } from "./gateway/shield/health-link";
 import { healthReport } from "./health";
@@ -63,5 +64,13 @@ export function buildApp(config: Config): Hono<AppEnv> {
       { "x-request-id": requestId },
     );
   });
+  // A hit in the isolate's memory is answered before the router (src/gateway/memory-answer.ts).
+  const route = app.fetch;
+  app.fetch = (request, env, ctx) => {
+    const memory = answerFromMemory(request, config);
+    if (memory === null) return route(request, env, ctx);
+    if (memory instanceof Response) return memory;
+    return memory.then((answer) => answer ?? route(request, env, ctx));
+  };
   return app;
 }

@@ -2,11 +2,11 @@
  * Answers one validated query from the data center's cache and beyond, with the semantics of
  * nginx's proxy_cache + proxy_cache_lock + proxy_cache_use_stale (updating, error, timeout,
  * http_5xx, http_429) + proxy_cache_background_update, and Cosmos block-height monotonicity.
- * The isolate's memory answered before validation already (hot-tier.ts); here the data center's
+ * The isolate's memory answered before the router already (memory-answer.ts); here the data center's
  * Cache API, then (miss.ts) the key's shield or the upstreams.
  */
 import type { Context } from "hono";
-import { basePath } from "hono/route";
+import { basePath, routePath } from "hono/route";
 import type { Config } from "../config";
 import { queryKeys, readEntry, writeEntry, type QueryKeys } from "./cache-entry";
 import { coalesce, isInflight } from "./coalesce";
@@ -39,6 +39,8 @@ export interface Tiers {
   ctx: ExecutionContext;
   shields: ShieldNamespace | null;
   requestId: string;
+  /** The route pattern that asked (kept with a hot entry, for the access log of the hits it answers). */
+  route: string;
 }
 
 export function tiersOf(c: Context<GatewayEnv>): Tiers {
@@ -48,6 +50,7 @@ export function tiersOf(c: Context<GatewayEnv>): Tiers {
     ctx: c.executionCtx as ExecutionContext,
     shields: config.cacheShield ? c.env.QUERY_SHIELDS : null,
     requestId: c.get("requestId"),
+    route: routePath(c),
   };
 }
 
@@ -69,13 +72,12 @@ export function recorded(c: Context<GatewayEnv>, outcome: TierOutcome): Served {
 export async function serveFromTiers(tiers: Tiers, keys: QueryKeys, ask: MissAsk): Promise<TierOutcome> {
   const { config, ctx } = tiers;
   // Concurrent work for one key in this isolate, a background refresh or a miss, is one request beyond the data center.
-  const fetchShared = (mode: ShieldMode) =>
-    coalesce(keys.cache, ctx, () => fetchAndStore(config, tiers.shields, keys, ask, mode, tiers.requestId));
+  const fetchShared = (mode: ShieldMode) => coalesce(keys.cache, ctx, () => fetchAndStore(tiers, keys, ask, mode));
 
   const cached = await readEntry(keys.cache);
   const state = cached ? freshness(cached, Date.now(), config) : "expired";
   if (cached && state === "fresh") {
-    hotPut(keys.hot, cached);
+    hotPut(keys.hot, cached, tiers.route);
     return { served: { status: "HIT", entry: cached } };
   }
   if (cached && state === "stale") {
@@ -94,19 +96,13 @@ export async function serveFromTiers(tiers: Tiers, keys: QueryKeys, ask: MissAsk
 }
 
 /** Obtains an entry (miss.ts) and stores it, unless it is at a lower block height than the entry stored now. */
-async function fetchAndStore(
-  config: Config,
-  shields: ShieldNamespace | null,
-  keys: QueryKeys,
-  ask: MissAsk,
-  mode: ShieldMode,
-  requestId: string,
-): Promise<Obtained> {
-  const obtained = await obtain(config, shields, ask, mode, requestId);
+async function fetchAndStore(tiers: Tiers, keys: QueryKeys, ask: MissAsk, mode: ShieldMode): Promise<Obtained> {
+  const { config } = tiers;
+  const obtained = await obtain(config, tiers.shields, ask, mode, tiers.requestId);
   if ("failure" in obtained) return obtained;
   // Re-read: another request or a background refresh may have stored a higher height meanwhile.
   const { entry, kept } = newest(await readEntry(keys.cache), obtained.entry);
   await writeEntry(keys.cache, entry, config);
-  hotPut(keys.hot, entry);
+  hotPut(keys.hot, entry, tiers.route);
   return { ...obtained, entry, status: kept ? "REVALIDATED" : obtained.status };
 }

@@ -13,7 +13,7 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app";
 import { readConfig } from "../../src/config";
-import { RPC_MAX_BATCH } from "../../src/gateway/rpc";
+import { RPC_MAX_BATCH } from "../../src/gateway/rpc/limits";
 import { DEVNET, ORIGIN, fault, freshAddress, gateway, tag, upstreamRequests, type Gateway } from "./helpers";
 
 /** The app under test and its origin: a data center of its own, so no other test's cache entries are in it. */

@@ -18,15 +18,11 @@ import { HEIGHT_HEADER } from "../match";
 import { publicCors } from "../public-cors";
 import { recorded, serveFromTiers, tiersOf } from "../serve";
 import { servingHeaders } from "../serving-headers";
+import { callShape, keptBody, rememberCall } from "./call-memo";
+import { RPC_EXPOSED_HEADERS, RPC_MAX_BATCH, RPC_MAX_BODY, RPC_ROUTE } from "./limits";
 import { RPC_METHODS, abciTable, type AbciTable, type Params } from "./methods";
 import { RpcError, reply } from "./rpc-error";
 
-/** Largest request body, in bytes. */
-export const RPC_MAX_BODY = 64 * 1024;
-/** Most calls in one batch. */
-export const RPC_MAX_BATCH = 20;
-
-const MOUNT = "/rpc";
 const METHODS = ["GET", "POST", "OPTIONS"];
 
 /** How one call was answered: its reply, and the tier and height that gave it (none for a refusal). */
@@ -34,6 +30,8 @@ interface Answered {
   text: string;
   cache: CacheStatus;
   height: number | null;
+  /** The hot key of the entry that answered. */
+  key?: string;
 }
 
 type RpcContext = Context<GatewayEnv>;
@@ -46,7 +44,7 @@ export function rpcRoutes(config: Config): Hono<GatewayEnv> {
     servingHeaders(),
     publicCors({
       allowMethods: METHODS,
-      exposeHeaders: ["x-cache", HEIGHT_HEADER, "server-timing", "x-request-id"],
+      exposeHeaders: [RPC_EXPOSED_HEADERS],
       maxAgeSeconds: 86_400,
     }),
   );
@@ -54,9 +52,6 @@ export function rpcRoutes(config: Config): Hono<GatewayEnv> {
   app.post("/", post);
   app.post("", post);
   app.get("/:method", (c) => {
-    // A URI-style call in canonical form is the key of its hot entry: answered before it is read.
-    const hot = hotFresh(c.req.url, c.get("startedAt"));
-    if (hot) return send(c, [fromEntry("-1", "HIT", hot)], false);
     let params: Params;
     try {
       params = uriParams(c.req.url);
@@ -74,7 +69,8 @@ export function rpcRoutes(config: Config): Hono<GatewayEnv> {
 /** A POST: the body within its limit, parsed, one call or a batch. */
 async function answerBody(c: RpcContext, table: AbciTable): Promise<Response> {
   const declared = Number(c.req.header("content-length") ?? 0);
-  const body = declared > RPC_MAX_BODY ? null : await c.req.text();
+  // The memory tier may have read the body already.
+  const body = declared > RPC_MAX_BODY ? null : (keptBody(c.req.raw) ?? (await c.req.text()));
   if (body === null || body.length > RPC_MAX_BODY)
     return refuse(new RpcError(-32600, `the body is over ${RPC_MAX_BODY} bytes`), 413);
   let parsed: unknown;
@@ -83,17 +79,28 @@ async function answerBody(c: RpcContext, table: AbciTable): Promise<Response> {
   } catch {
     return refuse(new RpcError(-32700, "the body is not JSON"));
   }
-  if (!Array.isArray(parsed)) return answerCalls(c, table, [parsed], false);
+  if (!Array.isArray(parsed)) return answerCalls(c, table, [parsed], false, body);
   if (parsed.length === 0 || parsed.length > RPC_MAX_BATCH)
     return refuse(new RpcError(-32600, `a batch holds 1 to ${RPC_MAX_BATCH} calls`));
   return answerCalls(c, table, parsed, true);
 }
 
-async function answerCalls(c: RpcContext, table: AbciTable, calls: unknown[], batch: boolean): Promise<Response> {
+/** `body`: a single call's, which is remembered (call-memo.ts) once it is answered from a cache entry. */
+async function answerCalls(
+  c: RpcContext,
+  table: AbciTable,
+  calls: unknown[],
+  batch: boolean,
+  body?: string,
+): Promise<Response> {
   const config = c.get("config");
   if (config.rpcUpstreamUrls.length === 0)
     return refuse(new RpcError(-32603, "no CometBFT node is configured (RPC_UPSTREAM_URLS)"), 503);
-  return send(c, await Promise.all(calls.map((call) => answerCall(c, table, call))), batch);
+  const answers = await Promise.all(calls.map((call) => answerCall(c, table, call)));
+  const url = c.req.url;
+  const shape = body === undefined ? null : callShape(url.slice(0, url.indexOf("/", 8)), body);
+  if (shape && answers[0]!.key) rememberCall(shape.rest, answers[0]!.key);
+  return send(c, answers, batch);
 }
 
 /** One call: refused before any upstream is asked, or served from the first tier that has it. */
@@ -128,11 +135,11 @@ async function answerCall(c: RpcContext, table: AbciTable, call: unknown): Promi
     throw err;
   }
   const query = { upstreamPath: prepared.upstreamPath, height: null, rpc: { pinned: prepared.pinned } };
-  const keys = queryKeys(c.req.url, MOUNT, c.get("config"), query);
+  const keys = queryKeys(c.req.url, RPC_ROUTE, c.get("config"), query);
   const hot = hotFresh(keys.hot, c.get("startedAt"));
-  if (hot) return fromEntry(idJson, "HIT", hot);
+  if (hot) return { ...fromEntry(idJson, "HIT", hot), key: keys.hot };
   const served = recorded(c, await serveFromTiers(tiersOf(c), keys, { query, ttls: prepared.ttls }));
-  if ("entry" in served) return fromEntry(idJson, served.status, served.entry);
+  if ("entry" in served) return { ...fromEntry(idJson, served.status, served.entry), key: keys.hot };
   const why = served.failure instanceof Error ? served.failure.message : String(served.failure);
   return { text: reply(idJson, new RpcError(-32603, why).member()), cache: "MISS", height: null };
 }

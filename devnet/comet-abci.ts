@@ -1,7 +1,7 @@
 /**
  * `abci_query` of the devnet's CometBFT face: the gRPC query services over ABCI, request and
  * answer as real protobuf (cosmjs-types), from the same ledger as the REST face. Modelled: bank's
- * `AllBalances` and `Balance`, auth's `Account`, staking's `Validators` and `DelegatorDelegations`.
+ * `AllBalances`, `Balance` and `DenomsMetadata`, auth's `Account`, staking's `Validators` and `DelegatorDelegations`.
  * Any other path is the SDK's "unknown query path" (code 6); a query error is the SDK's ABCI form
  * of a gRPC status (`rpc error: code = NotFound desc = …`, code 22 `key not found`), which
  * CosmJS's `getAccount` reads as "no account".
@@ -14,6 +14,7 @@ import {
   QueryAllBalancesResponse,
   QueryBalanceRequest,
   QueryBalanceResponse,
+  QueryDenomsMetadataResponse,
 } from "cosmjs-types/cosmos/bank/v1beta1/query";
 import {
   QueryDelegatorDelegationsRequest,
@@ -23,6 +24,7 @@ import {
 } from "cosmjs-types/cosmos/staking/v1beta1/query";
 import { BinaryWriter } from "cosmjs-types/binary";
 import { accountAt } from "./accounts.ts";
+import { denomMetadata } from "./cosmos-routes.ts";
 import type { Ledger } from "./ledger.ts";
 
 /** The `response` of an `abci_query` result, in CometBFT's JSON. */
@@ -87,6 +89,22 @@ const HANDLERS: Record<string, Handler> = {
     if (!denom) throw invalid("invalid denom");
     const found = ledger.balances(checked(ledger, address)).find((c) => c.denom === denom);
     return QueryBalanceResponse.encode({ balance: found ?? { denom, amount: "0" } }).finish();
+  },
+  "/cosmos.bank.v1beta1.Query/DenomsMetadata": (ledger) => {
+    const m = denomMetadata(ledger);
+    const metadata = {
+      description: m.description,
+      denomUnits: m.denom_units,
+      base: m.base,
+      display: m.display,
+      name: m.name,
+      symbol: m.symbol,
+      uri: m.uri,
+      uriHash: m.uri_hash,
+    };
+    return QueryDenomsMetadataResponse.encode(
+      QueryDenomsMetadataResponse.fromPartial({ metadatas: [metadata], pagination: { total: 1n } }),
+    ).finish();
   },
   "/cosmos.auth.v1beta1.Query/Account": (ledger, data, height) => {
     const { address } = QueryAccountRequest.decode(data);

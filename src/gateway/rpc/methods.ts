@@ -33,13 +33,13 @@ const MAX_INT64 = 0x7fff_ffff_ffff_ffffn;
 
 const invalid = (why: string) => new RpcError(-32602, why);
 
-/** A non-negative int64, as a JSON number or a decimal string (CometBFT takes both); canonical decimal, or null when absent. */
-function int(params: Params, name: string, min: number): string | null {
+/** An int64 from `min` to `max`, as a JSON number or a decimal string (CometBFT takes both); canonical decimal, or null when absent. */
+function int(params: Params, name: string, min: number, max = MAX_INT64): string | null {
   const value = params[name];
   if (value === undefined || value === null) return null;
   const text = typeof value === "number" && Number.isSafeInteger(value) ? String(value) : value;
-  if (typeof text !== "string" || !/^-?\d{1,19}$/.test(text) || BigInt(text) < BigInt(min) || BigInt(text) > MAX_INT64)
-    throw invalid(`${name} must be an integer of at least ${min}, got ${JSON.stringify(value)}`);
+  if (typeof text !== "string" || !/^-?\d{1,19}$/.test(text) || BigInt(text) < BigInt(min) || BigInt(text) > max)
+    throw invalid(`${name} must be an integer from ${min} to ${max}`);
   return String(BigInt(text));
 }
 
@@ -85,15 +85,9 @@ function search(params: Params): string[] {
   return [
     `query=${quoted(str(params, "query", 512, true)!)}`,
     ...opt("page", int(params, "page", 1)),
-    ...opt("per_page", perPage(params)),
+    ...opt("per_page", int(params, "per_page", 1, 100n)),
     ...(order === null ? [] : [`order_by=${quoted(order)}`]),
   ];
-}
-
-function perPage(params: Params): string | null {
-  const value = int(params, "per_page", 1);
-  if (value !== null && BigInt(value) > 100n) throw invalid("per_page must be at most 100");
-  return value;
 }
 
 const quoted = (text: string) => encodeURIComponent(JSON.stringify(text));
@@ -145,7 +139,10 @@ export const RPC_METHODS: Readonly<Record<string, Method>> = {
   block: atHeight("block"),
   block_results: atHeight("block_results"),
   commit: atHeight("commit"),
-  validators: atHeight("validators", (p) => [...opt("page", int(p, "page", 1)), ...opt("per_page", perPage(p))]),
+  validators: atHeight("validators", (p) => [
+    ...opt("page", int(p, "page", 1)),
+    ...opt("per_page", int(p, "per_page", 1, 100n)),
+  ]),
   blockchain: (params) => ({
     upstreamPath: call("blockchain", [
       ...opt("minHeight", int(params, "minHeight", 1)),

@@ -37,7 +37,8 @@ export function answerFromMemory(request: Request, config: Config): Response | P
   const hot = hotHit(height === null ? request.url : `${request.url}#${height}`, startedAt);
   if (!hot) return null;
   // A URI-style RPC call: the JSON-RPC answer CometBFT gives it, with the id -1.
-  if (hot.route.startsWith(RPC_ROUTE)) return rpcAnswer(request, startedAt, "-1", hot.entry, hot.route);
+  if (hot.route.startsWith(RPC_ROUTE))
+    return method === "GET" ? rpcAnswer(request, startedAt, "-1", hot.entry, hot.route) : null;
   const response = entryResponse(request, hot.entry, config, startedAt);
   return finish(request, response, startedAt, hot.route);
 }

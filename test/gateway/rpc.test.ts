@@ -252,6 +252,12 @@ describe("refusals cost no upstream request", () => {
     const served = await gw.fetch("/rpc/status");
     expect(((await served.json()) as { id: number; result: unknown }).id).toBe(-1);
     expect(await rpcRequests(gw, "status")).toBe(1);
+    await gw.settle();
+    // Asked again in the same form: from memory, still in CometBFT's URI-style answer.
+    const again = await gw.fetch("/rpc/status");
+    expect(again.headers.get("x-cache")).toBe("HIT");
+    expect(((await again.json()) as { id: number; result: unknown }).id).toBe(-1);
+    expect(await rpcRequests(gw, "status")).toBe(1);
   });
 
   it("answers 503 in JSON-RPC form when no RPC node is configured", async () => {

@@ -6,6 +6,7 @@
 import type { Config } from "../config";
 import { ApiError, badGateway, gatewayTimeout } from "../errors";
 import { readRpcAnswer } from "./rpc/answer";
+import type { ReadAnswer, UpstreamAnswer } from "./upstream-answer";
 import { UpstreamBoard, type UpstreamState } from "./upstream-board";
 
 /** The settings an upstream round needs. */
@@ -36,12 +37,7 @@ export function upstreamUrlsOf(config: Pick<Config, "upstreamUrls" | "rpcUpstrea
   return query.rpc ? config.rpcUpstreamUrls : config.upstreamUrls;
 }
 
-/** An upstream answer the gateway will use: a 2xx or 4xx with a JSON body. */
-export interface UpstreamAnswer {
-  status: number;
-  body: string;
-  height: number | null;
-}
+export type { UpstreamAnswer } from "./upstream-answer";
 
 /** This isolate's own view: what the Worker's direct requests saw. */
 export const isolateBoard = new UpstreamBoard();
@@ -79,9 +75,6 @@ function heightOf(headers: Headers): number | null {
 
 /** One attempt's result: an answer to use, or why it failed (the next upstream is tried). */
 type Attempt = { answer: UpstreamAnswer } | { failure: string; timedOut: boolean };
-
-/** How an upstream's reply reads: an answer to use, or why the next upstream must be asked. */
-export type ReadAnswer = { answer: UpstreamAnswer } | { failure: string };
 
 /** An LCD reply: a 2xx or 4xx with a JSON body is an answer; a 5xx, 429, redirect or non-JSON is a failure. */
 function readRestAnswer(status: number, contentType: string | null, body: string, height: number | null): ReadAnswer {

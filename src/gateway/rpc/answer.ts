@@ -5,7 +5,7 @@
  * `response.code` is not 0, is the node refusing the query: kept for the row's 4xx time, like
  * an LCD's 4xx. A node answers a URI-style call's error with HTTP 500; the body decides, not the status.
  */
-import type { ReadAnswer } from "../upstreams";
+import type { ReadAnswer } from "../upstream-answer";
 
 /** Status under which a node's refusal (JSON-RPC error, or a non-zero ABCI code) is kept. */
 export const RPC_REFUSAL_STATUS = 400;

@@ -45,8 +45,14 @@ export default defineConfig({
     ],
     setupFiles: ["./test/setup.ts"],
     deps: {
-      // @cosmjs/encoding is CommonJS requiring ESM-only @scure/base; pre-bundle it for workerd.
-      optimizer: { ssr: { enabled: true, include: ["@cosmjs/encoding"] } },
+      // @cosmjs/encoding is CommonJS requiring ESM-only @scure/base (and @cosmjs/crypto @scure/bip39); pre-bundle
+      // them, and the CosmJS clients the RPC face's tests use, for workerd.
+      optimizer: {
+        ssr: {
+          enabled: true,
+          include: ["@cosmjs/encoding", "@cosmjs/crypto", "@cosmjs/stargate", "@cosmjs/tendermint-rpc"],
+        },
+      },
     },
   },
 });

@@ -66,7 +66,10 @@ export class ChainFollower extends DurableObject<Env> {
     });
   }
 
-  /** Registers (or refreshes) an onboarding waiting on `addresses`; `following` says whether it may rely on this follower. */
+  /**
+   * Registers (or refreshes) an onboarding waiting on `addresses`; `following` says whether it may rely on this
+   * follower.
+   */
   async watch(onboardingId: string, addresses: string[]): Promise<{ following: boolean }> {
     this.index.set(onboardingId, addresses);
     this.renew(onboardingId);
@@ -77,6 +80,11 @@ export class ChainFollower extends DurableObject<Env> {
   /** The onboarding no longer waits for the chain. */
   async unwatch(onboardingId: string): Promise<void> {
     this.drop([onboardingId]);
+  }
+
+  /** What the follower knows: where it has read to, whether it follows, and the onboardings waiting. */
+  async status(): Promise<{ cursor: FollowerCursor; waiting: string[] }> {
+    return { cursor: { ...this.cursor }, waiting: this.index.ids() };
   }
 
   override async alarm(): Promise<void> {
@@ -90,7 +98,10 @@ export class ChainFollower extends DurableObject<Env> {
     if ((await this.ctx.storage.getAlarm()) === null && !this.running) await this.ctx.storage.setAlarm(Date.now());
   }
 
-  /** One pass: the head, then each missed block in order; hints as they are found; the next pass a second after this one began. */
+  /**
+   * One pass: the head, then each missed block in order; hints as they are found; the next pass a second after this one
+   * began.
+   */
   private async pass(): Promise<void> {
     const started = Date.now();
     this.drop(lapsed(this.renewed, started));
@@ -103,12 +114,10 @@ export class ChainFollower extends DurableObject<Env> {
       this.save(head.cursor);
       await this.hint(head.wake);
       for (const height of head.read) {
-        const read = readBlock(
-          this.cursor,
-          height,
-          await readBlockStrings(this.config, this.board, height),
-          this.index,
-        );
+        const strings = await readBlockStrings(this.config, this.board, height);
+        // The node's transaction index does not show this block yet: stay before it, read it next pass.
+        if (strings === null) break;
+        const read = readBlock(this.cursor, height, strings, this.index);
         this.save(read.cursor);
         await this.hint(read.wake);
       }

@@ -71,14 +71,26 @@ export class Onboarding extends PushObject {
     return this.shown({ type: "read" }, (state) => customerView(state.record));
   }
 
-  /** The wallet paired: a relayed session is read from its own object (never the browser's word); `in_app` as reported. */
+  /**
+   * The wallet paired: a relayed session is read from its own object (never the browser's word); `in_app` as reported.
+   */
   async pair(paired: PairedPayout): Promise<Answer<OnboardingCustomerView>> {
-    const payout = "sessionId" in paired ? await relayedPayout(this.env.PAIRING_SESSIONS, paired.sessionId) : paired;
+    if (!this.state) return ONBOARDING_NOT_FOUND;
+    const { id } = this.state.record;
+    const payout =
+      "sessionId" in paired ? await relayedPayout(this.env.PAIRING_SESSIONS, paired.sessionId, id) : paired;
     if ("reason" in payout) return payout;
     return this.shown({ type: "pair", payout }, (state) => customerView(state.record));
   }
 
-  /** The authorization's transaction hash the wallet app returned, looked up at once (and with every read until found). */
+  /** The wallet confirmed a session this onboarding's page carried: its own object says so, no page in between. */
+  pairedBySession(address: string): Answer<OnboardingCustomerView> {
+    return this.shown({ type: "pair", payout: { address, source: "relay" } }, (state) => customerView(state.record));
+  }
+
+  /**
+   * The authorization's transaction hash the wallet app returned, looked up at once (and with every read until found).
+   */
   async claimAuthorization(txhash: string): Promise<Answer<OnboardingCustomerView>> {
     const claimed = this.apply({ type: "claim", txhash });
     if (isRefusal(claimed)) return claimed;
@@ -86,7 +98,9 @@ export class Onboarding extends PushObject {
     return this.shown({ type: "verified", tx }, (state) => customerView(state.record));
   }
 
-  /** The chain follower's word (a block named this onboarding, or its health changed); answers whether it still waits. */
+  /**
+   * The chain follower's word (a block named this onboarding, or its health changed); answers whether it still waits.
+   */
   chainHint(hint: { height: number; following: boolean }): { waiting: boolean } {
     const answer = this.apply({ type: "hint", height: hint.height, following: hint.following });
     return { waiting: !isRefusal(answer) && waitsForChain(answer.body) };
@@ -130,7 +144,9 @@ export class Onboarding extends PushObject {
     return ONBOARDING_NOT_FOUND;
   }
 
-  /** Decides the event and performs its effects in order, without an await between them; the work they start is tracked. */
+  /**
+   * Decides the event and performs its effects in order, without an await between them; the work they start is tracked.
+   */
   private apply(event: OnboardingEvent): Answer<OnboardingState> {
     const next = transition(this.state, event, Date.now(), this.rules);
     this.state = next.state;

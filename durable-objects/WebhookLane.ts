@@ -71,7 +71,10 @@ export class WebhookLane extends DurableObject<Env> {
     };
   }
 
-  /** The probe when one is due, or the releases still owed; an alarm while one runs (a retry asked for meanwhile) joins it. */
+  /**
+   * The probe when one is due, or the releases still owed; an alarm while one runs (a retry asked for meanwhile) joins
+   * it.
+   */
   override alarm(): Promise<void> {
     this.running ??= Promise.all(this.apply({ type: "alarm" }).work).then(
       () => void (this.running = null),
@@ -83,7 +86,10 @@ export class WebhookLane extends DurableObject<Env> {
     return this.running;
   }
 
-  /** Decides the event and performs its effects in order, without an await between them; returns the answer and the work it started. */
+  /**
+   * Decides the event and performs its effects in order, without an await between them; returns the answer and the work
+   * it started.
+   */
   private apply(event: LaneEvent): { answer: Admission; work: Promise<void>[] } {
     const next = laneTransition(this.lane, this.waiting, event, Date.now());
     this.lane = next.lane;

@@ -9,7 +9,7 @@ import { isRefusal, respond } from "../http/answer";
 import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
 import { FAN_OUT_WIDTH, inBatches } from "../fan-out";
-import { onboardingsWithGivenUpEvents, queryEvents, queryOnboardings } from "./index-store";
+import { fromIndex, onboardingsWithGivenUpEvents, queryEvents, queryOnboardings } from "./index-store";
 import type { NewOnboarding, PairedPayout } from "./machine";
 import type { EventListQuery, OnboardingListQuery } from "./schemas";
 
@@ -79,7 +79,7 @@ export async function listOnboardings(
   c: Context<AppEnv, string, { out: { query: OnboardingListQuery } }>,
 ): Promise<Response> {
   const query = c.req.valid("query");
-  const page = await queryOnboardings(c.env.ONBOARDING_INDEX, query);
+  const page = await fromIndex(() => queryOnboardings(c.env.ONBOARDING_INDEX, query));
   if (page === null) throw cursorNotFound("starting_after", `no onboarding ${query.starting_after} is listed`);
   return respond({ status: 200, body: page });
 }
@@ -87,9 +87,12 @@ export async function listOnboardings(
 /** `GET /api/events`: the index's events, oldest first, after the last one the host saw. */
 export async function listEvents(c: Context<AppEnv, string, { out: { query: EventListQuery } }>): Promise<Response> {
   const query = c.req.valid("query");
-  const page = await queryEvents(c.env.ONBOARDING_INDEX, query);
+  const page = await fromIndex(() => queryEvents(c.env.ONBOARDING_INDEX, query));
   if (page === null)
-    throw cursorNotFound("after", `no event ${query.after} is listed (events go 30 days after their onboarding ends)`);
+    throw cursorNotFound(
+      "after",
+      `no event ${query.after} is known (a deleted event's id is remembered 90 days; its seq always reads on)`,
+    );
   return respond({ status: 200, body: page });
 }
 
@@ -116,7 +119,8 @@ const WEBHOOK_NOT_CONFIGURED: ErrorSpec = {
   code: GrpcCode.FAILED_PRECONDITION,
   reason: "WEBHOOK_NOT_CONFIGURED",
   message:
-    "No webhook is configured on this deployment, so there is nothing to retry: set HOST_WEBHOOK_URL and HOST_WEBHOOK_SECRET (events are kept in each onboarding's log meanwhile)",
+    "No webhook is configured on this deployment, so there is nothing to retry: set HOST_WEBHOOK_URL and " +
+    "HOST_WEBHOOK_SECRET (events are kept in each onboarding's log meanwhile)",
   metadata: { variable: "HOST_WEBHOOK_URL" },
 };
 

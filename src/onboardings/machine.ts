@@ -65,7 +65,10 @@ export interface NewOnboarding {
 /** What the customer's page says its wallet paired: a relayed pairing session, or the wallet app's bridge. */
 export type PairedPayout = { sessionId: string } | { address: string; source: "in_app" };
 
-/** A claimed authorization transaction, once a block holds it: who signed its authorization, or why it authorizes nothing. */
+/**
+ * A claimed authorization transaction, once a block holds it: who signed its authorization, or why it authorizes
+ * nothing.
+ */
 export type TxReading = { txhash: string } & ({ signer: string; height: number | null } | { unrelated: string });
 
 /** What a reading of the chain found; each part at the block height it was answered at. */
@@ -123,7 +126,10 @@ export type OnboardingEffect =
   | { type: "follow"; id: string; addresses: string[] }
   /** Tell the chain follower this onboarding no longer waits for the chain, then answer `unfollowed`. */
   | { type: "unfollow"; id: string }
-  /** Attempt to deliver `event` to the host's webhook (first asking the lane unless `admitted`), then answer `delivered`. */
+  /**
+   * Attempt to deliver `event` to the host's webhook (first asking the lane unless `admitted`), then answer
+   * `delivered`.
+   */
   | { type: "deliver"; onboarding: string; event: OutboxEvent; admitted: boolean }
   /** Write the onboarding's row of the index and its events, then answer `indexed`. */
   | { type: "index"; row: OnboardingRow }
@@ -337,7 +343,9 @@ function owedWrites(state: OnboardingState, now: number, rules: MachineRules) {
   return { state, effects };
 }
 
-/** The onboarding's row of the index at its version: what the host lists, and every event with whether it was given up. */
+/**
+ * The onboarding's row of the index at its version: what the host lists, and every event with whether it was given up.
+ */
 function indexRow(state: OnboardingState, rules: MachineRules): OnboardingRow {
   return {
     onboarding: rules.present(state.record),
@@ -397,7 +405,8 @@ function dueWork(state: OnboardingState, now: number, rules: MachineRules) {
   if (check !== null && check <= now) {
     work.push({ type: "read", record: state.record, claimed: state.watch.claimed_txhash });
     let watch = { ...state.watch, next_check_at: now + WORK_LEASE_MS };
-    // Its own check (not a block's hint) also registers with the follower, or renews the registration's lease and learns its health.
+    // Its own check (not a block's hint) also registers with the follower, or renews the registration's lease and
+    // learns its health.
     if (state.watch.hinted === null && waitsForChain(state)) {
       work.push({ type: "follow", id: state.record.id, addresses: [state.record.operator, state.record.payout!] });
       watch = { ...watch, registered: true };
@@ -490,7 +499,8 @@ function observe(state: OnboardingState, reading: ChainReading, now: number, rul
       },
     };
     if (auth.listed && next.record.status === "connected") {
-      // The block that included the authorization, when its transaction was found, is the better answer than the height it was read at.
+      // The block that included the authorization, when its transaction was found, is the better answer than the height
+      // it was read at.
       const height = next.record.authorization.txhash !== undefined ? next.record.authorization.height : undefined;
       next = enter(
         next,
@@ -530,7 +540,10 @@ function observe(state: OnboardingState, reading: ChainReading, now: number, rul
   return afterHint(scheduleCheck(next, now, rules), reading, now);
 }
 
-/** A claimed transaction found in a block: signed by the payout, it is recorded; by another address, it stops the onboarding; unrelated, it is forgotten. */
+/**
+ * A claimed transaction found in a block: signed by the payout, it is recorded; by another address, it stops the
+ * onboarding; unrelated, it is forgotten.
+ */
 function applyTx(state: OnboardingState, tx: TxReading, now: number, rules: MachineRules): OnboardingState {
   if (tx.txhash !== state.watch.claimed_txhash || isOnboardingEnded(state.record.status)) return state;
   const watch = { ...state.watch, claimed_txhash: null };
@@ -538,7 +551,9 @@ function applyTx(state: OnboardingState, tx: TxReading, now: number, rules: Mach
   if (tx.signer !== state.record.payout) {
     const problem = {
       reason: SIGNER_MISMATCH(tx.signer, "").reason,
-      message: `The authorization ${tx.txhash} was signed by ${tx.signer}, not by the paired payout address ${state.record.payout}`,
+      message:
+        `The authorization ${tx.txhash} was signed by ${tx.signer}, not by the paired payout address ` +
+        `${state.record.payout}`,
     };
     return stop(state, "cancelled", problem, now, rules);
   }
@@ -550,7 +565,9 @@ function applyTx(state: OnboardingState, tx: TxReading, now: number, rules: Mach
   };
 }
 
-/** What the page is told about its claimed transaction: refused when it authorizes nothing or another address signed it. */
+/**
+ * What the page is told about its claimed transaction: refused when it authorizes nothing or another address signed it.
+ */
 function txRefusal(state: OnboardingState, tx: TxReading | undefined): ErrorSpec | null {
   if (!tx || tx.txhash !== state.watch.claimed_txhash) return null;
   if ("unrelated" in tx) return NOT_AN_AUTHORIZATION(state.record.operator);

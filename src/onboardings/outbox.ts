@@ -9,7 +9,7 @@ import { isOnboardingEnded, type OnboardingEventsLog } from "../protocol/index";
 import { eventRetryDelayMs, GIVE_UP_AFTER_MS, heldRecheckMs, RETENTION_MS } from "./schedule";
 import type { DeliveryAttempt, OnboardingState, OutboxEvent } from "./state";
 import type { ProbeResult } from "../webhooks/lane";
-import { attemptProblem, delivered, failureOf } from "./webhook";
+import { attemptProblem, delivered, failureOf } from "../webhooks/standard-webhook";
 
 /** The event to deliver next: the oldest neither delivered nor given up. */
 export function pendingHead(state: OnboardingState): OutboxEvent | null {
@@ -83,7 +83,9 @@ export function resendGivenUp(state: OnboardingState, now: number): OnboardingSt
   return { ...state, events };
 }
 
-/** What the lane's probe of event `id` came to: delivered, refused for its body alone (the endpoint answers), or failed. */
+/**
+ * What the lane's probe of event `id` came to: delivered, refused for its body alone (the endpoint answers), or failed.
+ */
 export function probeResult(state: OnboardingState | null, id: string): ProbeResult {
   const event = state?.events.find((e) => e.id === id);
   const last = event?.attempts.at(-1);

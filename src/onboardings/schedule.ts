@@ -40,7 +40,10 @@ export function eventRetryDelayMs(failures: number): number {
   return EVENT_RETRY_MS[Math.min(Math.max(failures, 1), EVENT_RETRY_MS.length) - 1]!;
 }
 
-/** A held event asks its lane again after this long at first if no release has come (a safety net: the lane releases it)… */
+/**
+ * A held event asks its lane again after this long at first if no release has come (a safety net: the lane releases
+ * it)…
+ */
 export const HELD_RECHECK_MS = 5 * 60_000;
 /** …then 1/12 of the time it has waited (1 h after 12 h), at most this long. */
 export const MAX_HELD_RECHECK_MS = 6 * 3_600_000;
@@ -50,7 +53,10 @@ export function heldRecheckMs(waited: number): number {
   return Math.min(Math.max(HELD_RECHECK_MS, Math.round(waited / 12)), MAX_HELD_RECHECK_MS);
 }
 
-/** Waits before an owed write (the index's row, an `unwatch`) is tried again after `failures` failed ones: 5 s, doubling, at most 5 minutes. */
+/**
+ * Waits before an owed write (the index's row, an `unwatch`) is tried again after `failures` failed ones: 5 s,
+ * doubling, at most 5 minutes.
+ */
 export function owedRetryDelayMs(failures: number): number {
   return Math.min(5_000 * 2 ** Math.max(0, failures - 1), 5 * 60_000);
 }

@@ -28,13 +28,15 @@ export interface OutboxEvent {
   first_failed_at: number | null;
   /** When the onboarding next asks the lane to attempt it (ms since the epoch); null once delivered or given up. */
   next_attempt_at: number | null;
-  /** Held back while the endpoint fails (since when, and its last error): the lane releases it when it answers again. */
+  /**
+   * Held back while the endpoint fails (since when, and its last error): the lane releases it when it answers again.
+   */
   held: { failing_since: number; last_error: string | null } | null;
   attempts: DeliveryAttempt[];
 }
 
 /** How the object watches the chain for this onboarding. */
-export interface ChainWatch {
+interface ChainWatch {
   /** When the next read of the chain is due (ms); null while nothing is awaited from the chain. */
   next_check_at: number | null;
   /** The last status change (ms): checks slow down after 30 minutes without one. */

@@ -15,7 +15,7 @@ import {
 import type { OnboardingRecord } from "./state";
 
 /** The customer's page of an onboarding. */
-export function onboardingUrl(record: Pick<OnboardingRecord, "origin" | "id">): string {
+function onboardingUrl(record: Pick<OnboardingRecord, "origin" | "id">): string {
   return `${record.origin}/?onboarding=${record.id}`;
 }
 

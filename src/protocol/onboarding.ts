@@ -16,7 +16,7 @@ export const onboardingStatusSchema = z.enum(["open", "connected", "authorized",
 export type OnboardingStatus = z.output<typeof onboardingStatusSchema>;
 
 /** Where the payout came from: the wallet's relayed confirm of a pairing session, or the wallet app's bridge. */
-export const payoutSourceSchema = z.enum(["relay", "in_app"]);
+const payoutSourceSchema = z.enum(["relay", "in_app"]);
 export type PayoutSource = z.output<typeof payoutSourceSchema>;
 
 /** The statuses after which nothing changes any more. */
@@ -41,8 +41,8 @@ const onboardingShape = {
   label: z.string(),
   reference: nullableText,
   /** The customer's page for this onboarding. */
-  url: z.string(),
-  return_url: nullableText,
+  url: z.url(),
+  return_url: z.nullable(z.url()),
   payout: nullableText,
   payout_source: z.nullable(payoutSourceSchema),
   /** `required` is null until a payout is paired (it is false when the payout is the operator itself). */
@@ -85,7 +85,9 @@ export const onboardingEventsLogSchema = z.object({
       failed_at: z.nullable(isoTime),
       /** When it is really tried next; null while it waits (see waiting_for), or once delivered or given up. */
       next_attempt_at: z.nullable(isoTime),
-      /** What a held-back event waits for: the endpoint failing (since when, its last error), or the event before it. */
+      /**
+       * What a held-back event waits for: the endpoint failing (since when, its last error), or the event before it.
+       */
       waiting_for: z.nullable(
         z.union([
           z.object({ endpoint_failing_since: isoTime, endpoint_last_error: z.nullable(z.string()) }),
@@ -104,8 +106,12 @@ export const onboardingEventsLogSchema = z.object({
 });
 export type OnboardingEventsLog = z.output<typeof onboardingEventsLogSchema>;
 
-/** An event of the host API's feed (`GET /api/events`): its `data` is the onboarding as the event's webhook carried it. */
+/**
+ * An event of the host API's feed (`GET /api/events`): its `data` is the onboarding as the event's webhook carried it.
+ */
 export const onboardingFeedEventSchema = z.object({
+  /** The event's place in the feed's one order: `after=<seq>` reads on from it, whatever has been deleted since. */
+  seq: z.number().check(z.int(), z.gte(1)),
   /** The event's `webhook-id`. */
   id: z.string(),
   type: z.enum(ONBOARDING_EVENT_TYPES as [OnboardingEventType, ...OnboardingEventType[]]),
@@ -126,7 +132,6 @@ export const webhookRetrySchema = z.object({
   next_attempt_at: z.nullable(isoTime),
   resent: z.number().check(z.int()),
 });
-export type WebhookRetry = z.output<typeof webhookRetrySchema>;
 
 /** A page of the host API's list or feed: `has_more` is true while a next page holds more. */
 export const pageSchema = <T extends z.ZodMiniType>(item: T) =>

@@ -8,7 +8,7 @@ import type { HostWebhook } from "../config";
 import { log } from "../log";
 import type { DeliveryTurn } from "../onboardings/outbox";
 import type { OutboxEvent } from "../onboardings/state";
-import { attemptProblem, deliver, delivered, failureOf } from "../onboardings/webhook";
+import { attemptProblem, deliver, delivered, failureOf } from "./standard-webhook";
 import type { Admission } from "./lane";
 
 /** What an onboarding asks of its lane (the WebhookLane Durable Object). */
@@ -40,7 +40,7 @@ export async function deliveryTurn(
 }
 
 /** One attempt, its failure logged. */
-export async function attemptLogged(webhook: HostWebhook, onboarding: string, event: OutboxEvent) {
+async function attemptLogged(webhook: HostWebhook, onboarding: string, event: OutboxEvent) {
   const attempt = await deliver(webhook, event);
   if (!delivered(attempt)) {
     const outcome = "error" in attempt ? { error: attempt.error } : { status: attempt.status };

@@ -21,9 +21,14 @@ export interface LaneState {
   failing_since: number | null;
   /** The last attempt the lane knows of during the outage (ms): probes keep their distance from it. */
   last_attempt_at: number | null;
-  /** When the endpoint is tried next with a waiting onboarding's event; null: no outage, nobody waits, or a probe is under way. */
+  /**
+   * When the endpoint is tried next with a waiting onboarding's event; null: no outage, nobody waits, or a probe is
+   * under way.
+   */
   next_probe_at: number | null;
-  /** The probe under way since (ms); one at a time, and one that never reports back is given up after PROBE_LEASE_MS. */
+  /**
+   * The probe under way since (ms); one at a time, and one that never reports back is given up after PROBE_LEASE_MS.
+   */
   probing_since: number | null;
   /** The last failed attempt's problem in a few words ("HTTP 503", "no answer within 10 s"); null while it answers. */
   last_error: string | null;
@@ -45,7 +50,7 @@ export type Admission =
  * What a probe found: the event delivered, refused for its body alone (the endpoint answers), the
  * attempt failed, or the onboarding had nothing left to deliver.
  */
-export type ProbeOutcome = "delivered" | "refused" | "failed" | "nothing";
+type ProbeOutcome = "delivered" | "refused" | "failed" | "nothing";
 
 /** A probe's outcome and, when it failed, the problem. */
 export interface ProbeResult {
@@ -99,12 +104,18 @@ export const PROBE_LEASE_MS = 30_000;
 /** Releases still owed are sent again this long after they began, if some did not get through (the alarm's lease). */
 export const RELEASE_LEASE_MS = 10_000;
 
-/** Milliseconds from one probe to the next, `elapsed` into the outage: 5 s for 10 minutes, then 1/120 of the outage (30 s after an hour), at most 5 minutes. */
+/**
+ * Milliseconds from one probe to the next, `elapsed` into the outage: 5 s for 10 minutes, then 1/120 of the outage (30
+ * s after an hour), at most 5 minutes.
+ */
 export function probeDelayMs(elapsed: number): number {
   return Math.min(Math.max(PROBE_MS, Math.round(elapsed / 120)), MAX_PROBE_MS);
 }
 
-/** The next state of the lane for `event` at `now`; `waiting` are the onboardings held back (changed only through the effects). */
+/**
+ * The next state of the lane for `event` at `now`; `waiting` are the onboardings held back (changed only through the
+ * effects).
+ */
 export function laneTransition(
   lane: LaneState,
   waiting: ReadonlyMap<string, Waiter>,
@@ -243,7 +254,10 @@ export function laneTransition(
   }
 }
 
-/** `next` (from `before`) with `onboarding` registered as held back (if it is not yet), and a probe coming unless one is under way. */
+/**
+ * `next` (from `before`) with `onboarding` registered as held back (if it is not yet), and a probe coming unless one is
+ * under way.
+ */
 function hold(
   before: LaneState,
   next: LaneState,

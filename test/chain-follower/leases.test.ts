@@ -72,34 +72,38 @@ async function unwatchFails(stub: Stub): Promise<() => Promise<void>> {
 }
 
 describe("registrations with the chain follower are leases", () => {
-  it("sleeps once nothing waits, also when the unwatch failed: the onboarding owes it and retries it from its alarm", async () => {
-    const o = await waiting();
-    await runDurableObjectAlarm(network());
-    expect(await registrations(network())).toEqual([`w:${o.id}`]);
+  it(
+    "sleeps once nothing waits, also when the unwatch " +
+      "failed: the onboarding owes it and retries it from its alarm",
+    async () => {
+      const o = await waiting();
+      await runDurableObjectAlarm(network());
+      expect(await registrations(network())).toEqual([`w:${o.id}`]);
 
-    const restore = await unwatchFails(network());
-    expect((await hostPost(`/${o.id}/cancel`, "")).status).toBe(200);
-    await settle(o.id);
-    await restore();
-    // The unwatch did not get through: the follower still holds the registration, the onboarding owes it.
-    expect(await registrations(network())).toEqual([`w:${o.id}`]);
-    const owed = (await stateOf(o.id)).watch;
-    expect(owed).toMatchObject({ registered: true, unfollow: { failures: 1 } });
+      const restore = await unwatchFails(network());
+      expect((await hostPost(`/${o.id}/cancel`, "")).status).toBe(200);
+      await settle(o.id);
+      await restore();
+      // The unwatch did not get through: the follower still holds the registration, the onboarding owes it.
+      expect(await registrations(network())).toEqual([`w:${o.id}`]);
+      const owed = (await stateOf(o.id)).watch;
+      expect(owed).toMatchObject({ registered: true, unfollow: { failures: 1 } });
 
-    // Its alarm (within seconds) retries it; the follower's next pass finds nobody waiting and sleeps.
-    expect(owed.unfollow!.at - Date.now()).toBeLessThanOrEqual(5_000);
-    const alarm = await runInDurableObject(onboardingStub(o.id), (_o, state) => state.storage.getAlarm());
-    expect(alarm).toBeLessThanOrEqual(owed.unfollow!.at);
-    clockTo(owed.unfollow!.at);
-    await runDurableObjectAlarm(onboardingStub(o.id));
-    expect((await stateOf(o.id)).watch).toMatchObject({ registered: false, unfollow: null });
-    expect(await registrations(network())).toEqual([]);
-    await runDurableObjectAlarm(network());
-    expect(await alarmOf(network())).toBeNull();
-    const reads = await headReads();
-    expect(await runDurableObjectAlarm(network())).toBe(false);
-    expect(await headReads()).toBe(reads);
-  });
+      // Its alarm (within seconds) retries it; the follower's next pass finds nobody waiting and sleeps.
+      expect(owed.unfollow!.at - Date.now()).toBeLessThanOrEqual(5_000);
+      const alarm = await runInDurableObject(onboardingStub(o.id), (_o, state) => state.storage.getAlarm());
+      expect(alarm).toBeLessThanOrEqual(owed.unfollow!.at);
+      clockTo(owed.unfollow!.at);
+      await runDurableObjectAlarm(onboardingStub(o.id));
+      expect((await stateOf(o.id)).watch).toMatchObject({ registered: false, unfollow: null });
+      expect(await registrations(network())).toEqual([]);
+      await runDurableObjectAlarm(network());
+      expect(await alarmOf(network())).toBeNull();
+      const reads = await headReads();
+      expect(await runDurableObjectAlarm(network())).toBe(false);
+      expect(await headReads()).toBe(reads);
+    },
+  );
 
   it("drops a registration not renewed within the lease, and sleeps", async () => {
     const stub = follower();

@@ -97,15 +97,19 @@ describe("the onboarding state machine", () => {
     expect(older.record.node).toEqual({ payout_recipient: payout, height: 30 });
   });
 
-  it("gives the authorization the height of the block that included its transaction, when the transaction was found", () => {
-    let state = after(connected(), { type: "claim", txhash: "AB" }, T0 + 1500);
-    state = observe(state, { tx: { txhash: "AB", signer: payout, height: 41 } }, T0 + 2000);
-    state = observe(state, { authorizations: { listed: true, height: 43 } }, T0 + 3000);
-    expect(state.record).toMatchObject({ status: "authorized", authorization: { txhash: "AB", height: 41 } });
-    // Without a transaction to go by, it is the height the service read the authorization at.
-    const read = observe(connected(), { authorizations: { listed: true, height: 43 } }, T0 + 3000);
-    expect(read.record.authorization.height).toBe(43);
-  });
+  it(
+    "gives the authorization the height of the block that included its transaction, when the transaction " +
+      "was found",
+    () => {
+      let state = after(connected(), { type: "claim", txhash: "AB" }, T0 + 1500);
+      state = observe(state, { tx: { txhash: "AB", signer: payout, height: 41 } }, T0 + 2000);
+      state = observe(state, { authorizations: { listed: true, height: 43 } }, T0 + 3000);
+      expect(state.record).toMatchObject({ status: "authorized", authorization: { txhash: "AB", height: 41 } });
+      // Without a transaction to go by, it is the height the service read the authorization at.
+      const read = observe(connected(), { authorizations: { listed: true, height: 43 } }, T0 + 3000);
+      expect(read.record.authorization.height).toBe(43);
+    },
+  );
 
   it("stops on a claimed authorization signed by another address, with the reason for the host", () => {
     let state = connected();
@@ -129,41 +133,49 @@ describe("the onboarding state machine", () => {
     expect(readAt(applied, T0 + 30 * 86_400_000).record.status).toBe("applied");
   });
 
-  it("reads the chain every ONBOARDING_CHECK_SECONDS for 30 minutes after a change, then slower, at most every 5 minutes", () => {
-    expect(checkDelayMs(0, 6000)).toBe(6000);
-    expect(checkDelayMs(30 * 60_000, 6000)).toBe(6000);
-    expect(checkDelayMs(3_600_000, 6000)).toBe(12_000);
-    expect(checkDelayMs(100 * 3_600_000, 6000)).toBe(300_000);
-    const state = observe(connected(), {}, T0 + 2 * 3_600_000);
-    expect(state.watch.next_check_at! - (T0 + 2 * 3_600_000)).toBe(checkDelayMs(2 * 3_600_000 - 1000, 6000));
-  });
+  it(
+    "reads the chain every ONBOARDING_CHECK_SECONDS for 30 minutes after a change, then slower, at most every 5 " +
+      "minutes",
+    () => {
+      expect(checkDelayMs(0, 6000)).toBe(6000);
+      expect(checkDelayMs(30 * 60_000, 6000)).toBe(6000);
+      expect(checkDelayMs(3_600_000, 6000)).toBe(12_000);
+      expect(checkDelayMs(100 * 3_600_000, 6000)).toBe(300_000);
+      const state = observe(connected(), {}, T0 + 2 * 3_600_000);
+      expect(state.watch.next_check_at! - (T0 + 2 * 3_600_000)).toBe(checkDelayMs(2 * 3_600_000 - 1000, 6000));
+    },
+  );
 });
 
 describe("what each step does", () => {
-  it("stores before it notifies, and moves the version on with every change the index shows, never for a read or an attempt", () => {
-    const open = opened();
-    expect(open.version).toBe(1);
-    const paired = transition(open, { type: "pair", payout: { address: payout, source: "relay" } }, T0 + 1000, rules);
-    expect(paired.effects.map((e) => e.type)).toEqual(["store", "schedule", "notify"]);
-    expect(paired.state!.version).toBe(2);
-    const read = transition(paired.state, { type: "read" }, T0 + 2000, rules);
-    expect(read.effects).toEqual([]);
-    expect(read.state).toBe(paired.state);
-    // A reading that finds nothing new moves the next check, which is stored, but not the version.
-    const nothing = observe(paired.state!, { authorizations: { listed: false, height: 3 } }, T0 + 3000);
-    expect(nothing.version).toBe(2);
-    const attempted = after(
-      nothing,
-      {
-        type: "delivered",
-        id: nothing.events[0]!.id,
-        turn: { askedAt: T0 + 3000, attempt: { at: new Date(T0 + 3000).toISOString(), status: 204, ms: 1 } },
-      },
-      T0 + 3000,
-    );
-    expect(attempted.version).toBe(2);
-    expect(cancel(attempted, T0 + 4000).state!.version).toBe(3);
-  });
+  it(
+    "stores before it notifies, and moves the version on with " +
+      "every change the index shows, never for a read or an attempt",
+    () => {
+      const open = opened();
+      expect(open.version).toBe(1);
+      const paired = transition(open, { type: "pair", payout: { address: payout, source: "relay" } }, T0 + 1000, rules);
+      expect(paired.effects.map((e) => e.type)).toEqual(["store", "schedule", "notify"]);
+      expect(paired.state!.version).toBe(2);
+      const read = transition(paired.state, { type: "read" }, T0 + 2000, rules);
+      expect(read.effects).toEqual([]);
+      expect(read.state).toBe(paired.state);
+      // A reading that finds nothing new moves the next check, which is stored, but not the version.
+      const nothing = observe(paired.state!, { authorizations: { listed: false, height: 3 } }, T0 + 3000);
+      expect(nothing.version).toBe(2);
+      const attempted = after(
+        nothing,
+        {
+          type: "delivered",
+          id: nothing.events[0]!.id,
+          turn: { askedAt: T0 + 3000, attempt: { at: new Date(T0 + 3000).toISOString(), status: 204, ms: 1 } },
+        },
+        T0 + 3000,
+      );
+      expect(attempted.version).toBe(2);
+      expect(cancel(attempted, T0 + 4000).state!.version).toBe(3);
+    },
+  );
 
   it("owes the index every version in its stored state: written with the change, retried from the alarm alone", () => {
     const created = transition(null, { type: "create", onboarding: newOnboarding }, T0, rules);
@@ -222,68 +234,84 @@ describe("what each step does", () => {
     ).toEqual(["store", "schedule", "read", "follow"]);
   });
 
-  it("deletes an ended onboarding once its retention is over, and not before: its index rows first, then its storage", () => {
-    const quiet = { ...rules, delivering: false };
-    const cancelled = after(cancel(opened(), T0).state, { type: "indexed", version: 2, ok: true }, T0);
-    expect(transition(cancelled, { type: "wake" }, T0 + RETENTION_MS - 1, quiet).effects).toEqual([
-      { type: "schedule", at: T0 + RETENTION_MS },
-    ]);
-    const over = transition(cancelled, { type: "wake" }, T0 + RETENTION_MS, quiet);
-    expect(over.effects.map((e) => e.type)).toEqual(["store", "schedule", "unindex"]);
-    // Gone to every reader meanwhile.
-    expect(transition(over.state, { type: "read" }, T0 + RETENTION_MS + 1, quiet).answer).toMatchObject({
-      status: 404,
-    });
-    const refused = transition(over.state, { type: "indexed", version: null, ok: false }, T0 + RETENTION_MS + 1, quiet);
-    expect(refused.state!.index_write).toMatchObject({ failures: 1 });
-    expect(
-      transition(refused.state, { type: "indexed", version: null, ok: true }, T0 + RETENTION_MS + 2, quiet),
-    ).toMatchObject({ state: null, effects: [{ type: "erase" }] });
-  });
+  it(
+    "deletes an ended onboarding once its retention is " +
+      "over, and not before: its index rows first, then its storage",
+    () => {
+      const quiet = { ...rules, delivering: false };
+      const cancelled = after(cancel(opened(), T0).state, { type: "indexed", version: 2, ok: true }, T0);
+      expect(transition(cancelled, { type: "wake" }, T0 + RETENTION_MS - 1, quiet).effects).toEqual([
+        { type: "schedule", at: T0 + RETENTION_MS },
+      ]);
+      const over = transition(cancelled, { type: "wake" }, T0 + RETENTION_MS, quiet);
+      expect(over.effects.map((e) => e.type)).toEqual(["store", "schedule", "unindex"]);
+      // Gone to every reader meanwhile.
+      expect(transition(over.state, { type: "read" }, T0 + RETENTION_MS + 1, quiet).answer).toMatchObject({
+        status: 404,
+      });
+      const refused = transition(
+        over.state,
+        { type: "indexed", version: null, ok: false },
+        T0 + RETENTION_MS + 1,
+        quiet,
+      );
+      expect(refused.state!.index_write).toMatchObject({ failures: 1 });
+      expect(
+        transition(refused.state, { type: "indexed", version: null, ok: true }, T0 + RETENTION_MS + 2, quiet),
+      ).toMatchObject({ state: null, effects: [{ type: "erase" }] });
+    },
+  );
 
-  it("reads the chain at once on the follower's hint, and only every 10 minutes while the follower is following", () => {
-    const read = observe(connected(), {}, T0 + 2000);
-    expect(read.watch.next_check_at).toBe(T0 + 2000 + 6000);
-    const hinted = after(read, { type: "hint", height: 5, following: true }, T0 + 3000);
-    expect(hinted.watch.next_check_at).toBe(T0 + 3000);
-    const atBlock = { authorizations: { listed: false, height: 5 } };
-    expect(observe(hinted, atBlock, T0 + 3000).watch.next_check_at).toBe(T0 + 3000 + SAFETY_NET_MS);
-    const failing = after(
-      observe(hinted, atBlock, T0 + 3000),
-      { type: "hint", height: 5, following: false },
-      T0 + 4000,
-    );
-    expect(observe(failing, atBlock, T0 + 4000).watch.next_check_at).toBe(T0 + 4000 + 6000);
-    // Nothing awaited from the chain: a hint reads nothing.
-    expect(after(opened(), { type: "hint", height: 5, following: true }, T0).watch.next_check_at).toBeNull();
-  });
+  it(
+    "reads the chain at once on the follower's hint, and only every 10 minutes while the follower is " + "following",
+    () => {
+      const read = observe(connected(), {}, T0 + 2000);
+      expect(read.watch.next_check_at).toBe(T0 + 2000 + 6000);
+      const hinted = after(read, { type: "hint", height: 5, following: true }, T0 + 3000);
+      expect(hinted.watch.next_check_at).toBe(T0 + 3000);
+      const atBlock = { authorizations: { listed: false, height: 5 } };
+      expect(observe(hinted, atBlock, T0 + 3000).watch.next_check_at).toBe(T0 + 3000 + SAFETY_NET_MS);
+      const failing = after(
+        observe(hinted, atBlock, T0 + 3000),
+        { type: "hint", height: 5, following: false },
+        T0 + 4000,
+      );
+      expect(observe(failing, atBlock, T0 + 4000).watch.next_check_at).toBe(T0 + 4000 + 6000);
+      // Nothing awaited from the chain: a hint reads nothing.
+      expect(after(opened(), { type: "hint", height: 5, following: true }, T0).watch.next_check_at).toBeNull();
+    },
+  );
 
-  it("answers a claimed transaction: another signer stops the onboarding, one that authorizes nothing is refused and forgotten", () => {
-    const claimed = after(connected(), { type: "claim", txhash: "AA" }, T0 + 2000);
-    expect(claimed.watch).toMatchObject({ claimed_txhash: "AA", next_check_at: T0 + 2000 });
-    const foreign = transition(
-      claimed,
-      { type: "verified", tx: { txhash: "AA", signer: operator, height: 3 } },
-      T0 + 2100,
-      rules,
-    );
-    expect(foreign.answer).toMatchObject({ reason: "SIGNER_MISMATCH" });
-    expect(foreign.state!.record.status).toBe("cancelled");
-    const unrelated = transition(
-      claimed,
-      { type: "verified", tx: { txhash: "AA", unrelated: "no authorization" } },
-      T0 + 2100,
-      rules,
-    );
-    expect(unrelated.answer).toMatchObject({ reason: "NOT_AN_AUTHORIZATION" });
-    expect(unrelated.state!.watch.claimed_txhash).toBeNull();
-    const pending = transition(claimed, { type: "verified" }, T0 + 2100, rules);
-    expect(pending.answer).toMatchObject({ status: 200 });
-    expect(pending.state!.watch.claimed_txhash).toBe("AA");
-    expect(transition(opened(), { type: "claim", txhash: "AA" }, T0, rules).answer).toMatchObject({
-      reason: "ONBOARDING_NOT_PAIRED",
-    });
-  });
+  it(
+    "answers a claimed transaction: another signer stops the onboarding, one that authorizes nothing is refused " +
+      "and forgotten",
+    () => {
+      const claimed = after(connected(), { type: "claim", txhash: "AA" }, T0 + 2000);
+      expect(claimed.watch).toMatchObject({ claimed_txhash: "AA", next_check_at: T0 + 2000 });
+      const foreign = transition(
+        claimed,
+        { type: "verified", tx: { txhash: "AA", signer: operator, height: 3 } },
+        T0 + 2100,
+        rules,
+      );
+      expect(foreign.answer).toMatchObject({ reason: "SIGNER_MISMATCH" });
+      expect(foreign.state!.record.status).toBe("cancelled");
+      const unrelated = transition(
+        claimed,
+        { type: "verified", tx: { txhash: "AA", unrelated: "no authorization" } },
+        T0 + 2100,
+        rules,
+      );
+      expect(unrelated.answer).toMatchObject({ reason: "NOT_AN_AUTHORIZATION" });
+      expect(unrelated.state!.watch.claimed_txhash).toBeNull();
+      const pending = transition(claimed, { type: "verified" }, T0 + 2100, rules);
+      expect(pending.answer).toMatchObject({ status: 200 });
+      expect(pending.state!.watch.claimed_txhash).toBe("AA");
+      expect(transition(opened(), { type: "claim", txhash: "AA" }, T0, rules).answer).toMatchObject({
+        reason: "ONBOARDING_NOT_PAIRED",
+      });
+    },
+  );
 });
 
 describe("delivery: held while the endpoint fails, refused events backed off alone, given up after 3 days", () => {
@@ -294,35 +322,41 @@ describe("delivery: held while the endpoint fails, refused events backed off alo
   const turn = (state: OnboardingState, index: number, t: DeliveryTurn, now: number) =>
     after(state, { type: "delivered", id: state.events[index]!.id, turn: t }, now);
 
-  it("holds a failed event, and the ones after it, until the lane releases it; the log says what each waits for", () => {
-    let state = owing();
-    const [first, second] = state.events;
-    expect(nextWakeAt(state, true)).toBe(T0);
-    state = turn(state, 0, { ...failed(T0), failingSince: T0 }, T0 + 10);
-    // Held: no timer of its own but the safety net of asking the lane again.
-    expect(state.events[0]).toMatchObject({ held: { failing_since: T0 }, next_attempt_at: T0 + 10 + HELD_RECHECK_MS });
-    expect(state.events[1]).toEqual(second);
-    const log = eventsLog(state, true).events;
-    expect(log[0]).toMatchObject({
-      next_attempt_at: null,
-      waiting_for: { endpoint_failing_since: new Date(T0).toISOString() },
-    });
-    expect(log[1]).toMatchObject({ next_attempt_at: null, waiting_for: { event: first!.id } });
-    // Released: due at once, and the next one after it.
-    state = after(state, { type: "released" }, T0 + 60_000);
-    expect(state.events[0]).toMatchObject({ held: null, next_attempt_at: T0 + 60_000 });
-    expect(eventsLog(state, true).events[0]).toMatchObject({
-      next_attempt_at: new Date(T0 + 60_000).toISOString(),
-      waiting_for: null,
-    });
-    state = turn(state, 0, ok(T0 + 60_001), T0 + 60_001);
-    expect(transition(state, { type: "wake" }, T0 + 60_002, rules).effects.at(-1)).toMatchObject({
-      type: "deliver",
-      event: { id: second!.id },
-    });
-    // Without a webhook nothing is ever tried.
-    expect(eventsLog(owing(), false).events.map((e) => e.next_attempt_at)).toEqual([null, null]);
-  });
+  it(
+    "holds a failed event, and the ones after it, until the lane releases it; the log says what each " + "waits for",
+    () => {
+      let state = owing();
+      const [first, second] = state.events;
+      expect(nextWakeAt(state, true)).toBe(T0);
+      state = turn(state, 0, { ...failed(T0), failingSince: T0 }, T0 + 10);
+      // Held: no timer of its own but the safety net of asking the lane again.
+      expect(state.events[0]).toMatchObject({
+        held: { failing_since: T0 },
+        next_attempt_at: T0 + 10 + HELD_RECHECK_MS,
+      });
+      expect(state.events[1]).toEqual(second);
+      const log = eventsLog(state, true).events;
+      expect(log[0]).toMatchObject({
+        next_attempt_at: null,
+        waiting_for: { endpoint_failing_since: new Date(T0).toISOString() },
+      });
+      expect(log[1]).toMatchObject({ next_attempt_at: null, waiting_for: { event: first!.id } });
+      // Released: due at once, and the next one after it.
+      state = after(state, { type: "released" }, T0 + 60_000);
+      expect(state.events[0]).toMatchObject({ held: null, next_attempt_at: T0 + 60_000 });
+      expect(eventsLog(state, true).events[0]).toMatchObject({
+        next_attempt_at: new Date(T0 + 60_000).toISOString(),
+        waiting_for: null,
+      });
+      state = turn(state, 0, ok(T0 + 60_001), T0 + 60_001);
+      expect(transition(state, { type: "wake" }, T0 + 60_002, rules).effects.at(-1)).toMatchObject({
+        type: "deliver",
+        event: { id: second!.id },
+      });
+      // Without a webhook nothing is ever tried.
+      expect(eventsLog(owing(), false).events.map((e) => e.next_attempt_at)).toEqual([null, null]);
+    },
+  );
 
   it("does not hold an event on a lane's 'wait' answered before the lane released the onboarding", () => {
     // The turn asked at T0 + 10 and was told to wait; the release (the outage over) reached the object first.
@@ -334,23 +368,27 @@ describe("delivery: held while the endpoint fails, refused events backed off alo
     expect(state.events[0]).toMatchObject({ held: { failing_since: T0 + 35 } });
   });
 
-  it("gives an event up 3 days after its first failed attempt, never from when it was written, however few attempts", () => {
-    let state = owing();
-    // The first event fails for 3 days and is given up; the second was written at T0 as well.
-    state = turn(state, 0, failed(T0), T0);
-    state = turn(state, 0, failed(T0 + GIVE_UP_AFTER_MS - 1), T0 + GIVE_UP_AFTER_MS - 1);
-    expect(state.events[0]!.failed_at).toBeNull();
-    // Held, it is due again no later than the moment it is given up.
-    expect(state.events[0]!.next_attempt_at).toBe(T0 + GIVE_UP_AFTER_MS);
-    state = turn(state, 0, { askedAt: T0 + GIVE_UP_AFTER_MS, failingSince: T0 }, T0 + GIVE_UP_AFTER_MS);
-    expect(state.events[0]).toMatchObject({ failed_at: new Date(T0 + GIVE_UP_AFTER_MS).toISOString(), held: null });
-    expect(state.events[0]!.attempts).toHaveLength(2);
-    // The second event's 3 days start with its own first failure, 3 days after it was written.
-    const start = T0 + GIVE_UP_AFTER_MS + 1;
-    state = turn(state, 1, failed(start), start);
-    state = turn(state, 1, failed(start + GIVE_UP_AFTER_MS - 1), start + GIVE_UP_AFTER_MS - 1);
-    expect(state.events[1]!.failed_at).toBeNull();
-  });
+  it(
+    "gives an event up 3 days after its first failed " +
+      "attempt, never from when it was written, however few attempts",
+    () => {
+      let state = owing();
+      // The first event fails for 3 days and is given up; the second was written at T0 as well.
+      state = turn(state, 0, failed(T0), T0);
+      state = turn(state, 0, failed(T0 + GIVE_UP_AFTER_MS - 1), T0 + GIVE_UP_AFTER_MS - 1);
+      expect(state.events[0]!.failed_at).toBeNull();
+      // Held, it is due again no later than the moment it is given up.
+      expect(state.events[0]!.next_attempt_at).toBe(T0 + GIVE_UP_AFTER_MS);
+      state = turn(state, 0, { askedAt: T0 + GIVE_UP_AFTER_MS, failingSince: T0 }, T0 + GIVE_UP_AFTER_MS);
+      expect(state.events[0]).toMatchObject({ failed_at: new Date(T0 + GIVE_UP_AFTER_MS).toISOString(), held: null });
+      expect(state.events[0]!.attempts).toHaveLength(2);
+      // The second event's 3 days start with its own first failure, 3 days after it was written.
+      const start = T0 + GIVE_UP_AFTER_MS + 1;
+      state = turn(state, 1, failed(start), start);
+      state = turn(state, 1, failed(start + GIVE_UP_AFTER_MS - 1), start + GIVE_UP_AFTER_MS - 1);
+      expect(state.events[1]!.failed_at).toBeNull();
+    },
+  );
 
   it("backs an event the receiver alone refuses off on its own schedule, without holding it for the lane", () => {
     const refused = (at: number, status = 400) => ({

@@ -134,17 +134,20 @@ describe("the webhook lane", () => {
     expect(l.state.last_error).toBe("no answer within 10 s");
   });
 
-  it("probes with another onboarding at once when the chosen one has nothing left, and at once when the host asks", () => {
-    const l = lane();
-    l.step({ type: "failed", onboarding: "a", error: "HTTP 503" }, T0);
-    l.step({ type: "admit", onboarding: "b" }, T0 + 1);
-    l.step({ type: "alarm" }, T0 + 5000);
-    const nothing = l.step({ type: "probed", onboarding: "a", outcome: "nothing" }, T0 + 5001);
-    expect(of(nothing.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 5001 }]);
-    expect(of(l.step({ type: "alarm" }, T0 + 5001).effects, "probe")).toEqual([{ type: "probe", onboarding: "b" }]);
-    l.step({ type: "probed", onboarding: "b", outcome: "failed" }, T0 + 5100);
-    const retry = l.step({ type: "retry" }, T0 + 6000);
-    expect(retry.answer).toEqual({ go: false, failing_since: T0, next_probe_at: T0 + 6000, last_error: "HTTP 503" });
-    expect(of(retry.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 6000 }]);
-  });
+  it(
+    "probes with another onboarding at once when the " + "chosen one has nothing left, and at once when the host asks",
+    () => {
+      const l = lane();
+      l.step({ type: "failed", onboarding: "a", error: "HTTP 503" }, T0);
+      l.step({ type: "admit", onboarding: "b" }, T0 + 1);
+      l.step({ type: "alarm" }, T0 + 5000);
+      const nothing = l.step({ type: "probed", onboarding: "a", outcome: "nothing" }, T0 + 5001);
+      expect(of(nothing.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 5001 }]);
+      expect(of(l.step({ type: "alarm" }, T0 + 5001).effects, "probe")).toEqual([{ type: "probe", onboarding: "b" }]);
+      l.step({ type: "probed", onboarding: "b", outcome: "failed" }, T0 + 5100);
+      const retry = l.step({ type: "retry" }, T0 + 6000);
+      expect(retry.answer).toEqual({ go: false, failing_since: T0, next_probe_at: T0 + 6000, last_error: "HTTP 503" });
+      expect(of(retry.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 6000 }]);
+    },
+  );
 });

@@ -75,27 +75,31 @@ describe("a receiver's failure is settled by whose it is", () => {
     }
   });
 
-  it("ends an outage with a probe the receiver refuses for its body alone, and shows the endpoint's state meanwhile", async () => {
-    const down = await owing(Array(100).fill(503));
-    expect(await laneFailingSince()).not.toBeNull();
-    const refused = await owing(Array(100).fill(422));
-    // Held, with what the endpoint last answered, in the log and in the health report.
-    expect((await eventsLog(refused))[0]!.waiting_for).toMatchObject({ endpoint_last_error: "HTTP 503" });
-    expect(await endpointHealth()).toMatchObject({ failing_since: expect.any(String), last_error: "HTTP 503" });
+  it(
+    "ends an outage with a probe the receiver refuses for " +
+      "its body alone, and shows the endpoint's state meanwhile",
+    async () => {
+      const down = await owing(Array(100).fill(503));
+      expect(await laneFailingSince()).not.toBeNull();
+      const refused = await owing(Array(100).fill(422));
+      // Held, with what the endpoint last answered, in the log and in the health report.
+      expect((await eventsLog(refused))[0]!.waiting_for).toMatchObject({ endpoint_last_error: "HTTP 503" });
+      expect(await endpointHealth()).toMatchObject({ failing_since: expect.any(String), last_error: "HTTP 503" });
 
-    // The first probe is the onboarding that failed first; the second is the refused one's.
-    await probe();
-    expect((await eventsLog(down))[0]!.attempts).toHaveLength(2);
-    await recover([down]);
-    await probe();
-    expect((await eventsLog(refused))[0]!.attempts).toMatchObject([{ status: 422 }]);
-    expect(await laneFailingSince()).toBeNull();
-    expect(await endpointHealth()).toMatchObject({ failing_since: null, last_error: null });
-    // The outage is over: the one held is released and delivers; the refused event backs off alone.
-    await settle(down);
-    expect((await eventsLog(down)).every((e) => e.delivered_at !== null)).toBe(true);
-    expect((await eventsLog(refused))[0]).toMatchObject({ delivered_at: null, waiting_for: null });
-  });
+      // The first probe is the onboarding that failed first; the second is the refused one's.
+      await probe();
+      expect((await eventsLog(down))[0]!.attempts).toHaveLength(2);
+      await recover([down]);
+      await probe();
+      expect((await eventsLog(refused))[0]!.attempts).toMatchObject([{ status: 422 }]);
+      expect(await laneFailingSince()).toBeNull();
+      expect(await endpointHealth()).toMatchObject({ failing_since: null, last_error: null });
+      // The outage is over: the one held is released and delivers; the refused event backs off alone.
+      await settle(down);
+      expect((await eventsLog(down)).every((e) => e.delivered_at !== null)).toBe(true);
+      expect((await eventsLog(refused))[0]).toMatchObject({ delivered_at: null, waiting_for: null });
+    },
+  );
 });
 
 /** Moves the clock to the lane's next probe and runs it. */

@@ -150,7 +150,9 @@ describe("the network's chain follower and the onboardings waiting", () => {
       "ONBOARDING_CHECK_SECONDS while it cannot read blocks",
     async () => {
       // The network's follower follows (someone waits), so the onboarding's registration says so.
-      await network().watch("ob_keepalive", [accountAddress()]);
+      // A real onboarding that waits: a hint to one that does not drops its registration.
+      const keepalive = (await waiting()).id;
+      await network().watch(keepalive, [accountAddress()]);
       await pass(network());
       const o = await waiting();
       const healthy = await watchOf(o.id);
@@ -168,7 +170,7 @@ describe("the network's chain follower and the onboardings waiting", () => {
       const again = await watchOf(o.id);
       expect(again.following, "again").toBe(true);
       expect(again.next_check_at! - Date.now()).toBeGreaterThan(SAFETY_NET_MS / 2);
-      await network().unwatch("ob_keepalive");
+      await network().unwatch(keepalive);
     },
   );
 

@@ -40,12 +40,16 @@ const cursorOf = async (stub: Stub) => (await stub.status()).cursor;
  * Puts the follower's stored cursor where a test needs it and restarts the object, as a crash would:
  * it starts again from what storage holds (a pass the platform's alarm was running ends with it).
  */
-async function setCursor(stub: Stub, cursor: Partial<FollowerCursor>): Promise<void> {
+async function setCursor(stub: Stub, cursor: Partial<FollowerCursor>): Promise<Stub> {
   const stored = { ...(await cursorOf(stub)), ...cursor };
   await runInDurableObject(stub, async (_instance, state) => {
     await state.storage.put("cursor", stored);
+    // Durable before the restart: an abort drops writes the output gate still holds.
+    await state.storage.sync();
     state.abort("restart");
   }).catch(() => undefined);
+  // A stub of an object that was aborted stays broken: ask again by the object's id.
+  return followers.get(stub.id);
 }
 const alarmOf = (stub: Stub) => runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
 /** Runs one pass now (joining one the platform's alarm may have started). */
@@ -208,9 +212,8 @@ describe("the chain follower wakes and sleeps with the onboardings waiting", () 
 
 describe("the chain follower reads every block once, in order", () => {
   it("reads missed blocks in order: a block it cannot read holds back the ones after it until it can", async () => {
-    const stub = await running();
     const head = await devnetHeight();
-    await setCursor(stub, { readThrough: head - 5 });
+    const stub = await setCursor(await running(), { readThrough: head - 5 });
     // Block head-3 cannot be read from any node.
     await fault({ prefix: `/cosmos/tx/v1beta1/txs/block/${head - 3}?`, status: 503 });
     await pass(stub);
@@ -228,9 +231,8 @@ describe("the chain follower reads every block once, in order", () => {
   it(
     `jumps to the head when more than ${MAX_CATCH_UP_BLOCKS} blocks behind, reading none of those it ` + `skipped`,
     async () => {
-      const stub = await running();
       const head = await devnetHeight();
-      await setCursor(stub, { readThrough: head - MAX_CATCH_UP_BLOCKS - 10 });
+      const stub = await setCursor(await running(), { readThrough: head - MAX_CATCH_UP_BLOCKS - 10 });
       // Had it read the skipped blocks, this one would have stopped it.
       await fault({ prefix: `/cosmos/tx/v1beta1/txs/block/${head - MAX_CATCH_UP_BLOCKS - 5}?`, status: 503 });
       await pass(stub);
@@ -269,9 +271,8 @@ describe("the chain follower fails open", () => {
   }
 
   it("falls back to the transaction search on a node that does not serve blocks with their transactions", async () => {
-    const stub = await running();
     const head = await devnetHeight();
-    await setCursor(stub, { readThrough: head - 3 });
+    const stub = await setCursor(await running(), { readThrough: head - 3 });
     await fault({ prefix: "/cosmos/tx/v1beta1/txs/block/", status: 404 });
     await pass(stub);
     expect((await cursorOf(stub)).readThrough).toBeGreaterThanOrEqual(head);

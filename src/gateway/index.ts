@@ -7,7 +7,7 @@
  * answers, errors and preflights alike) → the row the router picked: the isolate's memory
  * (`serveHot`) → validation (`validQuery`) → the Cache API and beyond (`serveQuery`).
  */
-import { Hono } from "hono/tiny";
+import { Hono } from "../http/router";
 import type { Config } from "../config";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { resetInflight } from "./coalesce";

@@ -9,7 +9,7 @@ import type { Config } from "./config";
 import { ApiError, GrpcCode, errorResponse, httpStatusSpec, notFound } from "./errors";
 import { gatewayRoutes } from "./gateway";
 import { sharedUpstreamHealth } from "./gateway/shield/health-link";
-import { healthReport } from "./http/health";
+import { healthReport, indexHealth } from "./http/health";
 import { log } from "./log";
 import { servedOpenApi } from "./openapi/template";
 import { pathOf, requestContext } from "./middleware/request-context";
@@ -31,8 +31,19 @@ export function buildApp(config: Config): Hono<AppEnv> {
   app.get("/", onboardingPage(config));
   app.get("/api/config", (c) => c.json(pageSettings(config), 200, { "cache-control": "public, max-age=60" }));
   app.get("/api/health", async (c) => {
-    const shared = config.cacheShield ? await sharedUpstreamHealth(c.env.UPSTREAM_HEALTH, config) : null;
-    const report = healthReport(config, c.env.CF_VERSION_METADATA, shared);
+    const lanes = c.env.WEBHOOK_LANES;
+    const [shared, endpoint, index] = await Promise.all([
+      config.cacheShield ? sharedUpstreamHealth(c.env.UPSTREAM_HEALTH, config) : null,
+      // The lane answers from memory; one that cannot be reached leaves the endpoint's state unknown.
+      config.hostWebhook
+        ? lanes
+            .get(lanes.idFromName(config.hostWebhook.url))
+            .status()
+            .catch(() => null)
+        : null,
+      indexHealth(c.env.ONBOARDING_INDEX),
+    ]);
+    const report = { ...healthReport(config, c.env.CF_VERSION_METADATA, shared, Date.now(), endpoint), index };
     return c.json(report, report.status === "ok" ? 200 : 503, { "cache-control": "no-store" });
   });
   let openApi: string | undefined;

@@ -95,7 +95,9 @@ class HostedOnboarding {
   }
 
   async run(view: CustomerView): Promise<void> {
-    show(this.status, onboardingSummary(view), this.notice);
+    // Where the document already showed it (src/page/first-summary.ts), in the same words.
+    show(document.getElementById("page-summary")!, onboardingSummary(view));
+    show(this.status, this.notice);
     if (view.status === "cancelled" || view.status === "expired") return this.end(endedSentence(view)!, view);
     this.prepareSteps();
     if (view.payout !== null) this.showPaired(view.payout);

@@ -21,6 +21,18 @@ export const START_BLOCKS_BACK = 3;
 export const PASS_MS = 1000;
 /** A follower that has not completed a pass for this long does not claim to be following. */
 export const SILENT_MS = 30_000;
+/**
+ * A registration is a lease: one not renewed for this long is dropped, and with the last one the
+ * follower sleeps. A waiting onboarding renews it with each of its own checks (at least every
+ * 10 minutes, the safety net's cadence) and with each hint it answers as still waiting, so the
+ * lease outlives two missed renewals.
+ */
+export const FOLLOW_LEASE_MS = 30 * 60_000;
+
+/** The onboardings whose registration (last renewed at the time each maps to) has lapsed at `now`. */
+export function lapsed(renewed: ReadonlyMap<string, number>, now: number): string[] {
+  return [...renewed].filter(([, at]) => now - at >= FOLLOW_LEASE_MS).map(([id]) => id);
+}
 
 /**
  * What the follower tells an onboarding: a block at `height` named it, or whether blocks are being read (`following`).

@@ -83,6 +83,14 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         `a value that breaks its rule (INVALID_QUERY_PARAMETER), or a ${cursor} the index does not hold ` +
         `(CURSOR_NOT_FOUND); metadata.parameter names it`,
     );
+  /** The list and the feed read the index: a deployment that never applied its migrations answers 503 too. */
+  const indexRefusals = {
+    ...hostRefusals,
+    "503": errorAnswer(
+      "HOST_API_KEYS is not set on this deployment (HOST_API_NOT_CONFIGURED), or the onboarding index's tables are " +
+        "missing: its migrations were not applied (INDEX_NOT_READY; the message names `wrangler d1 migrations apply`)",
+    ),
+  };
   return {
     "/api/onboardings": {
       get: {
@@ -107,7 +115,7 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         responses: {
           "200": page("OnboardingList", "A page of onboardings, as GET /api/onboardings/{id} answers each"),
           "400": queryRefusals("starting_after"),
-          ...hostRefusals,
+          ...indexRefusals,
         },
       },
       post: {
@@ -183,12 +191,16 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         operationId: "listEvents",
         summary: "Every onboarding's events, oldest first: the feed to catch up from",
         description:
-          "Events in one order, the order the index first held them (an event written later is always after the " +
-          "ones a host has seen). after: the last event id the host has seen (its webhook-id), so a host that " +
-          "missed webhooks reads on from there. data is the onboarding as the event's webhook carried it.",
+          "Events in one order, the order the index first held them (seq: an event written later is always after " +
+          "the ones a host has seen). after: the seq of the " +
+          "last event the host has seen, which always reads on (even " +
+          "once that event's onboarding is deleted), or its id " +
+          "(its webhook-id), kept for 90 days after its deletion; " +
+          "so a host that missed webhooks reads on from there. " +
+          "data is the onboarding as the event's webhook carried it.",
         security,
         parameters: queryParameters(eventListSchema, {
-          after: "The last event id seen: this page holds the events after it",
+          after: "The seq (or the id) of the last event seen: this page holds the events after it",
           type: "Only events of this type",
           onboarding: "Only the events of this onboarding",
           limit,
@@ -196,7 +208,7 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         responses: {
           "200": page("EventFeed", "A page of events"),
           "400": queryRefusals("after"),
-          ...hostRefusals,
+          ...indexRefusals,
         },
       },
     },
@@ -206,13 +218,16 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         operationId: "retryWebhook",
         summary: "Have a failing webhook endpoint tried now",
         description:
-          "For a host that fixed its receiver: the lane of HOST_WEBHOOK_URL tries it at once instead of at its next " +
-          "probe (up to 5 minutes away in a long outage); the first 2xx releases every held event. failing false: " +
-          "the endpoint is not failing, nothing to try.",
+          "For a host that fixed its receiver: the lane of HOST_WEBHOOK_URL tries it at once " +
+          "instead of at its next probe (up to 5 minutes away in a long outage); the first answer releases " +
+          "every held event. failing false: the endpoint is not failing, nothing to try. Every event " +
+          "given up (3 days after its first failed attempt) is queued to be sent again; resent counts them.",
         security,
         responses: {
           "202": {
-            description: "Whether the endpoint is failing, and when it is tried (now, when it is)",
+            description:
+              "Whether the endpoint is failing, when it is tried (now, " +
+              "when it is), and how many given-up events are sent again",
             headers: noStore,
             content: json({ $ref: "#/components/schemas/WebhookRetry" }),
           },

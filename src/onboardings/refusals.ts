@@ -46,6 +46,12 @@ export const ONBOARDING_NOT_PAIRED: ErrorSpec = {
   reason: "ONBOARDING_NOT_PAIRED",
   message: "Connect the payout wallet first",
 };
+export const SESSION_OF_ANOTHER_ONBOARDING: ErrorSpec = {
+  status: 403,
+  code: GrpcCode.PERMISSION_DENIED,
+  reason: "SESSION_OF_ANOTHER_ONBOARDING",
+  message: "That pairing session was issued by another onboarding's page; pair from this onboarding's own page",
+};
 export const SIGNER_MISMATCH = (signer: string, payout: string): ErrorSpec => ({
   status: 409,
   code: GrpcCode.ABORTED,

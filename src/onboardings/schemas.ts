@@ -143,11 +143,22 @@ export function onboardingListSchema(config: Config) {
 }
 export type OnboardingListQuery = z.output<ReturnType<typeof onboardingListSchema>>;
 
+/** `after`: the last event's `seq` (the feed's own cursor, a whole number), or its id (msg_…, the webhook-id). */
+const eventPlace = z.pipe(
+  z
+    .string()
+    .check(
+      z.regex(
+        /^(msg_[0-9A-Za-z]{1,64}|[0-9]{1,15})$/,
+        "must be the seq of an event (a whole number) or an event id (msg_…, the webhook-id)",
+      ),
+    ),
+  z.transform((value): string | number => (value.startsWith("msg_") ? value : Number(value))),
+);
+
 /** `GET /api/events`: the events after the last one a host saw, of one type or one onboarding. */
 export const eventListSchema = z.strictObject({
-  after: z.optional(
-    z.string().check(z.regex(/^msg_[0-9A-Za-z]{1,64}$/, "must be an event id (msg_…, the webhook-id)")),
-  ),
+  after: z.optional(eventPlace),
   type: z.optional(z.enum(ONBOARDING_EVENT_TYPES, `must be one of ${ONBOARDING_EVENT_TYPES.join(", ")}`)),
   onboarding: z.optional(onboardingId),
   limit: z.optional(pageLimit),

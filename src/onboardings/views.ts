@@ -8,6 +8,7 @@ import {
   buildUpdateNodeCommand,
   chainContext,
   DEFAULT_KEY_NAME,
+  isOnboardingEnded,
   type OnboardingCustomerView,
   type OnboardingView,
 } from "../protocol/index";
@@ -47,5 +48,13 @@ export function customerView(record: OnboardingRecord): OnboardingCustomerView {
     ...fields,
     url: onboardingUrl(record),
     host: record.return_url === null ? null : new URL(record.return_url).host,
+  };
+}
+
+/** What the customer's page is pushed: its view, and once the onboarding has ended the status it is closed with. */
+export function pageView(record: OnboardingRecord): { message: string; final: string | null } {
+  return {
+    message: JSON.stringify(customerView(record)),
+    final: isOnboardingEnded(record.status) ? record.status : null,
   };
 }

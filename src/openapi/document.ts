@@ -152,7 +152,14 @@ export function openApiDocument(config: Config): Json {
       get: {
         tags: ["service"],
         operationId: "health",
-        summary: "Version, configuration summary and upstream state",
+        summary:
+          "Version, configuration summary, upstream state, the " +
+          "webhook endpoint's state, and whether the onboarding index is ready",
+        description:
+          "index: {ready: true} when every table of the index's " +
+          "migrations is there; else ready false, the missing tables and " +
+          "fix, the command that creates them (the host API's list and " +
+          "feed answer 503 INDEX_NOT_READY meanwhile). Not part of status.",
         responses: {
           "200": { description: "Some upstream is usable" },
           "503": { description: "Every upstream is being skipped after failures" },

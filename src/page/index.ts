@@ -1,7 +1,8 @@
 import type { Handler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
-import { connectStepHtml, firstSession, pageKind } from "./first-session";
+import { connectStepHtml, firstSession, pageKind, type FirstSession, type PageKind } from "./first-session";
+import { hostedSummaryHtml, hostedView, ownNodeSummaryHtml } from "./first-summary";
 import { pageSettings } from "./settings";
 
 /** JSON safe inside a `<script>` element: no `<` can close it. */
@@ -27,21 +28,26 @@ function styleSource(css: string): Promise<string> {
  * wallet connection (a valid operator, or a host's onboarding), step 1 itself: a signed session
  * (stored on first use), its connect link and its QR code as SVG, which work without JavaScript
  * and which the page's script takes over. Every load gets its own session, so no cache may keep it.
+ * A host's onboarding gets one only while it waits for a wallet (`open`), signed for it: a reload
+ * after the wallet's confirm shows the next step, not a new pairing.
  */
 export function onboardingPage(config: Config): Handler<AppEnv> {
   const settings = scriptJson(pageSettings(config));
   return async (c) => {
     const url = new URL(c.req.url);
+    const kind = pageKind(config, url);
+    const now = Date.now();
     // Plain GETs: the browser's conditional headers would get a 304 for a document that differs.
-    const [asset, stylesheet] = await Promise.all([
+    // One read of a host's onboarding serves both who asks (the summary) and whether to pair (the session).
+    const [asset, stylesheet, hosted] = await Promise.all([
       c.env.ASSETS.fetch(new Request(new URL("/", url))),
       c.env.ASSETS.fetch(new Request(new URL("/styles.css", url))),
+      kind === "onboarding" ? hostedView(c.env, url.searchParams.get("onboarding") ?? "") : null,
     ]);
     if (!asset.ok) return asset;
     const css = stylesheet.ok ? await stylesheet.text() : null;
-    const kind = pageKind(config, url);
-    const now = Date.now();
-    const first = kind === null ? null : await firstSession(config, url.origin, now);
+    const first = await sessionFor(config, kind, url, now, hosted);
+    const summary = firstSummary(kind, url, hosted);
     let rewriter = new HTMLRewriter()
       .on("script#page-settings", { element: (e) => void e.setInnerContent(settings, { html: true }) })
       .on("script#first-session", {
@@ -51,6 +57,9 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
       rewriter = rewriter.on('link[rel="stylesheet"][href="/styles.css"]', {
         element: (e) => void e.replace(`<style>${css}</style>`, { html: true }),
       });
+    }
+    if (summary !== null) {
+      rewriter = rewriter.on("#page-summary", { element: (e) => void e.setInnerContent(summary, { html: true }) });
     }
     if (first) {
       rewriter = rewriter
@@ -84,4 +93,37 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
     }
     return response;
   };
+}
+
+/**
+ * The session step 1 shows: none without a link that needs one; for a host's onboarding, one
+ * signed for it while it is `open`, and none once it is paired, ended or unknown (its script then
+ * shows what the onboarding says). An onboarding that cannot be read now gets one: it changes nothing.
+ */
+function sessionFor(
+  config: Config,
+  kind: PageKind | null,
+  url: URL,
+  now: number,
+  hosted: Hosted,
+): Promise<FirstSession | null> | null {
+  if (kind !== "onboarding") return kind === null ? null : firstSession(config, url.origin, now);
+  const open = hosted === "unreadable" || (typeof hosted === "object" && hosted?.status === "open");
+  return open ? firstSession(config, url.origin, now, url.searchParams.get("onboarding")!) : null;
+}
+
+type Hosted = Awaited<ReturnType<typeof hostedView>> | null;
+
+/**
+ * Who asks and for which node, for a link that names one: the host's onboarding as the server has it, or the link's own
+ * operator.
+ */
+function firstSummary(kind: PageKind | null, url: URL, hosted: Hosted): string | null {
+  if (kind === "onboarding") return hosted !== null && typeof hosted === "object" ? hostedSummaryHtml(hosted) : null;
+  if (kind === "operator") {
+    // Read as the page's script reads them (page/start-form.ts).
+    const operator = url.searchParams.get("operator")?.trim() ?? "";
+    return ownNodeSummaryHtml(operator, (url.searchParams.get("label") ?? "").trim().slice(0, 64));
+  }
+  return null;
 }

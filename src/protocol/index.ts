@@ -51,6 +51,7 @@ export {
   buildConnectPayload,
   CONNECT_TTL_MS,
   connectPayloadSchema,
+  onboardingQuery,
   type ConnectPayload,
 } from "./connect-payload.ts";
 export {

@@ -53,3 +53,19 @@ export async function deliver(webhook: HostWebhook, event: Pick<OutboxEvent, "id
 export function delivered(attempt: DeliveryAttempt): boolean {
   return "status" in attempt && attempt.status >= 200 && attempt.status < 300;
 }
+
+/**
+ * Whose failure a failed attempt is: the endpoint's (no answer, a 5xx, 408, 429, a redirect),
+ * which every event shares and which holds the lane; or the event's alone (any other 4xx: the
+ * receiver answered and refused this body), which backs that event off without holding anyone.
+ */
+export function failureOf(attempt: DeliveryAttempt): "endpoint" | "event" {
+  if ("error" in attempt) return "endpoint";
+  const { status } = attempt;
+  return status >= 400 && status < 500 && status !== 408 && status !== 429 ? "event" : "endpoint";
+}
+
+/** A failed attempt in a few words, as the events log and the health report show the endpoint's last error. */
+export function attemptProblem(attempt: DeliveryAttempt): string {
+  return "error" in attempt ? attempt.error : `HTTP ${attempt.status}`;
+}

@@ -122,8 +122,10 @@ describe("an onboarding and the chain follower", () => {
   });
 
   it("unregisters from the follower once it no longer waits for the chain (applied, cancelled, expired)", () => {
+    // Registered by its first own check.
+    const registered = () => after(connected(), { type: "wake" }, T0 + 1000);
     const authorized = observe(
-      connected(),
+      registered(),
       { authorizations: { listed: true, height: 10 }, node: { payoutRecipient: operator, height: 10 } },
       T0 + 2000,
     );
@@ -134,8 +136,8 @@ describe("an onboarding and the chain follower", () => {
     );
     expect(applied.state!.record.status).toBe("applied");
     expect(applied.effects).toContainEqual({ type: "unfollow", id: "ob_1" });
-    expect(step(connected(), { type: "cancel" }, T0 + 2000).effects).toContainEqual({ type: "unfollow", id: "ob_1" });
-    expect(step(connected(), { type: "read" }, T0 + 8 * 86_400_000).effects).toContainEqual({
+    expect(step(registered(), { type: "cancel" }, T0 + 2000).effects).toContainEqual({ type: "unfollow", id: "ob_1" });
+    expect(step(registered(), { type: "read" }, T0 + 8 * 86_400_000).effects).toContainEqual({
       type: "unfollow",
       id: "ob_1",
     });
@@ -149,5 +151,7 @@ describe("an onboarding and the chain follower", () => {
       T0,
     );
     expect(step(opened, { type: "cancel" }, T0 + 1000).effects.some((e) => e.type === "unfollow")).toBe(false);
+    // Paired but never yet registered (its first check not run): nothing to unregister either.
+    expect(step(connected(), { type: "cancel" }, T0 + 2000).effects.some((e) => e.type === "unfollow")).toBe(false);
   });
 });

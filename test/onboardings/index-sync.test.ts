@@ -8,8 +8,8 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { writeOnboardingRow } from "../../src/onboardings/index-store";
-import { indexRetryDelayMs } from "../../src/onboardings/index-sync";
-import { RETENTION_MS } from "../../src/onboardings/schedule";
+import { owedRetryDelayMs as indexRetryDelayMs, RETENTION_MS } from "../../src/onboardings/schedule";
+import type { OnboardingState } from "../../src/onboardings/state";
 import type { OnboardingView } from "../../src/protocol/index";
 import { api } from "../helpers/sessions";
 import {
@@ -130,11 +130,49 @@ describe("the onboarding writes its row after every change", () => {
         expect.objectContaining({ event: "index_write_failed", onboarding: created.id, failures: 1 }),
       );
 
+      clockTo(alarm!);
       expect(await runDurableObjectAlarm(onboardingStub(created.id))).toBe(true);
       expect(await listed("reference=retried-1")).toEqual({ data: [created], has_more: false });
       // Landed: the alarm is the expiry's again.
       const next = await runInDurableObject(onboardingStub(created.id), (_o, state) => state.storage.getAlarm());
       expect(next).toBe(Date.parse(created.expires_at));
+    },
+  );
+
+  it(
+    "resumes a write D1 refused after a restart, from its " + "alarm alone: applied shows up in the list and the feed",
+    async () => {
+      const node = await devnetNode("paying-authorized-payout");
+      const created = await createOnboarding({ operator: node.operator, reference: "restarted-applied" });
+      await settle(created.id);
+      const refused = await refuseWrites("events");
+      await pairByRelay(created.id, node.payout_recipient);
+      await settle(created.id);
+      const applied = await readOnboarding(created.id);
+      expect(applied.status).toBe("applied");
+      expect((await listed("reference=restarted-applied")).data.map((o) => o.status)).toEqual(["open"]);
+
+      // Evicted: memory is gone; what the index is owed is in the stored state, and the stored alarm is its retry.
+      await restart(created.id);
+      const stored = await runInDurableObject(onboardingStub(created.id), (_o, state) =>
+        Promise.all([state.storage.get<OnboardingState>("state"), state.storage.getAlarm()]),
+      );
+      const [state, alarm] = [stored[0]!, stored[1]!];
+      expect(state.indexed_version).toBeLessThan(state.version);
+      expect(alarm).toBe(state.index_write!.at);
+      expect(alarm - Date.now()).toBeLessThanOrEqual(indexRetryDelayMs(20));
+      await restart(created.id);
+      await refused.restore();
+
+      // Nothing but the alarm, when it is due.
+      clockTo(alarm);
+      expect(await runDurableObjectAlarm(onboardingStub(created.id))).toBe(true);
+      expect((await listed("reference=restarted-applied")).data).toEqual([applied]);
+      expect((await feedOf(created.id)).data.map((e) => e.type)).toEqual([
+        "onboarding.connected",
+        "onboarding.authorized",
+        "onboarding.applied",
+      ]);
     },
   );
 
@@ -145,7 +183,7 @@ describe("the onboarding writes its row after every change", () => {
   });
 
   it(
-    "never moves a row backwards: a newer change lands past a failed one, and an older version changes " + "nothing",
+    "never moves a row backwards: a newer change lands " + "past a failed one, and an older version changes nothing",
     async () => {
       const created = await createOnboarding({ operator: accountAddress() });
       await settle(created.id);
@@ -155,6 +193,8 @@ describe("the onboarding writes its row after every change", () => {
       const connected = await readOnboarding(created.id);
       await refused.restore();
       expect((await hostPost(`/${created.id}/cancel`, "")).status).toBe(200);
+      // The refused write is retried when its lease ends, with the newest state.
+      clockTo(Date.now() + indexRetryDelayMs(1));
       await settle(created.id);
       const cancelled = await readOnboarding(created.id);
       expect((await listed(`operator=${created.operator}`)).data).toEqual([cancelled]);

@@ -2,7 +2,7 @@
  * The route table of the whole Worker: every path the server answers is mounted here, and every
  * error leaves through `onError` in the one error shape.
  */
-import { Hono } from "hono/tiny";
+import { Hono } from "./http/router";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env";
 import type { Config } from "./config";

@@ -8,7 +8,7 @@
  * (`publicCors`, on answers, errors and preflights alike) → the row the router picked:
  * validation (`validQuery`) → the Cache API and beyond (`serveQuery`).
  */
-import { Hono } from "hono/tiny";
+import { Hono } from "../http/router";
 import type { Config } from "../config";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { resetInflight } from "./coalesce";

@@ -282,6 +282,9 @@ describe("confirm refuses a malformed request and changes nothing", () => {
   it("refuses an id that is not cs_ + 32 hex in the path", async () => {
     for (const id of [
       "cs_123",
+      // 128 bits: 32 hex characters exactly, no fewer and no more.
+      "cs_" + "a".repeat(31),
+      "cs_" + "a".repeat(33),
       "CS_" + "a".repeat(32),
       "cs_" + "A".repeat(32),
       "cs_" + "g".repeat(32),

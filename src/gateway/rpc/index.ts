@@ -8,7 +8,7 @@
  * 413 for a body over the limit and 503 when no RPC node is configured.
  */
 import type { Context } from "hono";
-import { Hono } from "hono/tiny";
+import { Hono } from "../../http/router";
 import type { Config } from "../../config";
 import { methodNotAllowed } from "../../http/method-not-allowed";
 import { queryKeys, type CacheEntry } from "../cache-entry";

@@ -1,8 +1,8 @@
-import type { Handler } from "hono";
+import type { Context, Handler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
-import { isRefusal } from "../http/answer";
-import { connectStepHtml, firstSession, pageKind, type FirstSession, type PageKind } from "./first-session";
+import { onboardingSession } from "../onboardings/pairing-session";
+import { connectStepHtml, firstSession, pageKind, type PageKind } from "./first-session";
 import { pageSettings } from "./settings";
 
 /** JSON safe inside a `<script>` element: no `<` can close it. */
@@ -41,7 +41,7 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
     const [asset, stylesheet, first] = await Promise.all([
       c.env.ASSETS.fetch(new Request(new URL("/", url))),
       c.env.ASSETS.fetch(new Request(new URL("/styles.css", url))),
-      sessionFor(c.env, config, kind, url, now),
+      sessionFor(c, config, kind, url, now),
     ]);
     if (!asset.ok) return asset;
     const css = stylesheet.ok ? await stylesheet.text() : null;
@@ -91,21 +91,14 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
 
 /**
  * The session step 1 shows: none without a link that needs one; for a host's onboarding, one
- * signed for it while it is `open`, and none once it is paired, ended or unknown (its script then
- * shows what the onboarding says). An onboarding that cannot be read now gets one: it changes nothing.
+ * signed for it while it is `open` (src/onboardings/pairing-session.ts), none once it is paired,
+ * ended or unknown. An onboarding that cannot be read now gets one: it changes nothing.
  */
-async function sessionFor(
-  env: Env,
-  config: Config,
-  kind: PageKind | null,
-  url: URL,
-  now: number,
-): Promise<FirstSession | null> {
+function sessionFor(c: Context<AppEnv>, config: Config, kind: PageKind | null, url: URL, now: number) {
   if (kind !== "onboarding") return kind === null ? null : firstSession(config, url.origin, now);
   const id = url.searchParams.get("onboarding")!;
-  const open = await env.ONBOARDINGS.get(env.ONBOARDINGS.idFromName(id))
-    .customer()
-    .then((view) => !isRefusal(view) && view.body.status === "open")
-    .catch(() => true);
-  return open ? firstSession(config, url.origin, now, id) : null;
+  return onboardingSession(c, id).then(
+    (session) => ("reason" in session ? null : session),
+    () => firstSession(config, url.origin, now, id),
+  );
 }

@@ -1,6 +1,7 @@
 import type { Handler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
+import { boundSession } from "../onboardings/pairing-session";
 import { connectStepHtml, firstSession, pageKind, type FirstSession, type PageKind } from "./first-session";
 import { hostedSummaryHtml, hostedView, ownNodeSummaryHtml } from "./first-summary";
 import { pageSettings } from "./settings";
@@ -97,8 +98,8 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
 
 /**
  * The session step 1 shows: none without a link that needs one; for a host's onboarding, one
- * signed for it while it is `open`, and none once it is paired, ended or unknown (its script then
- * shows what the onboarding says). An onboarding that cannot be read now gets one: it changes nothing.
+ * signed for it while it is `open` (src/onboardings/pairing-session.ts), none once it is paired,
+ * ended or unknown. An onboarding that cannot be read now gets one: it changes nothing.
  */
 function sessionFor(
   config: Config,
@@ -108,8 +109,10 @@ function sessionFor(
   hosted: Hosted,
 ): Promise<FirstSession | null> | null {
   if (kind !== "onboarding") return kind === null ? null : firstSession(config, url.origin, now);
-  const open = hosted === "unreadable" || (typeof hosted === "object" && hosted?.status === "open");
-  return open ? firstSession(config, url.origin, now, url.searchParams.get("onboarding")!) : null;
+  const id = url.searchParams.get("onboarding")!;
+  if (hosted === "unreadable") return firstSession(config, url.origin, now, id);
+  if (hosted === null || hosted === "unknown") return null;
+  return boundSession(config, url.origin, now, id, hosted).then((session) => ("reason" in session ? null : session));
 }
 
 type Hosted = Awaited<ReturnType<typeof hostedView>> | null;

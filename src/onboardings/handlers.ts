@@ -70,7 +70,10 @@ export async function pairPayout(c: ById<PairedPayout>): Promise<Response> {
   return respond(await onboardingStub(c, c.req.valid("param").id).pair(c.req.valid("json")));
 }
 
-/** `POST /api/onboarding-pages/:id/session`: a new pairing session signed for this onboarding, while it waits for a wallet. */
+/**
+ * `POST /api/onboarding-pages/:id/session`: a new pairing session signed for this onboarding, while it waits for a
+ * wallet.
+ */
 export async function newPairingSession(c: ById): Promise<Response> {
   const session = await onboardingSession(c, c.req.valid("param").id);
   return respond("reason" in session ? session : { status: 200, body: session });

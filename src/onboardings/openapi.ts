@@ -271,7 +271,8 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
           "200": customerView,
           "400": errorAnswer("Bad body"),
           "403": errorAnswer(
-            "Another origin, plain http from a non-loopback host, or a session another onboarding's page carried (SESSION_OF_ANOTHER_ONBOARDING)",
+            "Another origin, plain http from a non-loopback host, or a " +
+              "session another onboarding's page carried (SESSION_OF_ANOTHER_ONBOARDING)",
           ),
           "404": errorAnswer("No such onboarding"),
           "409": errorAnswer("Another payout is already paired, or the session has no confirm yet"),
@@ -286,7 +287,10 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         operationId: "newOnboardingPairingSession",
         summary: "A new pairing session signed for this onboarding",
         description:
-          "For the page, when the session its document carried has ended: {session_id, expires_at, link, onboarding}, stored on its first use; the wallet's relayed confirm of it pairs the onboarding by itself. Only while the onboarding is open.",
+          "For the page, when the session its document carried has " +
+          "ended: {session_id, expires_at, link, onboarding}, stored " +
+          "on its first use; the wallet's relayed confirm of it pairs " +
+          "the onboarding by itself. Only while the onboarding is open.",
         parameters: [idParam],
         responses: {
           "200": { description: "The session, as the document's #first-session carries it", headers: noStore },

@@ -5,8 +5,6 @@ import { NEUTRAL_TEST_VARS } from "./test/neutral-words.ts";
 
 // Runtime tests: the Worker, its Durable Objects and the Cache API run in workerd.
 export default defineConfig({
-  // SIM_SEED, SIM_SEEDS and SIM_FIND reach the simulation (test/simulation/) as import.meta.env.
-  envPrefix: ["VITE_", "SIM_"],
   plugins: [
     // The upstream is a real devnet and the host's webhook endpoint a real receiver, both started by
     // globalSetup on free ports. The deployment's own nodes, which its Durable Objects read from the
@@ -40,6 +38,7 @@ export default defineConfig({
       "./scripts/openapi-template.ts",
       "./devnet/vitest-global-setup.ts",
       "./test/node/webhook-receiver-setup.ts",
+      "./test/simulation/settings-setup.ts",
     ],
     setupFiles: ["./test/setup.ts"],
     deps: {

@@ -8,17 +8,17 @@
  *   SIM_FIND=1 npx vitest run test/simulation         the sweep, and the heavy recorded seeds
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import type { Invariant } from "./invariants";
 import { report, runSeed } from "./run";
 
-const env = (import.meta as unknown as { env: Record<string, string | undefined> }).env;
+const settings = inject("simulation");
 /** One seed to replay (or set it here while debugging). */
-const REPLAY: number | null = env.SIM_SEED ? Number(env.SIM_SEED) : null;
-const SEEDS = Number(env.SIM_SEEDS ?? 2000);
-const FIND = env.SIM_FIND === "1";
+const REPLAY: number | null = settings.seed ? Number(settings.seed) : null;
+const SEEDS = Number(settings.seeds ?? 2000);
+const FIND = settings.find;
 /** fast-check's own seed: which world seeds the sweep draws (fixed, so every run draws the same). */
-const DRAW = Number(env.SIM_DRAW ?? 28);
+const DRAW = Number(settings.draw ?? 28);
 
 interface Found {
   bug: string;

@@ -31,7 +31,7 @@ import { relayedPayout } from "../src/onboardings/relayed-payout";
 import { machineRules } from "../src/onboardings/rules";
 import { upgradeState, type OnboardingRecord, type OnboardingState } from "../src/onboardings/state";
 import { customerView, hostView } from "../src/onboardings/views";
-import { delivered } from "../src/onboardings/webhook";
+import { delivered } from "../src/webhooks/standard-webhook";
 import type { ProbeOutcome } from "../src/webhooks/lane";
 import { attemptLogged, deliveryTurn } from "../src/webhooks/lane-delivery";
 import {

@@ -5,7 +5,7 @@
  * that needs a wallet connection, step 1 itself: a signed session, its link and QR, which this
  * script takes over without creating another; every request stays on this origin.
  */
-import { PAGE_ORIGIN_NAME } from "../src/page/settings.ts";
+import { PAGE_ORIGIN_NAME } from "../src/protocol/page-origin.ts";
 import { el, show, step } from "./dom.ts";
 import { runHostedOnboarding } from "./onboarding/page.ts";
 import { onboardingIdParam } from "./onboarding/view.ts";

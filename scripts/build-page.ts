@@ -2,7 +2,7 @@
  * `npm run build`: bundles the onboarding page (page/main.ts and the DOM-free builders it imports
  * from src/) into public/app.js, and the API reference page into public/reference.js, with esbuild,
  * and writes the OpenAPI document's template (public/api/openapi.template.json, which the Worker
- * fills with its configuration: src/openapi-template.ts). wrangler.toml's [build] runs it before every
+ * fills with its configuration: src/openapi/template.ts). wrangler.toml's [build] runs it before every
  * `wrangler dev` and `wrangler deploy`; `npm test` runs it first. Prints the bundles' sizes.
  */
 import { build } from "esbuild";

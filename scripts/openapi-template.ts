@@ -1,6 +1,6 @@
 /**
  * Writes the OpenAPI document's template among the assets (public/api/openapi.template.json), which
- * the Worker fills with its configuration (src/openapi-template.ts). Run by `npm run build` and
+ * the Worker fills with its configuration (src/openapi/template.ts). Run by `npm run build` and
  * before the runtime tests (vitest.config.ts), so the served document is never older than the code.
  */
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-/** The onboarding endpoints in the OpenAPI document (src/openapi.ts), from the schemas their handlers use. */
+/** The onboarding endpoints in the OpenAPI document (src/openapi/document.ts), from the schemas their handlers use. */
 import type * as z from "zod/mini";
 import type { Config } from "../config";
 import {

@@ -7,7 +7,7 @@
 import { isOnboardingEnded, type OnboardingEventsLog } from "../protocol/index";
 import { HELD_RECHECK_MS, MIN_ATTEMPTS, MIN_RETRY_SPAN_MS, RETENTION_MS } from "./schedule";
 import type { DeliveryAttempt, OnboardingState, OutboxEvent } from "./state";
-import { delivered } from "./webhook";
+import { delivered } from "../webhooks/standard-webhook";
 
 /** The event to deliver next: the oldest neither delivered nor given up. */
 export function pendingHead(state: OnboardingState): OutboxEvent | null {

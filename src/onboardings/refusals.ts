@@ -46,12 +46,6 @@ export const ONBOARDING_NOT_PAIRED: ErrorSpec = {
   reason: "ONBOARDING_NOT_PAIRED",
   message: "Connect the payout wallet first",
 };
-export const SESSION_NOT_CONNECTED: ErrorSpec = {
-  status: 409,
-  code: GrpcCode.FAILED_PRECONDITION,
-  reason: "SESSION_NOT_CONNECTED",
-  message: "That pairing session has no wallet confirm yet",
-};
 export const SIGNER_MISMATCH = (signer: string, payout: string): ErrorSpec => ({
   status: 409,
   code: GrpcCode.ABORTED,

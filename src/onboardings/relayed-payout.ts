@@ -1,7 +1,7 @@
 /** A relayed payout is read from the pairing session's own Durable Object: the address the wallet's confirm stored there, never the browser's word. */
 import type { ErrorSpec } from "../errors";
 import { isRefusal } from "../http/answer";
-import { SESSION_NOT_CONNECTED } from "./refusals";
+import { SESSION_NOT_CONNECTED } from "../sessions/refusals";
 
 export async function relayedPayout(
   sessions: Env["PAIRING_SESSIONS"],

@@ -15,7 +15,7 @@ import {
 } from "../protocol/index";
 import { qrSvg } from "../protocol/qr-code";
 import { mintSignedSessionId } from "../sessions/signed-ids";
-import { PAGE_ORIGIN_NAME } from "./settings";
+import { PAGE_ORIGIN_NAME } from "../protocol/page-origin";
 
 /** What the document's `#first-session` block carries for the page's script. */
 export interface FirstSession {

@@ -1,9 +1,6 @@
 import type { Config } from "../config";
 import { DEFAULT_KEY_NAME } from "../protocol/index";
 
-/** Who asks, as the wallet shows it: the `origin.name` of every session the page creates. */
-export const PAGE_ORIGIN_NAME = "Hosted node onboarding";
-
 /** The public settings the onboarding page needs, so the page holds no brand word of its own. */
 export function pageSettings(config: Config) {
   return {

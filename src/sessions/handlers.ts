@@ -4,7 +4,7 @@ import type { AppEnv } from "../app-env";
 import { errorResponse } from "../errors";
 import { isRefusal, respond } from "../http/answer";
 import { requireSameOriginBrowser } from "../http/origin-guards";
-import { PAGE_ORIGIN_NAME } from "../page/settings";
+import { PAGE_ORIGIN_NAME } from "../protocol/page-origin";
 import type { WalletProof } from "../protocol/index";
 import type { NewSession, SessionAnswer } from "./machine";
 import { limitNewSessions } from "./rate-limit";

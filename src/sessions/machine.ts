@@ -14,8 +14,7 @@
 import type { Answer } from "../http/answer";
 import { sameProof, type SessionRow, type WalletProof } from "../protocol/index";
 import {
-  ALREADY_CONNECTED,
-  ALREADY_CONNECTED_CANNOT_CANCEL,
+  SESSION_ALREADY_CONNECTED,
   SESSION_CANCELLED,
   SESSION_EXISTS,
   SESSION_EXPIRED,
@@ -105,7 +104,7 @@ export function transition(row: SessionRow | null, event: SessionEvent, now: num
     case "cancel":
       if (view === null) return unchanged(SESSION_NOT_FOUND);
       if (view.status === "pending") return settle({ ...view, status: "cancelled" });
-      if (view.status === "connected") return unchanged(ALREADY_CONNECTED_CANNOT_CANCEL);
+      if (view.status === "connected") return unchanged(SESSION_ALREADY_CONNECTED);
       return unchanged(view.status === "expired" ? SESSION_EXPIRED : ok(200, view));
     case "confirm":
       if (view === null) return unchanged(SESSION_NOT_FOUND);
@@ -130,7 +129,7 @@ export function transition(row: SessionRow | null, event: SessionEvent, now: num
 
 /** A confirm of a settled session: 200 for the proof it already holds, a refusal otherwise. */
 function refusedConfirm(row: SessionRow, proof: WalletProof): SessionAnswer {
-  if (row.status === "connected") return sameProof(row, proof) ? ok(200, row) : ALREADY_CONNECTED;
+  if (row.status === "connected") return sameProof(row, proof) ? ok(200, row) : SESSION_ALREADY_CONNECTED;
   return row.status === "cancelled" ? SESSION_CANCELLED : SESSION_EXPIRED;
 }
 

@@ -25,15 +25,17 @@ export const SESSION_CANCELLED: ErrorSpec = {
   reason: "SESSION_CANCELLED",
   message: "The session was cancelled; start a new one",
 };
-export const ALREADY_CONNECTED: ErrorSpec = {
+/** A second confirm with another proof, or a cancel after the confirm: the first confirm wins, for good. */
+export const SESSION_ALREADY_CONNECTED: ErrorSpec = {
   status: 409,
   code: GrpcCode.ABORTED,
   reason: "SESSION_ALREADY_CONNECTED",
-  message: "The session is already connected to another wallet proof; the first confirm wins",
+  message: "The session is already connected to a wallet: the first confirm wins, and it can no longer be cancelled",
 };
-export const ALREADY_CONNECTED_CANNOT_CANCEL: ErrorSpec = {
+/** A relayed payout read from a session whose wallet has not confirmed yet. */
+export const SESSION_NOT_CONNECTED: ErrorSpec = {
   status: 409,
   code: GrpcCode.FAILED_PRECONDITION,
-  reason: "SESSION_ALREADY_CONNECTED",
-  message: "A connected session cannot be cancelled",
+  reason: "SESSION_NOT_CONNECTED",
+  message: "That pairing session has no wallet confirm yet",
 };

@@ -7,7 +7,7 @@ import type { HostWebhook } from "../config";
 import { log } from "../log";
 import type { DeliveryTurn } from "../onboardings/outbox";
 import type { OutboxEvent } from "../onboardings/state";
-import { deliver, delivered } from "../onboardings/webhook";
+import { deliver, delivered } from "./standard-webhook";
 import type { Admission } from "./lane";
 
 /** What an onboarding asks of its lane (the WebhookLane Durable Object). */

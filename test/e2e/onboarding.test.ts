@@ -583,7 +583,7 @@ describe("onboarding page in Chromium", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
     const html = await response.text();
-    // Data blocks are not scripts; the stylesheet is the one inline style (test/page.test.ts checks its hash).
+    // Data blocks are not scripts; the stylesheet is the one inline style (test/page/page.test.ts checks its hash).
     expect(html.match(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/g)).toBeNull();
     expect(html.match(/<style>/g)).toHaveLength(1);
     expect(html).not.toMatch(/\sstyle=/);

@@ -97,7 +97,7 @@ describe("delivery: at least once, in order, every attempt logged", () => {
     const id = await twoEventsOwed(["hang"]);
     await settle(id);
     const [first] = await eventsLog(id);
-    // The suite gives the receiver 2 s (the receiver hangs for 15); deployed, it is 10 s (test/config.test.ts).
+    // The suite gives the receiver 2 s (the receiver hangs for 15); deployed, it is 10 s (test/config/config.test.ts).
     expect(first!.attempts[0]).toEqual(expect.objectContaining({ error: "no answer within 2 s" }));
     expect(first!.attempts[0]!.ms).toBeGreaterThanOrEqual(2000);
     await allDelivered(id);

@@ -7,7 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../src/config";
-import { PAGE_ORIGIN_NAME } from "../../src/page/settings";
+import { PAGE_ORIGIN_NAME } from "../../src/protocol/page-origin";
 import { mintSignedSessionId } from "../../src/sessions/signed-ids";
 import {
   CHAIN_ID,

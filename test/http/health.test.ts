@@ -1,8 +1,8 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { version } from "../package.json";
-import { DEVNET, NODES, gateway, lastUpstreamHeaders, tag } from "./gateway/helpers";
-import { HOST_KEYS, HOST_WEBHOOK_SECRET } from "./host-settings";
+import { version } from "../../package.json";
+import { DEVNET, NODES, gateway, lastUpstreamHeaders, tag } from "../gateway/helpers";
+import { HOST_KEYS, HOST_WEBHOOK_SECRET } from "../host-settings";
 
 afterEach(() => vi.restoreAllMocks());
 

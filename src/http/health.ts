@@ -3,10 +3,10 @@
  * lately: as this isolate saw it, merged with what every shield saw (the shared health object)
  * when the shield tier is on. Cheap enough to poll: at most one Durable Object request.
  */
-import { version } from "../package.json";
-import type { Config } from "./config";
-import { UpstreamBoard, type UpstreamState } from "./gateway/upstream-board";
-import { upstreamHealth } from "./gateway/upstreams";
+import { version } from "../../package.json";
+import type { Config } from "../config";
+import { UpstreamBoard, type UpstreamState } from "../gateway/upstream-board";
+import { upstreamHealth } from "../gateway/upstreams";
 
 /**
  * `ok` while some upstream is usable; `down` when every one is being skipped after failures.

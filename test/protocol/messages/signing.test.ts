@@ -1,25 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { listsOperator, operatorAuthorizationsPath } from "../../src/protocol/index";
-import { buildSend } from "../../src/protocol/index";
-import { isAuthorizationExists } from "../../src/protocol/index";
-import { buildAuthorizeOperator } from "../../src/protocol/index";
-import { planOperatorAuthorization } from "../../src/protocol/index";
-import { buildConnectPayload } from "../../src/protocol/index";
+import { listsOperator, operatorAuthorizationsPath } from "../../../src/protocol/index";
+import { buildSend } from "../../../src/protocol/index";
+import { isAuthorizationExists } from "../../../src/protocol/index";
+import { buildAuthorizeOperator } from "../../../src/protocol/index";
+import { planOperatorAuthorization } from "../../../src/protocol/index";
+import { buildConnectPayload } from "../../../src/protocol/index";
 import {
   connectDeepLink,
   decodeWalletPayload,
   encodeWalletPayload,
   parseDeepLink,
   signDeepLink,
-} from "../../src/protocol/index";
-import { mintSessionId } from "../../src/protocol/index";
+} from "../../../src/protocol/index";
+import { mintSessionId } from "../../../src/protocol/index";
 import {
   buildSignRequest,
   chooseQrContent,
   MAX_QR_CHARS,
   signQrContent,
   signRequestSchema,
-} from "../../src/protocol/index";
+} from "../../../src/protocol/index";
 import * as z from "zod/mini";
 import { OTHER, address, refusal, workerContext } from "./helpers";
 

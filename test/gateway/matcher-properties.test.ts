@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import { readConfig } from "../../src/config";
 import { errorBodySchema } from "../../src/errors";
 import { GATEWAY_ROUTES } from "../../src/gateway/route-table";
-import { DEVNET, gateway, tag } from "../gateway/helpers";
+import { DEVNET, gateway, tag } from "./helpers";
 
 const config = readConfig(env);
 const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((data) => toBech32(config.bech32Prefix, data));

@@ -5,7 +5,7 @@ import {
   listedOperators,
   readTxAnswer,
   txLookupPath,
-} from "../../src/protocol/index";
+} from "../../../src/protocol/index";
 
 const HASH = "A".repeat(63) + "F";
 const response = (fields: Record<string, unknown>) => ({

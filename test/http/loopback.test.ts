@@ -1,8 +1,8 @@
 /** The one loopback rule, and its users: plain http for sessions, plain http for where the local profile sends events and customers, local-only upstreams in configuration. */
 import { describe, expect, it } from "vitest";
-import { ConfigError, readConfig } from "../src/config";
-import { isHttpsOrLocalLoopback, isHttpsOrLoopback, isLoopbackHost } from "../src/http/loopback";
-import { WALLET, createPayload, errorReason, mintSessionId, postJson } from "./helpers/sessions";
+import { ConfigError, readConfig } from "../../src/config";
+import { isHttpsOrLocalLoopback, isHttpsOrLoopback, isLoopbackHost } from "../../src/http/loopback";
+import { WALLET, createPayload, errorReason, mintSessionId, postJson } from "../helpers/sessions";
 
 const hostOf = (url: string) => new URL(url).hostname;
 

@@ -4,9 +4,9 @@
  * "Invalid input", never a field name glued to a sentence).
  */
 import { describe, expect, it } from "vitest";
-import { HOST_KEYS } from "./host-settings";
-import { WALLET, api, createPayload, mintSessionId, postJson } from "./helpers/sessions";
-import { accountAddress, createOnboarding, hostPost, host, page } from "./onboardings/helpers";
+import { HOST_KEYS } from "../host-settings";
+import { WALLET, api, createPayload, mintSessionId, postJson } from "../helpers/sessions";
+import { accountAddress, createOnboarding, hostPost, host, page } from "../onboardings/helpers";
 
 type Refusal = { status: number; reason: string; message: string; field?: string };
 

@@ -7,13 +7,13 @@
 import { toBech32 } from "@cosmjs/encoding";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildUpdateNodeCommand } from "../../src/protocol/index";
-import { commandLine, shellWord } from "../../src/protocol/index";
-import { buildSweep } from "../../src/protocol/index";
-import { buildDelegate, buildUndelegate } from "../../src/protocol/index";
-import { buildSend } from "../../src/protocol/index";
-import { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "../../src/protocol/index";
-import { refusal, workerContext } from "../messages/helpers";
+import { buildUpdateNodeCommand } from "../../../src/protocol/index";
+import { commandLine, shellWord } from "../../../src/protocol/index";
+import { buildSweep } from "../../../src/protocol/index";
+import { buildDelegate, buildUndelegate } from "../../../src/protocol/index";
+import { buildSend } from "../../../src/protocol/index";
+import { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "../../../src/protocol/index";
+import { refusal, workerContext } from "./helpers";
 
 const ctx = workerContext();
 const BACKENDS = ["os", "file", "kwallet", "pass", "test", "memory"];

@@ -1,9 +1,9 @@
 /** Chain contexts and addresses for the builder tests: the Worker's own config and a second brand. */
 import { toBech32 } from "@cosmjs/encoding";
 import { env } from "cloudflare:workers";
-import { readConfig } from "../../src/config";
-import { chainContext, type ChainContext } from "../../src/protocol/index";
-import { MessageError } from "../../src/protocol/index";
+import { readConfig } from "../../../src/config";
+import { chainContext, type ChainContext } from "../../../src/protocol/index";
+import { MessageError } from "../../../src/protocol/index";
 
 /** The context of the Worker under test, made from its Config as the server makes it. */
 export function workerContext(): ChainContext {

@@ -13,8 +13,8 @@ import {
   mintSessionId,
   postJson,
   proofFor,
-} from "./helpers/sessions";
-import { expectDocumented, schemaProblems, servedDocument } from "./helpers/openapi";
+} from "../helpers/sessions";
+import { expectDocumented, schemaProblems, servedDocument } from "../helpers/openapi";
 import {
   accountAddress,
   authorizeOnChain,
@@ -26,7 +26,7 @@ import {
   planAnswers,
   settle,
   wakeUntil,
-} from "./onboardings/helpers";
+} from "../onboardings/helpers";
 
 // wake-ups move the clock on.
 afterEach(() => vi.useRealTimers());

@@ -4,7 +4,7 @@
  * HOST_WEBHOOK_TIMEOUT_MS (10 s) counting as delivered. Redirects are not followed.
  */
 import type { HostWebhook } from "../config";
-import type { DeliveryAttempt, OutboxEvent } from "./state";
+import type { DeliveryAttempt, OutboxEvent } from "../onboardings/state";
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes. */
 export async function webhookSignature(

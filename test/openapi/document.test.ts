@@ -1,11 +1,11 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { buildApp } from "../src/app";
-import { readConfig } from "../src/config";
-import { NETWORK_PROFILES } from "../src/config/profiles";
-import { GATEWAY_ROUTES } from "../src/gateway/route-table";
-import { openApiDocument } from "../src/openapi";
-import { fillOpenApi, templateConfig } from "../src/openapi-template";
+import { buildApp } from "../../src/app";
+import { readConfig } from "../../src/config";
+import { NETWORK_PROFILES } from "../../src/config/profiles";
+import { GATEWAY_ROUTES } from "../../src/gateway/route-table";
+import { openApiDocument } from "../../src/openapi/document";
+import { fillOpenApi, templateConfig } from "../../src/openapi/template";
 
 type Operation = { summary?: string; description?: string; responses?: Record<string, unknown> };
 type Doc = {

@@ -1,11 +1,11 @@
 /**
- * The OpenAPI document as a build-time asset. `npm run build` writes the document of src/openapi.ts
+ * The OpenAPI document as a build-time asset. `npm run build` writes the document of src/openapi/document.ts
  * with a placeholder for every setting it names (public/api/openapi.template.json, only reachable
  * through the Worker since /api/* runs it first); the Worker fills in its own configuration with a
  * string replace. The document is then code in no Worker bundle, and stays true for any profile
- * and any variable that overrides one (test/openapi.test.ts compares it with the generator's).
+ * and any variable that overrides one (test/openapi/document.test.ts compares it with the generator's).
  */
-import type { Config } from "./config";
+import type { Config } from "../config";
 
 /** Where the template is among the assets. */
 export const OPENAPI_TEMPLATE_PATH = "/api/openapi.template.json";

@@ -4,26 +4,26 @@
  * configuration filled in. Built once per isolate, on first request.
  */
 import * as z from "zod/mini";
-import { version } from "../package.json";
-import type { Config } from "./config";
-import { errorBodySchema } from "./errors";
-import { X_CACHE_PATTERN } from "./gateway/cache-status";
-import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, type GatewayRoute } from "./gateway/route-table";
+import { version } from "../../package.json";
+import type { Config } from "../config";
+import { errorBodySchema } from "../errors";
+import { X_CACHE_PATTERN } from "../gateway/cache-status";
+import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, type GatewayRoute } from "../gateway/route-table";
 import {
   QUERY_DESCRIPTIONS,
   QUERY_VALUES,
   blockHeightSchema,
   paramDescriptions,
   paramSchemas,
-} from "./gateway/validators";
-import { onboardingComponents, onboardingPaths } from "./onboardings/openapi";
-import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES, sessionRowSchema } from "./protocol/index";
+} from "../gateway/validators";
+import { onboardingComponents, onboardingPaths } from "../onboardings/openapi";
+import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES, sessionRowSchema } from "../protocol/index";
 import {
   createSessionSchema,
   SESSION_CONFIRM_BODY_LIMIT,
   SESSION_CREATE_BODY_LIMIT,
   sessionIdSchema,
-} from "./sessions/schemas";
+} from "../sessions/schemas";
 
 type Json = Record<string, unknown>;
 

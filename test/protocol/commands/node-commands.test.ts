@@ -1,9 +1,9 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "../../src/config";
-import { buildPayoutRecipientLine, buildUpdateNodeCommand, DEFAULT_KEY_NAME } from "../../src/protocol/index";
-import { shellWord } from "../../src/protocol/index";
-import { buildSweep, DEFAULT_SWEEP_RESERVE } from "../../src/protocol/index";
+import { readConfig } from "../../../src/config";
+import { buildPayoutRecipientLine, buildUpdateNodeCommand, DEFAULT_KEY_NAME } from "../../../src/protocol/index";
+import { shellWord } from "../../../src/protocol/index";
+import { buildSweep, DEFAULT_SWEEP_RESERVE } from "../../../src/protocol/index";
 import { OTHER, address, refusal, workerContext } from "../messages/helpers";
 
 const ctx = workerContext();

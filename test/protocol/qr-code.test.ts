@@ -1,8 +1,8 @@
 /** The Worker's QR encoder (src/protocol/qr-code.ts): readable by a decoder of its own, and module for module what qrcode-generator draws. */
 import qrcode from "qrcode-generator";
 import { describe, expect, it } from "vitest";
-import { encodeQr, qrSvg } from "../src/protocol/qr-code";
-import { decodeModules, decodeSvg, svgModules } from "./helpers/qr";
+import { encodeQr, qrSvg } from "../../src/protocol/qr-code";
+import { decodeModules, decodeSvg, svgModules } from "../helpers/qr";
 
 /** Text of `length` characters from a link's alphabet. */
 const text = (length: number) =>

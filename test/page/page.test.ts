@@ -7,15 +7,15 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import headers from "../public/_headers?raw";
-import indexHtml from "../public/index.html?raw";
-import { readConfig } from "../src/config";
-import { scriptJson } from "../src/page";
-import { firstSession } from "../src/page/first-session";
-import { PAGE_ORIGIN_NAME } from "../src/page/settings";
-import { parseDeepLink, SESSION_ID_PATTERN, type ConnectPayload } from "../src/protocol/index";
-import { decodeSvg } from "./helpers/qr";
-import { accountAddress, CHAIN_ID, ORIGIN, TTL_MAX_SECONDS, WALLET } from "./helpers/sessions";
+import headers from "../../public/_headers?raw";
+import indexHtml from "../../public/index.html?raw";
+import { readConfig } from "../../src/config";
+import { scriptJson } from "../../src/page";
+import { firstSession } from "../../src/page/first-session";
+import { PAGE_ORIGIN_NAME } from "../../src/protocol/page-origin";
+import { parseDeepLink, SESSION_ID_PATTERN, type ConnectPayload } from "../../src/protocol/index";
+import { decodeSvg } from "../helpers/qr";
+import { accountAddress, CHAIN_ID, ORIGIN, TTL_MAX_SECONDS, WALLET } from "../helpers/sessions";
 
 /** The static index.html's ETag: a browser that holds it asks with it, and must still get the filled-in page. */
 const assetTag = (await env.ASSETS.fetch(`${ORIGIN}/`)).headers.get("etag") ?? "";

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { HTTPException } from "hono/http-exception";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildApp } from "../src/app";
-import { readConfig } from "../src/config";
-import { fault, freshAddress, gateway, tag } from "./gateway/helpers";
-import { WALLET, api, createSession, mintSessionId } from "./helpers/sessions";
+import { buildApp } from "../../src/app";
+import { readConfig } from "../../src/config";
+import { fault, freshAddress, gateway, tag } from "../gateway/helpers";
+import { WALLET, api, createSession, mintSessionId } from "../helpers/sessions";
 
 afterEach(() => vi.restoreAllMocks());
 

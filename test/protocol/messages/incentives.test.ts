@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { SelfAuthorizationError } from "../../src/protocol/index";
-import { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "../../src/protocol/index";
-import { signerOf } from "../../src/protocol/index";
+import { SelfAuthorizationError } from "../../../src/protocol/index";
+import { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "../../../src/protocol/index";
+import { signerOf } from "../../../src/protocol/index";
 import { OTHER, address, refusal, workerContext } from "./helpers";
 
 const ctx = workerContext();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildSend } from "../../src/protocol/index";
-import { signerOf } from "../../src/protocol/index";
-import { buildDelegate, buildUndelegate } from "../../src/protocol/index";
+import { buildSend } from "../../../src/protocol/index";
+import { signerOf } from "../../../src/protocol/index";
+import { buildDelegate, buildUndelegate } from "../../../src/protocol/index";
 import { OTHER, address, refusal, workerContext } from "./helpers";
 
 const ctx = workerContext();

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "../../src/config";
-import { deepLinkMessage, readConnectAnswer, readSignAnswer, walletAppGlobals } from "../../src/protocol/index";
+import { readConfig } from "../../../src/config";
+import { deepLinkMessage, readConnectAnswer, readSignAnswer, walletAppGlobals } from "../../../src/protocol/index";
 import { address, workerContext } from "./helpers";
 
 const ctx = workerContext();

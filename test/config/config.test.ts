@@ -1,11 +1,11 @@
 /** The configuration: profiles, overrides, refusals that name the variable, and the files that document it. */
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import worker from "../src/index";
-import { ConfigError, readConfig } from "../src/config";
-import { NETWORK_PROFILES } from "../src/config/profiles";
-import { LOCAL_SESSION_SIGNING_KEY, VARIABLES } from "../src/config/variables";
-import wranglerToml from "../wrangler.toml?raw";
+import worker from "../../src/index";
+import { ConfigError, readConfig } from "../../src/config";
+import { NETWORK_PROFILES } from "../../src/config/profiles";
+import { LOCAL_SESSION_SIGNING_KEY, VARIABLES } from "../../src/config/variables";
+import wranglerToml from "../../wrangler.toml?raw";
 
 /** A fresh env object (readConfig memoizes per object) with only the given variables. */
 const only = (vars: Record<string, string>) => ({ ...vars });

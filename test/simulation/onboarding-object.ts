@@ -14,7 +14,7 @@ import {
 } from "../../src/onboardings/machine";
 import { pendingHead } from "../../src/onboardings/outbox";
 import { type OnboardingRecord, type OnboardingState, upgradeState } from "../../src/onboardings/state";
-import { delivered } from "../../src/onboardings/webhook";
+import { delivered } from "../../src/webhooks/standard-webhook";
 import type { DeliveryTurn } from "../../src/onboardings/outbox";
 import type { Admission, ProbeOutcome } from "../../src/webhooks/lane";
 import { type Co, joinAll, type Task } from "./kernel";

@@ -6,7 +6,7 @@ import { COSMOS_ROUTES } from "./cosmos-routes.ts";
 import { NETWORK_ROUTES } from "./network-routes.ts";
 import type { ModuleRoute } from "./route.ts";
 
-export const MODULE_ROUTES: readonly ModuleRoute[] = [...NETWORK_ROUTES, ...COSMOS_ROUTES];
+const MODULE_ROUTES: readonly ModuleRoute[] = [...NETWORK_ROUTES, ...COSMOS_ROUTES];
 
 /** Finds the row for `pathname` and its parameters, or `null`. */
 export function matchModuleRoute(namespace: string, pathname: string) {

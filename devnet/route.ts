@@ -3,12 +3,7 @@ import type { Ledger } from "./ledger.ts";
 import { paginate } from "./pagination.ts";
 
 /** Answers a matched request at `height` (the latest, or the one the request asked for). */
-export type Answer = (
-  ledger: Ledger,
-  params: Record<string, string>,
-  query: URLSearchParams,
-  height: number,
-) => unknown;
+type Answer = (ledger: Ledger, params: Record<string, string>, query: URLSearchParams, height: number) => unknown;
 
 export interface ModuleRoute {
   /** Path with `{ns}` for the brand namespace and `:name` parameters. */

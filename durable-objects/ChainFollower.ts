@@ -5,7 +5,11 @@
  * waiting onboarding's address wakes that onboarding (`chainHint`), which reads its own state.
  * With no onboarding waiting it sleeps (no alarm). The decisions are src/chain-follower/machine.ts.
  *
- * Stored: one key per waiting onboarding (`w:<id>` → its addresses) and the cursor.
+ * A registration is a lease: renewed by the onboarding's own checks and by each hint it answers as
+ * still waiting; one that lapses (FOLLOW_LEASE_MS), or whose onboarding answers a hint as no longer
+ * waiting, is dropped, so a lost `unwatch` never keeps the follower awake.
+ *
+ * Stored: one key per waiting onboarding (`w:<id>` → its addresses and when it was last renewed) and the cursor.
  */
 import { DurableObject } from "cloudflare:workers";
 import { BlockReadError, readBlockStrings, readHead } from "../src/chain-follower/chain-blocks";
@@ -14,6 +18,7 @@ import {
   ASLEEP,
   fallAsleep,
   isFollowing,
+  lapsed,
   learnHead,
   passFailed,
   passSucceeded,
@@ -25,17 +30,24 @@ import {
 import { readConfig, type Config } from "../src/config";
 import { UpstreamBoard } from "../src/gateway/upstream-board";
 import { noUpstreamAnswered } from "../src/gateway/upstreams";
+import { FAN_OUT_WIDTH, inBatches } from "../src/fan-out";
 import { log } from "../src/log";
 
 const CURSOR_KEY = "cursor";
 const WATCH_PREFIX = "w:";
-/** Hints sent side by side at most. */
-const HINTS_IN_FLIGHT = 50;
+
+/** A registration as stored: the addresses, and when it was last renewed (ms). */
+interface Registration {
+  addresses: readonly string[];
+  renewed_at: number;
+}
 
 export class ChainFollower extends DurableObject<Env> {
   private readonly config: Config;
   private readonly board = new UpstreamBoard();
   private readonly index = new AddressIndex();
+  /** When each registration was last renewed (its lease). */
+  private readonly renewed = new Map<string, number>();
   private cursor: FollowerCursor = ASLEEP;
   private running: Promise<void> | null = null;
 
@@ -44,24 +56,35 @@ export class ChainFollower extends DurableObject<Env> {
     this.config = readConfig(env);
     ctx.blockConcurrencyWhile(async () => {
       this.cursor = (await ctx.storage.get<FollowerCursor>(CURSOR_KEY)) ?? ASLEEP;
-      for (const [key, addresses] of await ctx.storage.list<string[]>({ prefix: WATCH_PREFIX }))
-        this.index.set(key.slice(WATCH_PREFIX.length), addresses);
+      const now = Date.now();
+      for (const [key, stored] of await ctx.storage.list<Registration | string[]>({ prefix: WATCH_PREFIX })) {
+        // A registration stored before leases existed counts from now.
+        const entry = Array.isArray(stored) ? { addresses: stored, renewed_at: now } : stored;
+        this.index.set(key.slice(WATCH_PREFIX.length), entry.addresses);
+        this.renewed.set(key.slice(WATCH_PREFIX.length), entry.renewed_at);
+      }
     });
   }
 
-  /** Registers (or refreshes) an onboarding waiting on `addresses`; `following` says whether it may rely on this follower. */
+  /**
+   * Registers (or refreshes) an onboarding waiting on `addresses`; `following` says whether it may rely on this
+   * follower.
+   */
   async watch(onboardingId: string, addresses: string[]): Promise<{ following: boolean }> {
     this.index.set(onboardingId, addresses);
-    void this.ctx.storage.put(`${WATCH_PREFIX}${onboardingId}`, this.index.addressesOf(onboardingId));
+    this.renew(onboardingId);
     await this.keepAwake();
     return { following: isFollowing(this.cursor, Date.now()) };
   }
 
   /** The onboarding no longer waits for the chain. */
   async unwatch(onboardingId: string): Promise<void> {
-    if (this.index.addressesOf(onboardingId) === undefined) return;
-    this.index.delete(onboardingId);
-    void this.ctx.storage.delete(`${WATCH_PREFIX}${onboardingId}`);
+    this.drop([onboardingId]);
+  }
+
+  /** What the follower knows: where it has read to, whether it follows, and the onboardings waiting. */
+  async status(): Promise<{ cursor: FollowerCursor; waiting: string[] }> {
+    return { cursor: { ...this.cursor }, waiting: this.index.ids() };
   }
 
   override async alarm(): Promise<void> {
@@ -75,9 +98,13 @@ export class ChainFollower extends DurableObject<Env> {
     if ((await this.ctx.storage.getAlarm()) === null && !this.running) await this.ctx.storage.setAlarm(Date.now());
   }
 
-  /** One pass: the head, then each missed block in order; hints as they are found; the next pass a second after this one began. */
+  /**
+   * One pass: the head, then each missed block in order; hints as they are found; the next pass a second after this one
+   * began.
+   */
   private async pass(): Promise<void> {
     const started = Date.now();
+    this.drop(lapsed(this.renewed, started));
     if (this.index.size === 0) {
       this.save(fallAsleep(this.cursor));
       return;
@@ -87,12 +114,10 @@ export class ChainFollower extends DurableObject<Env> {
       this.save(head.cursor);
       await this.hint(head.wake);
       for (const height of head.read) {
-        const read = readBlock(
-          this.cursor,
-          height,
-          await readBlockStrings(this.config, this.board, height),
-          this.index,
-        );
+        const strings = await readBlockStrings(this.config, this.board, height);
+        // The node's transaction index does not show this block yet: stay before it, read it next pass.
+        if (strings === null) break;
+        const read = readBlock(this.cursor, height, strings, this.index);
         this.save(read.cursor);
         await this.hint(read.wake);
       }
@@ -126,16 +151,42 @@ export class ChainFollower extends DurableObject<Env> {
     return this.env.ONBOARDINGS.get(this.env.ONBOARDINGS.idFromName(id));
   }
 
-  /** Tells each onboarding of `wake` its hint, a bounded number at a time; one that cannot be reached is logged and left to its own checks. */
+  /** Renews `id`'s lease (stored with its addresses). */
+  private renew(id: string): void {
+    const addresses = this.index.addressesOf(id);
+    if (addresses === undefined) return;
+    const renewed_at = Date.now();
+    this.renewed.set(id, renewed_at);
+    void this.ctx.storage.put(`${WATCH_PREFIX}${id}`, { addresses, renewed_at } satisfies Registration);
+  }
+
+  /** Drops registrations: their onboardings no longer wait, or their lease lapsed. */
+  private drop(ids: readonly string[]): void {
+    const known = ids.filter((id) => this.index.addressesOf(id) !== undefined);
+    for (const id of known) {
+      this.index.delete(id);
+      this.renewed.delete(id);
+    }
+    // Storage deletes at most 128 keys at once.
+    for (let i = 0; i < known.length; i += 128)
+      void this.ctx.storage.delete(known.slice(i, i + 128).map((id) => WATCH_PREFIX + id));
+  }
+
+  /**
+   * Tells each onboarding of `wake` its hint, a bounded number at a time: one that still waits renews
+   * its lease, one that no longer does is dropped, one that cannot be reached is logged and left to its own checks.
+   */
   private async hint(wake: Wake | null): Promise<void> {
     if (!wake) return;
-    for (let i = 0; i < wake.ids.length; i += HINTS_IN_FLIGHT) {
-      const batch = wake.ids.slice(i, i + HINTS_IN_FLIGHT);
-      const results = await Promise.allSettled(batch.map((id) => this.onboarding(id).chainHint(wake.hint)));
-      results.forEach((result, n) => {
-        if (result.status === "rejected")
-          log("warn", "chain_hint_failed", { onboarding: batch[n], error: String(result.reason) });
-      });
-    }
+    const results = await inBatches(wake.ids, FAN_OUT_WIDTH, (id) => this.onboarding(id).chainHint(wake.hint));
+    const ended: string[] = [];
+    results.forEach((result, n) => {
+      const id = wake.ids[n]!;
+      if (result.status === "rejected")
+        log("warn", "chain_hint_failed", { onboarding: id, error: String(result.reason) });
+      else if (result.value.waiting) this.renew(id);
+      else ended.push(id);
+    });
+    this.drop(ended);
   }
 }

@@ -12,8 +12,11 @@
  * hibernatable WebSocket (durable-objects/push.ts) and receives the row on every change.
  */
 import { readConfig } from "../src/config";
-import { isSettled, type SessionRow, type WalletProof } from "../src/protocol/index";
+import type { ErrorSpec } from "../src/errors";
+import { log } from "../src/log";
+import { isSettled, type WalletProof } from "../src/protocol/index";
 import {
+  publicRow,
   rowAt,
   transition,
   type NewSession,
@@ -21,21 +24,23 @@ import {
   type SessionEffect,
   type SessionEvent,
   type SessionRules,
+  type StoredSession,
 } from "../src/sessions/machine";
-import { SESSION_NOT_FOUND } from "../src/sessions/refusals";
+import { SESSION_OF_ANOTHER_ONBOARDING } from "../src/onboardings/refusals";
+import { SESSION_NOT_CONNECTED, SESSION_NOT_FOUND } from "../src/sessions/refusals";
 import { PushObject, type PushView } from "./push";
 
 const ROW_KEY = "row";
 
 export class PairingSession extends PushObject {
-  private row: SessionRow | null = null;
+  private row: StoredSession | null = null;
   private readonly rules: SessionRules;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.rules = { retentionMs: readConfig(env).sessionRetentionSeconds * 1000 };
     ctx.blockConcurrencyWhile(async () => {
-      this.row = (await ctx.storage.get<SessionRow>(ROW_KEY)) ?? null;
+      this.row = (await ctx.storage.get<StoredSession>(ROW_KEY)) ?? null;
     });
   }
 
@@ -54,20 +59,40 @@ export class PairingSession extends PushObject {
     return this.apply({ type: "cancel" })!;
   }
 
-  /** Applies a wallet proof: the first valid confirm wins; the same proof again is answered 200. */
-  confirm(proof: WalletProof): SessionAnswer {
-    return this.apply({ type: "confirm", proof })!;
+  /**
+   * Applies a wallet proof: the first valid confirm wins; the same proof again is answered 200. A
+   * bound session's confirm is answered once its onboarding has been told (or the tell is owed).
+   */
+  async confirm(proof: WalletProof): Promise<SessionAnswer> {
+    const answer = this.apply({ type: "confirm", proof });
+    await this.telling;
+    return answer!;
   }
 
-  /** Expiry of a pending row, or the end of a settled row's retention. */
-  override alarm(): void {
+  /**
+   * The address a page may pair onboarding `onboardingId` with: the connected one, unless this
+   * session's document was signed for another onboarding.
+   */
+  payoutFor(onboardingId: string): { address: string } | ErrorSpec {
+    const row = rowAt(this.row, Date.now());
+    if (row === null) return SESSION_NOT_FOUND;
+    if (row.onboarding && row.onboarding.id !== onboardingId) return SESSION_OF_ANOTHER_ONBOARDING;
+    return row.status === "connected" && row.address !== null ? { address: row.address } : SESSION_NOT_CONNECTED;
+  }
+
+  /** Expiry of a pending row, a tell still owed, or the end of a settled row's retention. */
+  override async alarm(): Promise<void> {
     this.apply({ type: "alarm" });
+    await this.telling;
   }
 
   protected override view(): PushView | null {
     const row = rowAt(this.row, Date.now());
-    return row && { message: JSON.stringify(row), final: isSettled(row.status) ? row.status : null };
+    return row && { message: JSON.stringify(publicRow(row)), final: isSettled(row.status) ? row.status : null };
   }
+
+  /** The tell in flight, if one is. */
+  private telling: Promise<void> | null = null;
 
   protected override missing() {
     return SESSION_NOT_FOUND;
@@ -100,6 +125,22 @@ export class PairingSession extends PushObject {
         void this.ctx.storage.deleteAlarm();
         void this.ctx.storage.deleteAll();
         return;
+      case "tell":
+        this.telling ??= this.tell(effect.onboardingId, effect.address).finally(() => (this.telling = null));
+        return;
     }
+  }
+
+  /** Tells the onboarding's object; any answer (paired, or its refusal) settles what is owed, a failure is retried. */
+  private async tell(onboardingId: string, address: string): Promise<void> {
+    const onboardings = this.env.ONBOARDINGS;
+    let ok = true;
+    try {
+      await onboardings.get(onboardings.idFromName(onboardingId)).pairedBySession(address);
+    } catch (err) {
+      ok = false;
+      log("warn", "onboarding_tell_failed", { onboarding: onboardingId, error: String(err) });
+    }
+    this.apply({ type: "told", ok });
   }
 }

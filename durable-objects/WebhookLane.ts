@@ -2,8 +2,9 @@
  * WebhookLane: the delivery lane of one webhook URL (`idFromName(url)`), running the machine of
  * src/webhooks/lane.ts. Onboardings ask it before each attempt; while the receiver answers it only
  * says "go" and writes nothing. Once an attempt fails it holds every onboarding back, has one of
- * them try the receiver on a slow cadence (the probe, from its alarm), and releases them all, in
- * parallel, with the first event the receiver takes again.
+ * them try the receiver on a slow cadence (the probe, from its alarm), and releases them all, 50 at
+ * a time, once the receiver answers again; each stays registered until its release lands, so a
+ * lane evicted in the middle of releasing carries on from its alarm.
  *
  * Each decision is applied in one synchronous step, its writes not awaited (the output gate holds
  * the answer until they are durable). The lane is one stored value; each waiting onboarding is a
@@ -17,9 +18,10 @@ import {
   type LaneEffect,
   type LaneEvent,
   type LaneState,
-  type ProbeOutcome,
+  type ProbeResult,
   type Waiter,
 } from "../src/webhooks/lane";
+import { FAN_OUT_WIDTH, inBatches } from "../src/fan-out";
 import { performEach } from "./effects";
 
 const LANE_KEY = "lane";
@@ -47,9 +49,16 @@ export class WebhookLane extends DurableObject<Env> {
     return this.apply({ type: "admit", onboarding }).answer;
   }
 
-  /** An attempt `onboarding` was admitted to failed: the endpoint is failing, and it waits to be released. */
-  failed(onboarding: string): Admission {
-    return this.apply({ type: "failed", onboarding }).answer;
+  /** An attempt `onboarding` was admitted to failed (`error`): the endpoint is failing, and it waits to be released. */
+  failed(onboarding: string, error: string): Admission {
+    return this.apply({ type: "failed", onboarding, error }).answer;
+  }
+
+  /** The endpoint's state, as the health report shows it. */
+  status(): { failing_since: string | null; last_error: string | null; waiting: number } {
+    const { failing_since, last_error } = this.lane;
+    const since = failing_since === null ? null : new Date(failing_since).toISOString();
+    return { failing_since: since, last_error, waiting: this.waiting.size };
   }
 
   /** A failing endpoint is tried now (the host says its receiver is back). */
@@ -62,7 +71,10 @@ export class WebhookLane extends DurableObject<Env> {
     };
   }
 
-  /** The probe when one is due, or the releases still owed; an alarm while one runs (a retry asked for meanwhile) joins it. */
+  /**
+   * The probe when one is due, or the releases still owed; an alarm while one runs (a retry asked for meanwhile) joins
+   * it.
+   */
   override alarm(): Promise<void> {
     this.running ??= Promise.all(this.apply({ type: "alarm" }).work).then(
       () => void (this.running = null),
@@ -74,7 +86,10 @@ export class WebhookLane extends DurableObject<Env> {
     return this.running;
   }
 
-  /** Decides the event and performs its effects in order, without an await between them; returns the answer and the work it started. */
+  /**
+   * Decides the event and performs its effects in order, without an await between them; returns the answer and the work
+   * it started.
+   */
   private apply(event: LaneEvent): { answer: Admission; work: Promise<void>[] } {
     const next = laneTransition(this.lane, this.waiting, event, Date.now());
     this.lane = next.lane;
@@ -102,25 +117,24 @@ export class WebhookLane extends DurableObject<Env> {
       case "probe":
         return this.probe(effect.onboarding);
       case "release":
-        return Promise.all(
-          effect.onboardings.map((id) =>
-            this.onboarding(id)
-              .laneOpen()
-              .catch(() => void this.apply({ type: "unreleased", onboarding: id })),
-          ),
+        // One that cannot be reached stays registered: the alarm's lease sends it again.
+        return inBatches(effect.onboardings, FAN_OUT_WIDTH, (id) =>
+          this.onboarding(id)
+            .laneOpen()
+            .then(() => void this.apply({ type: "released", onboarding: id })),
         ).then(() => undefined);
     }
   }
 
   private async probe(onboarding: string): Promise<void> {
-    let outcome: ProbeOutcome;
+    let result: ProbeResult;
     try {
-      outcome = await this.onboarding(onboarding).laneProbe();
+      result = await this.onboarding(onboarding).laneProbe();
     } catch {
       // Not reachable now: another waiting onboarding probes instead; this one asks again on its own.
-      outcome = "nothing";
+      result = { outcome: "nothing", error: null };
     }
-    await Promise.all(this.apply({ type: "probed", onboarding, outcome }).work);
+    await Promise.all(this.apply({ type: "probed", onboarding, ...result }).work);
   }
 
   private onboarding(id: string) {

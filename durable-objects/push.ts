@@ -47,7 +47,9 @@ export abstract class PushObject extends DurableObject<Env> {
     closeQuietly(socket, code === 1005 || code === 1006 ? 1000 : code, "closed");
   }
 
-  /** Sends the view to every subscriber, closing them once it is final; null closes them all (the object was deleted). */
+  /**
+   * Sends the view to every subscriber, closing them once it is final; null closes them all (the object was deleted).
+   */
   protected push(view: PushView | null): void {
     for (const socket of this.ctx.getWebSockets()) {
       if (view === null) {

@@ -23,7 +23,7 @@ export function show(parent: Element, ...children: Child[]): void {
 }
 
 /** Where a step stands; shown next to its heading as a word, not only a colour. */
-export type StepState = "waiting" | "active" | "done" | "skipped" | "failed" | "optional";
+type StepState = "waiting" | "active" | "done" | "skipped" | "failed" | "optional";
 
 const STATE_WORDS: Record<StepState, string> = {
   waiting: "Not yet",

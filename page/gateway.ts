@@ -43,7 +43,7 @@ export async function isOperatorAuthorized(
 }
 
 /** What the network says about transaction `txhash` now; a gateway error is a GatewayError. */
-export async function lookUpTransaction(
+async function lookUpTransaction(
   txhash: string,
   signal?: AbortSignal,
 ): Promise<Exclude<TxOutcome, { kind: "unreadable" }>> {

@@ -11,7 +11,7 @@
 import type { ChainContext } from "../src/protocol/index.ts";
 import { buildConnectPayload, type ConnectPayload } from "../src/protocol/index.ts";
 import { connectDeepLink } from "../src/protocol/index.ts";
-import { mintSessionId } from "../src/protocol/index.ts";
+import { mintSessionId, onboardingQuery } from "../src/protocol/index.ts";
 import { sessionRowSchema, type SessionRow } from "../src/protocol/index.ts";
 
 /** Why pairing stopped without a wallet identity. */
@@ -28,7 +28,7 @@ export class PairingError extends Error {
 }
 
 /** What a connected session proves: the wallet's address and public key. */
-export interface WalletIdentity {
+interface WalletIdentity {
   address: string;
   pubkeyBase64: string;
   accountLabel: string | null;
@@ -36,7 +36,7 @@ export interface WalletIdentity {
 }
 
 /** A session waiting for the wallet: what to show (payload, link) and how it ends. */
-export interface PendingConnection {
+interface PendingConnection {
   sessionId: string;
   payload: ConnectPayload;
   /** `<scheme>://connect?p=…`: the QR's content and the "Open wallet" link's href. */
@@ -57,6 +57,8 @@ export interface FirstSession {
   session_id: string;
   expires_at: string;
   link: string;
+  /** The host's onboarding the id is signed for: every request for it names the onboarding. */
+  onboarding?: string;
 }
 
 /** Options of `createSessionClient`. */
@@ -140,10 +142,14 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
     first = null;
     const row = carried ? documentSession(carried) : await sendCreate();
     const sessionId = row.session_id;
+    // A session signed for a host's onboarding is found only by naming it (src/sessions/signed-ids.ts).
+    const onboarding = carried?.onboarding ?? null;
+    const path = `${base}/${sessionId}${onboardingQuery(onboarding)}`;
     // The link promises the wallet exactly the origin and expiry the server stores.
-    const payload = buildConnectPayload(ctx, { sessionId, origin: row.origin, expiresAt: new Date(row.expires_at) });
+    const expiresAt = new Date(row.expires_at);
+    const payload = buildConnectPayload(ctx, { sessionId, origin: row.origin, expiresAt, onboarding });
     let cancelledHere = false;
-    const result = waitForSettle(row).finally(() => {
+    const result = waitForSettle(row, path).finally(() => {
       // Settled: the next start() makes a new session.
       current = null;
     });
@@ -158,7 +164,7 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
       async cancel() {
         if (cancelledHere) return;
         cancelledHere = true;
-        const answer = await request(`${base}/${sessionId}`, { method: "DELETE" });
+        const answer = await request(path, { method: "DELETE" });
         // Already connected (409) or expired (410): the result says which.
         if (!answer.ok && answer.status !== 409 && answer.status !== 410) throw await failure(answer);
       },
@@ -170,7 +176,7 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
   }
 
   /** Resolves or rejects once the row settles, from pushes or, failing those, from polls. */
-  function waitForSettle(first: SessionRow): Promise<WalletIdentity> {
+  function waitForSettle(first: SessionRow, path: string): Promise<WalletIdentity> {
     return new Promise<WalletIdentity>((resolve, reject) => {
       let done = false;
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -208,7 +214,7 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
       const poll = async () => {
         if (done) return;
         try {
-          const response = await request(`${base}/${first.session_id}`);
+          const response = await request(path);
           // 404 is "not yet" for the SDK; 410 SESSION_EXPIRED is the end; any other non-2xx ends the wait.
           if (response.ok) {
             const row = rowFrom(await response.json().catch(() => null));
@@ -226,7 +232,7 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
       };
       if (settle(first)) return;
       if (!Socket) return void poll();
-      const wsUrl = `${base.replace(/^http/, "ws")}/${first.session_id}`;
+      const wsUrl = path.replace(/^http/, "ws");
       let fellBack = false;
       const fallBack = () => {
         if (fellBack || done) return;

@@ -4,6 +4,7 @@
  */
 import {
   chainContextFromSettings,
+  ONBOARDING_ID_PATTERN,
   SESSION_ID_PATTERN,
   walletAppGlobals,
   type ChainContext,
@@ -79,5 +80,7 @@ export function readFirstSession(doc: Document = document): FirstSession | null 
     typeof value.link !== "string"
   )
     return null;
-  return { session_id: value.session_id, expires_at: value.expires_at, link: value.link };
+  const first = { session_id: value.session_id, expires_at: value.expires_at, link: value.link };
+  const { onboarding } = value;
+  return typeof onboarding === "string" && ONBOARDING_ID_PATTERN.test(onboarding) ? { ...first, onboarding } : first;
 }

@@ -9,7 +9,7 @@ import { BRIDGE_WAIT_MS, deepLinkMessage, WEB_VIEW_GLOBAL, type WalletAppGlobals
 import { el } from "./dom.ts";
 
 /** The native bridge: both take the same base64 a deep link carries in `p`. */
-export interface MobileBridge {
+interface MobileBridge {
   requestConnect(encodedPayload: string): Promise<unknown>;
   requestSign(encodedPayload: string): Promise<unknown>;
 }

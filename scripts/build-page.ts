@@ -8,7 +8,7 @@
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { OPENAPI_TEMPLATE_FILE, writeOpenApiTemplate } from "./openapi-template.ts";
+import writeOpenApiTemplate, { OPENAPI_TEMPLATE_FILE } from "./openapi-template.ts";
 
 await build({
   entryPoints: { app: "page/main.ts", reference: "page/reference.ts" },

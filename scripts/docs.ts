@@ -4,9 +4,12 @@
  * cannot drift from the route table, the OpenAPI document and the configuration schema: docs/API.md,
  * the README's configuration table, docs/GATEWAY.md's route table, wrangler.toml's commented
  * variables and .dev.vars.example (the secrets by name). Both also fail when docs/ARCHITECTURE.md's
- * hand-written code map misses a folder or a Durable Object (scripts/code-map.ts).
+ * hand-written code map misses a folder or a Durable Object (scripts/code-map.ts), or when the page
+ * names a binding or a dependency the Worker no longer has, or misses one it has
+ * (scripts/architecture-facts.ts).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { architectureProblems } from "./architecture-facts.ts";
 import { codeMapProblems } from "./code-map.ts";
 import { loadReference } from "./load-reference.ts";
 
@@ -32,8 +35,22 @@ import { loadReference } from "./load-reference.ts";
     if (check) stale.push(path);
     else writeFileSync(path, text);
   }
-  const unmapped = codeMapProblems();
-  for (const problem of unmapped) console.error(`${problem}: add it to the table (by hand; it is not generated).`);
+  const docs = Object.fromEntries(
+    ["README.md", ...readdirSync("docs").map((name) => `docs/${name}`)]
+      .filter((path) => path.endsWith(".md") && path !== "docs/ARCHITECTURE.md")
+      .map((path) => [path, readFileSync(path, "utf8")]),
+  );
+  const unmapped = [
+    ...codeMapProblems(),
+    ...architectureProblems({
+      architecture: readFileSync("docs/ARCHITECTURE.md", "utf8"),
+      wranglerToml: readFileSync("wrangler.toml", "utf8"),
+      packageJson: readFileSync("package.json", "utf8"),
+      packageLock: readFileSync("package-lock.json", "utf8"),
+      docs,
+    }),
+  ];
+  for (const problem of unmapped) console.error(`${problem} (the page is written by hand; it is not generated)`);
   if (stale.length > 0) {
     console.error(
       `Generated documentation is out of date: ${stale.join(", ")}. Run \`npm run docs\` and commit the result.`,

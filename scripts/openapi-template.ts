@@ -4,14 +4,15 @@
  * before the runtime tests (vitest.config.ts), so the served document is never older than the code.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { OPENAPI_TEMPLATE_PATH } from "../src/openapi/template-path.ts";
 import { loadReference } from "./load-reference.ts";
 
-export const OPENAPI_TEMPLATE_FILE = "public/api/openapi.template.json";
+/** The template's file: the assets' folder holds it at the path the Worker fetches. */
+export const OPENAPI_TEMPLATE_FILE = `public${OPENAPI_TEMPLATE_PATH}`;
 
-export async function writeOpenApiTemplate(): Promise<void> {
-  mkdirSync("public/api", { recursive: true });
+/** Writes the template; also vitest's globalSetup, as this module's default. */
+export default async function writeOpenApiTemplate(): Promise<void> {
+  mkdirSync(dirname(OPENAPI_TEMPLATE_FILE), { recursive: true });
   writeFileSync(OPENAPI_TEMPLATE_FILE, (await loadReference()).openApiTemplate());
 }
-
-/** vitest globalSetup. */
-export default writeOpenApiTemplate;

@@ -124,7 +124,9 @@ async function connect(target: ConnectTarget, options: Options): Promise<void> {
   }
   const sessionUrl = `${target.server}/api/${ctx.walletPath}/sessions/${target.sessionId}`;
   if (options.refuse) {
-    const { status, body } = await fetchJson(sessionUrl, { method: "DELETE" });
+    // A session signed for a host's onboarding is found only with the onboarding its relay URL names.
+    const query = target.relayUrl === undefined ? "" : new URL(target.relayUrl).search;
+    const { status, body } = await fetchJson(`${sessionUrl}${query}`, { method: "DELETE" });
     if (status !== 200) throw new WalletError(`declining failed: ${status} ${JSON.stringify(body)}`);
     console.log(`declined: session ${target.sessionId} is ${(body as { status?: string }).status}`);
     return;

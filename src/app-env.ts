@@ -1,4 +1,7 @@
-/** Hono's environment for this Worker: its bindings and the values each request carries (read them with `c.get`: `c.var` copies them all on every read). */
+/**
+ * Hono's environment for this Worker: its bindings and the values each request carries (read them with `c.get`: `c.var`
+ * copies them all on every read).
+ */
 import type { Config } from "./config";
 import type { CacheStatus, ShieldTrace } from "./gateway/cache-status";
 
@@ -11,7 +14,9 @@ export type AppEnv = {
     startedAt: number;
     /** How the gateway served the request (its `X-Cache`). */
     cache?: CacheStatus;
-    /** Milliseconds the request waited beyond the data center on a miss: the shield's round trip and any upstream round. */
+    /**
+     * Milliseconds the request waited beyond the data center on a miss: the shield's round trip and any upstream round.
+     */
     missMs?: number;
     /** What the shield tier did for this request's data-center miss, or why the Worker went around it. */
     shield?: ShieldTrace;

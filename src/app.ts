@@ -2,14 +2,14 @@
  * The route table of the whole Worker: every path the server answers is mounted here, and every
  * error leaves through `onError` in the one error shape.
  */
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env";
 import type { Config } from "./config";
 import { ApiError, GrpcCode, errorResponse, httpStatusSpec, notFound } from "./errors";
 import { gatewayRoutes } from "./gateway";
 import { sharedUpstreamHealth } from "./gateway/shield/health-link";
-import { healthReport } from "./http/health";
+import { healthReport, indexHealth } from "./http/health";
 import { log } from "./log";
 import { servedOpenApi } from "./openapi/template";
 import { pathOf, requestContext } from "./middleware/request-context";
@@ -31,8 +31,19 @@ export function buildApp(config: Config): Hono<AppEnv> {
   app.get("/", onboardingPage(config));
   app.get("/api/config", (c) => c.json(pageSettings(config), 200, { "cache-control": "public, max-age=60" }));
   app.get("/api/health", async (c) => {
-    const shared = config.cacheShield ? await sharedUpstreamHealth(c.env.UPSTREAM_HEALTH, config) : null;
-    const report = healthReport(config, c.env.CF_VERSION_METADATA, shared);
+    const lanes = c.env.WEBHOOK_LANES;
+    const [shared, endpoint, index] = await Promise.all([
+      config.cacheShield ? sharedUpstreamHealth(c.env.UPSTREAM_HEALTH, config) : null,
+      // The lane answers from memory; one that cannot be reached leaves the endpoint's state unknown.
+      config.hostWebhook
+        ? lanes
+            .get(lanes.idFromName(config.hostWebhook.url))
+            .status()
+            .catch(() => null)
+        : null,
+      indexHealth(c.env.ONBOARDING_INDEX),
+    ]);
+    const report = { ...healthReport(config, c.env.CF_VERSION_METADATA, shared, Date.now(), endpoint), index };
     return c.json(report, report.status === "ok" ? 200 : 503, { "cache-control": "no-store" });
   });
   let openApi: string | undefined;
@@ -42,14 +53,20 @@ export function buildApp(config: Config): Hono<AppEnv> {
   });
   app.route("/api", gatewayRoutes(config));
 
-  // A Response, not a throw: Hono runs the not-found handler inside the request context's `next()`, which a throw would skip, access log and all.
+  // A Response, not a throw: Hono runs the not-found handler inside the request context's `next()`, which a throw would
+  // skip, access log and all.
   app.notFound((c) => errorResponse(notFound("ROUTE_NOT_FOUND", `No route for ${c.req.method} ${pathOf(c.req.url)}`)));
   app.onError((err, c) => {
     const requestId = c.get("requestId");
     if (err instanceof ApiError) return errorResponse(err, { ...err.headers, "x-request-id": requestId });
-    // A refusal from hono's own middleware: its status and words, in the one shape.
-    if (err instanceof HTTPException)
-      return errorResponse(httpStatusSpec(err.status, err.message), { "x-request-id": requestId });
+    // A refusal from hono's own middleware: its status and words, in the one shape, and the headers
+    // of its own response (a `WWW-Authenticate`, a `Retry-After`) but for the body's.
+    if (err instanceof HTTPException) {
+      const own = new Headers(err.res?.headers);
+      for (const name of ["content-type", "content-length"]) own.delete(name);
+      own.set("x-request-id", requestId);
+      return errorResponse(httpStatusSpec(err.status, err.message), own);
+    }
     log("error", "internal_error", { request_id: requestId, error: String(err), stack: err.stack });
     return errorResponse(
       {

@@ -69,7 +69,7 @@ export const errorBodySchema = z.object({
 });
 
 /** The JSON body of an error response. */
-export function errorBody(spec: ErrorSpec): z.output<typeof errorBodySchema> {
+function errorBody(spec: ErrorSpec): z.output<typeof errorBodySchema> {
   return {
     code: spec.code,
     message: spec.message,

@@ -1,21 +1,32 @@
 /**
  * Shared setup of the runtime tests: every test starts with the gateway's isolate state empty,
  * every test file's onboarding index has its tables (migrations/, as dev and deploy apply them),
- * and the access log (one line per request, src/middleware/request-context.ts) is kept out of the
- * output. A test that asserts its lines spies on the console method first (`vi.spyOn(console,
- * "log")`): the spy records every call before this filter sees it.
+ * the access log (one line per request, src/middleware/request-context.ts) is kept out of the
+ * output, and what is printed at warn and error is captured per test (test/helpers/console.ts:
+ * asserted where it matters, printed when the test fails). A test that asserts access-log lines
+ * spies on console.log first (`vi.spyOn(console, "log")`): the spy records every call before this
+ * filter sees it.
  */
 import { applyD1Migrations, type D1Migration } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, beforeEach } from "vitest";
 import { resetGatewayState } from "../src/gateway";
+import { captureConsole } from "./helpers/console";
 
 beforeAll(() =>
   applyD1Migrations(env.ONBOARDING_INDEX, (env as unknown as { INDEX_MIGRATIONS: D1Migration[] }).INDEX_MIGRATIONS),
 );
-beforeEach(() => resetGatewayState());
+const console_ = captureConsole();
+beforeEach((context) => {
+  resetGatewayState();
+  console_.reset();
+  context.onTestFailed(() => {
+    const lines = console_.dump();
+    if (lines) console.log(`What the test printed at warn and error:\n${lines}`);
+  });
+});
 
-for (const method of ["log", "error"] as const) {
+for (const method of ["log"] as const) {
   const print = console[method].bind(console);
   console[method] = (...args: unknown[]) => {
     if (!isAccessLogLine(args[0])) print(...args);

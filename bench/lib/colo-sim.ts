@@ -31,7 +31,7 @@ interface Served {
 }
 
 /** Blocks the lagging node trails by. */
-export const LAG_BLOCKS = 50;
+const LAG_BLOCKS = 50;
 /** The lagging-node keys' TTL (balances, delegations) and a second more: the second wave finds them stale. */
 const WAVE_GAP_MS = 6_000;
 
@@ -70,7 +70,7 @@ function heightsByInstance(served: readonly Served[], colos: number): Record<str
 }
 
 /** Answers at a lower height than one some client had already received when they were asked. */
-export function lowerAfterHigher(served: readonly Served[]): number {
+function lowerAfterHigher(served: readonly Served[]): number {
   const done = served.filter((s) => s.status === 200 && s.height !== null).sort((a, b) => a.end - b.end);
   const highestBy: number[] = [];
   for (const [i, s] of done.entries()) highestBy[i] = Math.max(highestBy[i - 1] ?? 0, s.height!);

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 /** What a played node does instead of passing the answer through unchanged. */
-export interface NodeBehaviour {
+interface NodeBehaviour {
   /** Answer this status (with a gRPC-style JSON body) without asking the URL. */
   refuseWith?: number;
   /** Report the block height this many blocks lower. */

@@ -122,7 +122,7 @@ export async function measureFirstScreen(
 }
 
 /** The longest chain of exchanges where each was sent after the one before it had finished. */
-export function longestChain(exchanges: Exchange[]): { depth: number; chain: string[] } {
+function longestChain(exchanges: Exchange[]): { depth: number; chain: string[] } {
   const bySent = [...exchanges].sort((a, b) => a.sent - b.sent);
   const best = new Map<Exchange, { depth: number; previous: Exchange | null }>();
   for (const exchange of bySent) {

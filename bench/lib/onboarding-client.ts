@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { typeUrls, type ChainContext } from "../../src/protocol/index.ts";
 
 /** What the bench reads of a created onboarding. */
-export interface CreatedOnboarding {
+interface CreatedOnboarding {
   id: string;
   created_at: string;
   expires_at: string;

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 
 /** One verified event as it arrived. */
-export interface ClockedEvent {
+interface ClockedEvent {
   /** `webhook-id`. */
   id: string;
   type: string;

@@ -22,10 +22,10 @@ export interface Run {
   cpuMicrosPerRequest: number;
 }
 
-export const median = (values: number[]) => summarize(values).p50;
+const median = (values: number[]) => summarize(values).p50;
 
 /** Loads `target` for `seconds`; CPU is the process `pid`'s own, read before and after. */
-export async function load(pid: number, target: Target, seconds: number): Promise<Run> {
+async function load(pid: number, target: Target, seconds: number): Promise<Run> {
   let unexpected = 0;
   const onResponse = (status: number, _body: string, _context: object, headers: IncomingHttpHeaders | undefined) => {
     if (!target.expected(status, headers ?? {})) unexpected++;

@@ -22,16 +22,23 @@ export function onboardingSummary(view: CustomerView): HTMLElement {
 /** The plain sentence for an onboarding that ended without applying; null for the others. */
 export function endedSentence(view: CustomerView): string | null {
   if (view.status === "expired")
-    return "This onboarding expired before it was finished. There is nothing more to do here; ask your host for a new link.";
+    return (
+      "This onboarding expired before it was finished. There is nothing more to do here; ask your host for a " +
+      "new link."
+    );
   if (view.status !== "cancelled") return null;
   if (view.problem)
-    return `This onboarding was stopped: ${view.problem.message.replace(/[.!?]+$/, "")}. There is nothing more to do here; ask your host for a new link.`;
+    return (
+      `This onboarding was stopped: ${view.problem.message.replace(/[.!?]+$/, "")}. There is nothing more to ` +
+      `do here; ask your host for a new link.`
+    );
   return "Your host cancelled this onboarding. There is nothing more to do here.";
 }
 
 /** For a link that names no onboarding the server knows. */
 export const INVALID_LINK_SENTENCE =
-  "This onboarding link is not valid. Check that you opened the whole link your host sent you, or ask your host for a new one.";
+  "This onboarding link is not valid. Check that you opened the whole link your host sent you, or ask your host for " +
+  "a new one.";
 
 /** "Back to <host>", a plain link to the host's return URL, when the view has both. */
 export function backToHost(view: CustomerView): HTMLAnchorElement | null {

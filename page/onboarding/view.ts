@@ -12,7 +12,7 @@ import {
 const height = z.optional(z.nullable(z.number()));
 
 /** The fields the page reads; any other field is left alone. */
-export const customerViewSchema = z.object({
+const customerViewSchema = z.object({
   id: z.string().check(z.regex(ONBOARDING_ID_PATTERN)),
   status: statusSchema,
   operator: z.string(),

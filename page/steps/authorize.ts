@@ -110,12 +110,20 @@ function doneSentence(evidence: AuthorizationEvidence): string {
     case "listed":
       return "Authorized: your node's operator may now name you as its payout recipient.";
     case "included":
-      return `Authorized: transaction ${evidence.txhash} is on the network${evidence.height ? ` (block ${evidence.height})` : ""}. Your node's operator may now name you as its payout recipient.`;
+      return (
+        `Authorized: transaction ${evidence.txhash} is on the ` +
+        `network${evidence.height ? ` (block ${evidence.height})` : ""}. Your node's operator may now name you as ` +
+        `its payout recipient.`
+      );
     case "already-authorized":
-      return `Your wallet had already authorized this operator, so transaction ${evidence.txhash} changed nothing: that counts as done.`;
+      return (
+        `Your wallet had already authorized this operator, so transaction ${evidence.txhash} changed nothing: ` +
+        `that counts as done.`
+      );
     case "failed":
       throw new StepFailure(
-        `The network refused the authorization (transaction ${evidence.txhash}): ${evidence.reason.replace(/[.!?]+$/, "")}.`,
+        `The network refused the authorization (transaction ${evidence.txhash}): ` +
+          `${evidence.reason.replace(/[.!?]+$/, "")}.`,
       );
     case "expired":
       throw new StepFailure("The signing request expired before the authorization appeared on the network.");
@@ -158,7 +166,8 @@ function renderSignRequest(
         ? el(
             "p",
             { class: "notice", "data-testid": "sign-qr-too-large" },
-            "This request is too large for a QR code. On the phone that holds your wallet, use the “Open wallet to sign” button.",
+            "This request is too large for a QR code. On the phone that holds your wallet, use the “Open wallet to " +
+              "sign” button.",
           )
         : qrElement(plan.qrContent, "QR code of the authorization to sign"),
       el("div", { class: "actions" }, open(true)),
@@ -176,14 +185,16 @@ function renderSignRequest(
     } catch (error) {
       if (settled.aborted) return;
       return showCodes(
-        `Your wallet app declined or could not sign${bridgeReason(error)}. Scan the code with the phone that holds your wallet, or use “Open wallet to sign”.`,
+        `Your wallet app declined or could not sign${bridgeReason(error)}. Scan the code with the phone that holds ` +
+          `your wallet, or use “Open wallet to sign”.`,
       );
     }
     if (settled.aborted) return;
     const txhash = readSignAnswer(answer);
     if (txhash === null)
       return showCodes(
-        "Your wallet app did not return a transaction hash. Scan the code with the phone that holds your wallet, or use “Open wallet to sign”.",
+        "Your wallet app did not return a transaction hash. Scan the code with the phone that holds your wallet, or " +
+          "use “Open wallet to sign”.",
       );
     try {
       await onSigned?.(txhash);

@@ -127,14 +127,16 @@ async function attempt(
         } catch (error) {
           if (settled) return;
           return showCodes(
-            `Your wallet app declined or could not complete the connection${bridgeReason(error)}. Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.`,
+            `Your wallet app declined or could not complete the connection${bridgeReason(error)}. Scan the code or ` +
+              `use “Open wallet” instead; this request keeps waiting for your wallet.`,
           );
         }
         if (settled) return;
         const read = readConnectAnswer(ctx, answer);
         if (!read.ok)
           return showCodes(
-            `Your wallet app's answer cannot be used: ${read.problem}. Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.`,
+            `Your wallet app's answer cannot be used: ${read.problem}. Scan the code or use “Open wallet” instead; ` +
+              `this request keeps waiting for your wallet.`,
           );
         resolve({
           address: read.address,

@@ -101,7 +101,8 @@ export function createNodeTargetFields(initial: NodeDefaults): NodeTargetFields 
     "container",
     "container",
     "Container name",
-    "The node's Docker container; the commands run through docker exec. Leave it empty when the node runs without Docker.",
+    "The node's Docker container; the commands run through docker exec. Leave it empty when the node runs without " +
+      "Docker.",
     initial.container,
     (v) => (v === "" ? v : checkContainerName(v)),
   );

@@ -47,7 +47,8 @@ export function watchNodePayout(
             el(
               "p",
               { class: "muted" },
-              `${error instanceof Error ? error.message : "The network gateway did not answer."} Looking again in a few seconds.`,
+              `${error instanceof Error ? error.message : "The network gateway did not answer."} Looking again in a ` +
+                `few seconds.`,
             ),
           );
           return "again";

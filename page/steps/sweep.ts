@@ -54,7 +54,8 @@ export function runSweepStep(
         el(
           "p",
           {},
-          `This sends ${sweep.amount} ${ctx.nativeDenom} to your payout address and keeps ${reserve.value.trim()} ${ctx.nativeDenom} on the operator for the fee.`,
+          `This sends ${sweep.amount} ${ctx.nativeDenom} to your payout address and keeps ${reserve.value.trim()} ` +
+            `${ctx.nativeDenom} on the operator for the fee.`,
         ),
         copyable("sweep command", sweep.command, "sweep-command"),
       );
@@ -105,7 +106,8 @@ export function runSweepStep(
       }
     })
     .catch(() => {
-      balanceHelp.textContent = `The network gateway did not answer; enter the operator's balance in ${ctx.nativeDenom} yourself.`;
+      balanceHelp.textContent =
+        `The network gateway did not answer; enter the operator's balance in ` + `${ctx.nativeDenom} yourself.`;
     });
   step.setState("optional");
 }

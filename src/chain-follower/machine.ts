@@ -12,15 +12,32 @@
 export const MAX_CATCH_UP_BLOCKS = 20;
 /** Consecutive failed passes after which waiting onboardings are told to check for themselves. */
 export const FAIL_OPEN_AFTER = 3;
-/** Starting (or waking from sleep), the follower reads this many blocks before the head too: those since the waiting onboardings' own last reads. */
+/**
+ * Starting (or waking from sleep), the follower reads this many blocks before the head too: those since the waiting
+ * onboardings' own last reads.
+ */
 export const START_BLOCKS_BACK = 3;
 /** The latest height is asked at most this often. */
 export const PASS_MS = 1000;
 /** A follower that has not completed a pass for this long does not claim to be following. */
 export const SILENT_MS = 30_000;
+/**
+ * A registration is a lease: one not renewed for this long is dropped, and with the last one the
+ * follower sleeps. A waiting onboarding renews it with each of its own checks (at least every
+ * 10 minutes, the safety net's cadence) and with each hint it answers as still waiting, so the
+ * lease outlives two missed renewals.
+ */
+export const FOLLOW_LEASE_MS = 30 * 60_000;
 
-/** What the follower tells an onboarding: a block at `height` named it, or whether blocks are being read (`following`). */
-export interface ChainHint {
+/** The onboardings whose registration (last renewed at the time each maps to) has lapsed at `now`. */
+export function lapsed(renewed: ReadonlyMap<string, number>, now: number): string[] {
+  return [...renewed].filter(([, at]) => now - at >= FOLLOW_LEASE_MS).map(([id]) => id);
+}
+
+/**
+ * What the follower tells an onboarding: a block at `height` named it, or whether blocks are being read (`following`).
+ */
+interface ChainHint {
   height: number;
   following: boolean;
 }
@@ -93,9 +110,12 @@ export class AddressIndex {
   }
 }
 
-export const normalAddress = (value: string) => value.trim().toLowerCase();
+const normalAddress = (value: string) => value.trim().toLowerCase();
 
-/** Every string value anywhere in `value` (message fields, nested ones, lists): no message name is needed to find an address. */
+/**
+ * Every string value anywhere in `value` (message fields, nested ones, lists): no message name is needed to find an
+ * address.
+ */
 export function* stringsIn(value: unknown): Generator<string> {
   if (typeof value === "string") yield value;
   else if (Array.isArray(value)) for (const item of value) yield* stringsIn(item);
@@ -164,7 +184,10 @@ export function passSucceeded(
   return { cursor: next, wake };
 }
 
-/** A pass failed (the nodes, or the follower itself): after FAIL_OPEN_AFTER in a row every waiting onboarding checks for itself. */
+/**
+ * A pass failed (the nodes, or the follower itself): after FAIL_OPEN_AFTER in a row every waiting onboarding checks for
+ * itself.
+ */
 export function passFailed(
   cursor: FollowerCursor,
   waiting: readonly string[],

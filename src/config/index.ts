@@ -98,7 +98,8 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
   const upstreamUrls = parseUpstreamUrls(get("UPSTREAM_URLS"));
   if (profile !== LOCAL_PROFILE && upstreamUrls.some(isLoopbackUrl)) {
     throw new ConfigError(
-      `UPSTREAM_URLS names a loopback address, which only the ${LOCAL_PROFILE} profile may use; set this environment's nodes (NETWORK_PROFILE is "${profile}")`,
+      `UPSTREAM_URLS names a loopback address, which only the ${LOCAL_PROFILE} profile may use; set this ` +
+        `environment's nodes (NETWORK_PROFILE is "${profile}")`,
     );
   }
   const authHeader = get("UPSTREAM_AUTH_HEADER");
@@ -150,13 +151,17 @@ function sessionSigningKey(key: string, profile: ProfileName): string | null {
   if (profile === LOCAL_PROFILE) return key || LOCAL_SESSION_SIGNING_KEY;
   if (key === LOCAL_SESSION_SIGNING_KEY) {
     throw new ConfigError(
-      `SESSION_SIGNING_KEY (secret) is the local profile's public key, which the "${profile}" profile refuses: set a secret of its own (wrangler secret put SESSION_SIGNING_KEY; at least 32 random characters)`,
+      `SESSION_SIGNING_KEY (secret) is the local profile's public key, which the "${profile}" profile refuses: set ` +
+        `a secret of its own (wrangler secret put SESSION_SIGNING_KEY; at least 32 random characters)`,
     );
   }
   return key || null;
 }
 
-/** The webhook endpoint: https (plain http only on loopback in the local profile), signed with a Standard Webhooks secret. */
+/**
+ * The webhook endpoint: https (plain http only on loopback in the local profile), signed with a Standard Webhooks
+ * secret.
+ */
 function parseHostWebhook(
   urlText: string,
   secretText: string,
@@ -173,7 +178,8 @@ function parseHostWebhook(
   if (url.username || url.password) throw new ConfigError("HOST_WEBHOOK_URL must not carry credentials");
   if (secretText === "")
     throw new ConfigError(
-      "HOST_WEBHOOK_SECRET is not set, but HOST_WEBHOOK_URL is: events must be signed (whsec_ + base64 of 24 to 64 random bytes)",
+      "HOST_WEBHOOK_SECRET is not set, but HOST_WEBHOOK_URL is: events must be signed (whsec_ + base64 of 24 to 64 " +
+        "random bytes)",
     );
   let secret: Uint8Array;
   try {
@@ -206,8 +212,10 @@ function value<N extends VariableName>(
   if (chosen === undefined) {
     throw new ConfigError(
       profile === null
-        ? `${name} is not set: this environment names no network. Set it in wrangler.toml ([vars] or [env.<name>.vars]) to one of ${Object.keys(NETWORK_PROFILES).join(", ")}`
-        : `${name} is not set, and the "${profile}" profile has no value for it: ${variable.doc}`,
+        ? `${name} is not set: this environment names no network. Set it in wrangler.toml ([vars] or ` +
+            `[env.<name>.vars]) to one of ${Object.keys(NETWORK_PROFILES).join(", ")}`
+        : `${name} is not set, and the "${profile}" profile has no value for it (README.md's configuration table ` +
+            `says what it is)`,
     );
   }
   if (chosen === "" && "default" in variable && variable.default === "") return "" as Parsed<N>;

@@ -16,7 +16,7 @@ export interface NetworkProfile {
 }
 
 /** Variables whose value comes from the profile unless the environment sets them. */
-export type ProfileVariable =
+type ProfileVariable =
   | "CHAIN_NAMESPACE"
   | "BECH32_PREFIX"
   | "CHAIN_ID"

@@ -3,6 +3,7 @@
  * answer's status, JSON body and block height, when it was stored and for how long it is fresh.
  */
 import type { Config } from "../config";
+import { toHex } from "../protocol/hex";
 import { keepSeconds, type StaleWindows } from "./freshness";
 import type { MatchedQuery } from "./match";
 import type { UpstreamAnswer } from "./upstreams";
@@ -59,8 +60,7 @@ export function queryKeys(
 
 export async function etagOf(status: number, body: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${status}\n${body}`));
-  const hex = [...new Uint8Array(digest).subarray(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return `"${hex}"`;
+  return `"${toHex(digest.slice(0, 12))}"`;
 }
 
 /** Seconds an answer to one query is fresh: a 2xx, and a 4xx. */

@@ -8,11 +8,14 @@
  * fresh answer (the shield's or the upstream's), else the shield's STALE, STALE-IF-ERROR or
  * REVALIDATED.
  */
-export const CACHE_STATUSES = ["HIT", "MISS", "STALE", "STALE-IF-ERROR", "REVALIDATED", "BYPASS"] as const;
+const CACHE_STATUSES = ["HIT", "MISS", "STALE", "STALE-IF-ERROR", "REVALIDATED", "BYPASS"] as const;
 export type CacheStatus = (typeof CACHE_STATUSES)[number];
 
-/** Follows the status in X-Cache (`MISS, SHIELD-FAIL-OPEN`) when the shield tier failed and the Worker asked the upstreams itself. */
-export const SHIELD_FAIL_OPEN = "SHIELD-FAIL-OPEN";
+/**
+ * Follows the status in X-Cache (`MISS, SHIELD-FAIL-OPEN`) when the shield tier failed and the Worker asked the
+ * upstreams itself.
+ */
+const SHIELD_FAIL_OPEN = "SHIELD-FAIL-OPEN";
 
 /** Every X-Cache value, as a pattern (OpenAPI). */
 export const X_CACHE_PATTERN = `^(${CACHE_STATUSES.join("|")})(, ${SHIELD_FAIL_OPEN})?$`;

@@ -7,7 +7,7 @@
  * answers, errors and preflights alike) → the row the router picked: the isolate's memory
  * (`serveHot`) → validation (`validQuery`) → the Cache API and beyond (`serveQuery`).
  */
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import type { Config } from "../config";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { resetInflight } from "./coalesce";
@@ -49,7 +49,10 @@ export function gatewayRoutes(config: Config): Hono<GatewayEnv> {
   return app;
 }
 
-/** Forgets the isolate's gateway state: hot entries, in-flight refreshes, upstream health, the shields' board (tests start from nothing). */
+/**
+ * Forgets the isolate's gateway state: hot entries, in-flight refreshes, upstream health, the shields' board (tests
+ * start from nothing).
+ */
 export function resetGatewayState(): void {
   resetHotCache();
   resetInflight();

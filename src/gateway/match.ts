@@ -63,7 +63,8 @@ export function requirePlainPath(requestPath: string): void {
   if (!PLAIN_PATH.test(requestPath) || requestPath.split("/").some((s) => s === "." || s === "..")) {
     throw invalidArgument(
       "PATH_NOT_CANONICAL",
-      "The path must be plain segments: no escaped characters (such as %2F), empty segments (//), dot segments, backslashes or a trailing slash",
+      "The path must be plain segments: no escaped characters (such as %2F), empty segments (//), dot segments, " +
+        "backslashes or a trailing slash",
       {
         path: requestPath,
       },

@@ -52,7 +52,8 @@ export async function obtain(
   }
   // The upstreams failed for the shield: its verdict stands, so an outage costs no extra request per city.
   if (!outcome.ok) return { failure: new ApiError(outcome.error) };
-  // A fresh answer from the shield (its own or one it just fetched) is the data center's MISS; a stand-in keeps its name.
+  // A fresh answer from the shield (its own or one it just fetched) is the data center's MISS; a stand-in keeps its
+  // name.
   const status = outcome.status === "HIT" ? "MISS" : outcome.status;
   return { entry: outcome.entry, status, shield: { status: outcome.status, ms: Date.now() - started } };
 }

@@ -22,7 +22,10 @@ export function respond(c: Context<GatewayEnv>, served: Served): Response {
 
 /** Cache-Control of `entry` at `age` seconds: fresh for what is left of its TTL, then SWR and stale-if-error. */
 function cacheControlOf(entry: CacheEntry, age: number, windows: StaleWindows): string {
-  return `public, max-age=${Math.max(0, entry.ttl - age)}, stale-while-revalidate=${windows.cacheSwrSeconds}, stale-if-error=${windows.cacheStaleIfErrorSeconds}`;
+  return (
+    `public, max-age=${Math.max(0, entry.ttl - age)}, stale-while-revalidate=${windows.cacheSwrSeconds}, ` +
+    `stale-if-error=${windows.cacheStaleIfErrorSeconds}`
+  );
 }
 
 function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {

@@ -24,7 +24,7 @@ export interface GatewayRoute {
 }
 
 /** The Cosmos `PageRequest` parameters every list route takes. */
-export const PAGINATION: readonly QueryName[] = [
+const PAGINATION: readonly QueryName[] = [
   "pagination.key",
   "pagination.offset",
   "pagination.limit",
@@ -133,14 +133,18 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
     summary: "Account (number, sequence, public key)",
     params: { address: "address" },
     ttl: 2,
-    why: "a signer reads the sequence just before signing and each transaction moves it; stale by a block fails the broadcast",
+    why:
+      "a signer reads the sequence just before signing and each transaction moves it; stale by a block fails the " +
+      "broadcast",
   },
   {
     path: "/cosmos/tx/v1beta1/txs/:hash",
     summary: "A transaction by hash",
     params: { hash: "txHash" },
     ttl: 86_400,
-    why: "a transaction in a block never changes; not found yet (404) is kept a second only, since clients poll for inclusion",
+    why:
+      "a transaction in a block never changes; not found yet (404) is kept a second only, since clients poll for " +
+      "inclusion",
     errorTtl: 1,
   },
   // C. staking

@@ -75,7 +75,10 @@ export class UpstreamBoard {
     return this.snapshot([...this.states.keys()], now);
   }
 
-  /** Order to try: not skipped and not lagging, then lagging, then skipped ones as a last resort; given order within each. */
+  /**
+   * Order to try: not skipped and not lagging, then lagging, then skipped ones as a last resort; given order within
+   * each.
+   */
   order(urls: readonly string[], now = Date.now()): string[] {
     const highest = this.highestRecentHeight(urls, now);
     const rank = (url: string) => {

@@ -27,7 +27,7 @@ export interface UpstreamAnswer {
 }
 
 /** This isolate's own view: what the Worker's direct requests saw. */
-export const isolateBoard = new UpstreamBoard();
+const isolateBoard = new UpstreamBoard();
 
 /** Forgets what every upstream did (tests start from nothing). */
 export function resetUpstreamHealth(): void {
@@ -155,7 +155,10 @@ export async function askUpstreams(
   });
 }
 
-/** Whether `err` is `askUpstreams`' verdict that no upstream gave an answer (502, or 504 when time ran out): what a stale entry may stand in for. */
+/**
+ * Whether `err` is `askUpstreams`' verdict that no upstream gave an answer (502, or 504 when time ran out): what a
+ * stale entry may stand in for.
+ */
 export function noUpstreamAnswered(err: unknown): err is ApiError {
   return err instanceof ApiError && (err.status === 502 || err.status === 504);
 }

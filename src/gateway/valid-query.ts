@@ -1,4 +1,6 @@
-/** Validation as middleware: the parameters, query and height header of a request the router gave one row, or the 400. */
+/**
+ * Validation as middleware: the parameters, query and height header of a request the router gave one row, or the 400.
+ */
 import type { MiddlewareHandler } from "hono";
 import { basePath } from "hono/route";
 import { pathOf } from "../middleware/request-context";

@@ -85,7 +85,8 @@ export function paramSchemas(bech32Prefix: string): Readonly<Record<ParamKind, z
 export function paramDescriptions(bech32Prefix: string): Readonly<Record<ParamKind, string>> {
   return {
     address: `Account address: bech32, prefix "${bech32Prefix}", lowercase, checksum verified`,
-    validatorAddress: `Validator operator address: bech32, prefix "${bech32Prefix}valoper", lowercase, checksum verified`,
+    validatorAddress:
+      `Validator operator address: bech32, prefix "${bech32Prefix}valoper", lowercase, checksum ` + `verified`,
     uint64: "Unsigned 64-bit decimal, no leading zeros",
     txHash: "Transaction hash: 64 hexadecimal digits",
   };

@@ -1,12 +1,14 @@
 /**
  * `GET /api/health`: version, the configuration in force (no secrets) and what each upstream did
  * lately: as this isolate saw it, merged with what every shield saw (the shared health object)
- * when the shield tier is on. Cheap enough to poll: at most one Durable Object request.
+ * when the shield tier is on, and the webhook endpoint's state as its lane sees it. Cheap enough to
+ * poll: at most two Durable Object requests, side by side, each answered from memory.
  */
 import { version } from "../../package.json";
 import type { Config } from "../config";
 import { UpstreamBoard, type UpstreamState } from "../gateway/upstream-board";
 import { upstreamHealth } from "../gateway/upstreams";
+import { INDEX_NOT_READY, indexReadiness } from "../onboardings/index-store";
 
 /**
  * `ok` while some upstream is usable; `down` when every one is being skipped after failures.
@@ -17,6 +19,7 @@ export function healthReport(
   deployment: WorkerVersionMetadata | undefined,
   shared: UpstreamState[] | null = null,
   now = Date.now(),
+  endpoint: WebhookEndpointState | null = null,
 ) {
   const upstreams = known(config, shared, now).map((state, index) => ({
     // Only the origin: a provider's key may live in the path of an upstream URL.
@@ -55,6 +58,8 @@ export function healthReport(
       webhook: config.hostWebhook
         ? new URL(config.hostWebhook.url).origin
         : "not set (events kept in each onboarding's log)",
+      // The webhook's lane: failing since when, its last error, how many onboardings it holds (null: not reached).
+      webhook_endpoint: endpoint,
       onboarding_check_seconds: config.onboardingCheckSeconds,
       onboarding_ttl_seconds: config.onboardingTtlSeconds,
     },
@@ -69,6 +74,13 @@ export function healthReport(
   };
 }
 
+/** The webhook endpoint as its lane (durable-objects/WebhookLane.ts) sees it. */
+export interface WebhookEndpointState {
+  failing_since: string | null;
+  last_error: string | null;
+  waiting: number;
+}
+
 /** This isolate's view, with the shared one merged in (later observations win). */
 function known(config: Config, shared: UpstreamState[] | null, now: number): UpstreamState[] {
   const own = upstreamHealth(config, now);
@@ -77,4 +89,14 @@ function known(config: Config, shared: UpstreamState[] | null, now: number): Ups
   board.merge(own);
   board.merge(shared);
   return board.snapshot(config.upstreamUrls, now);
+}
+
+/**
+ * Whether the onboarding index (D1) has every table of its migrations, which the host API's list
+ * and feed read; when not, what is missing and the command that creates it. Not part of `status`:
+ * the gateway and the pairing work without it.
+ */
+export async function indexHealth(db: D1Database) {
+  const readiness = await indexReadiness(db).catch((err: unknown) => ({ ready: false, error: String(err) }));
+  return readiness.ready ? { ready: true } : { ...readiness, fix: INDEX_NOT_READY.metadata!.command };
 }

@@ -1,4 +1,7 @@
-/** JSON request bodies as middleware: hono's `bodyLimit`, then the body parsed and checked, refusing in the one error shape. */
+/**
+ * JSON request bodies as middleware: hono's `bodyLimit`, then the body parsed and checked, refusing in the one error
+ * shape.
+ */
 import type { Context, Env, MiddlewareHandler, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { every } from "hono/combine";

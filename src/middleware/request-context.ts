@@ -31,7 +31,7 @@ export function requestIdOf(request: Request): string {
 }
 
 /** The access-log record: who asked what, the response, the cache state and the time spent beyond the data center. */
-export function accessLogLine(c: Context<AppEnv>, durationMs: number) {
+function accessLogLine(c: Context<AppEnv>, durationMs: number) {
   return {
     level: (c.res.status >= 500 ? "error" : "info") as LogLevel,
     request_id: c.get("requestId"),

@@ -10,6 +10,7 @@ import type { Config } from "../config";
 import { askUpstreams } from "../gateway/upstreams";
 import {
   ChainAnswerError,
+  chainJson,
   listedOperators,
   operatorAuthorizationsPath,
   parseChainAnswer,
@@ -28,7 +29,7 @@ export async function readAuthorization(
   // A payout that has authorized nobody yet may be answered 404 by some nodes: not listed.
   const listed =
     answer.status === 200 &&
-    listedOperators(parse(answer.body, "The operator_authorizations answer")).includes(operator);
+    listedOperators(chainJson(answer.body, "The operator_authorizations answer")).includes(operator);
   return { listed, height: answer.height };
 }
 
@@ -44,7 +45,7 @@ export async function readNodePayout(config: Config, operator: string): Promise<
     height: null,
   });
   if (answer.status !== 200) return { payoutRecipient: null, height: answer.height };
-  const { node } = parseChainAnswer(nodeAnswer, parse(answer.body, "The node answer"), "The node answer");
+  const { node } = parseChainAnswer(nodeAnswer, chainJson(answer.body, "The node answer"), "The node answer");
   const recipient = (node.payout_recipient ?? node.payoutRecipient ?? "").trim().toLowerCase();
   return { payoutRecipient: recipient === "" ? null : recipient, height: answer.height };
 }
@@ -72,7 +73,7 @@ const authorizeOperator = z.looseObject({
 export async function readAuthorizationTx(config: Config, txhash: string, operator: string): Promise<TxFinding> {
   const answer = await askUpstreams(config, { upstreamPath: txLookupPath(txhash), height: null });
   const answered = answer.status >= 200 && answer.status < 300;
-  const body = answered ? parse(answer.body, `The answer about transaction ${txhash}`) : null;
+  const body = answered ? chainJson(answer.body, `The answer about transaction ${txhash}`) : null;
   const outcome = readTxAnswer(answer.status, body);
   if (outcome.kind === "pending") return { kind: "pending" };
   if (outcome.kind === "unreadable") {
@@ -92,13 +93,4 @@ export async function readAuthorizationTx(config: Config, txhash: string, operat
     return { kind: "signed", signer: signer.trim().toLowerCase(), height: Number(outcome.height) || null };
   }
   return { kind: "unrelated", reason: "it holds no authorization of this operator" };
-}
-
-/** The JSON of a node's answer, or a ChainAnswerError. */
-function parse(body: string, what: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw new ChainAnswerError(`${what} is not JSON`);
-  }
 }

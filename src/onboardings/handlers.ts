@@ -8,7 +8,8 @@ import { GrpcCode, invalidArgument, type ErrorSpec } from "../errors";
 import { isRefusal, respond } from "../http/answer";
 import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
-import { queryEvents, queryOnboardings } from "./index-store";
+import { FAN_OUT_WIDTH, inBatches } from "../fan-out";
+import { fromIndex, onboardingsWithGivenUpEvents, queryEvents, queryOnboardings } from "./index-store";
 import type { NewOnboarding, PairedPayout } from "./machine";
 import type { EventListQuery, OnboardingListQuery } from "./schemas";
 
@@ -78,7 +79,7 @@ export async function listOnboardings(
   c: Context<AppEnv, string, { out: { query: OnboardingListQuery } }>,
 ): Promise<Response> {
   const query = c.req.valid("query");
-  const page = await queryOnboardings(c.env.ONBOARDING_INDEX, query);
+  const page = await fromIndex(() => queryOnboardings(c.env.ONBOARDING_INDEX, query));
   if (page === null) throw cursorNotFound("starting_after", `no onboarding ${query.starting_after} is listed`);
   return respond({ status: 200, body: page });
 }
@@ -86,18 +87,31 @@ export async function listOnboardings(
 /** `GET /api/events`: the index's events, oldest first, after the last one the host saw. */
 export async function listEvents(c: Context<AppEnv, string, { out: { query: EventListQuery } }>): Promise<Response> {
   const query = c.req.valid("query");
-  const page = await queryEvents(c.env.ONBOARDING_INDEX, query);
+  const page = await fromIndex(() => queryEvents(c.env.ONBOARDING_INDEX, query));
   if (page === null)
-    throw cursorNotFound("after", `no event ${query.after} is listed (events go 30 days after their onboarding ends)`);
+    throw cursorNotFound(
+      "after",
+      `no event ${query.after} is known (a deleted event's id is remembered 90 days; its seq always reads on)`,
+    );
   return respond({ status: 200, body: page });
 }
 
-/** `POST /api/webhook/retry`: the lane of the configured webhook URL tries its receiver now, if it is failing. */
+/** Onboardings whose given-up events one retry sends again at most (a host with more retries again). */
+const RESEND_ONBOARDINGS_MAX = 500;
+
+/**
+ * `POST /api/webhook/retry`: the lane of the configured webhook URL tries its receiver now, if it
+ * is failing, and every event given up (as the index lists them) is queued to be sent again.
+ */
 export async function retryWebhook(c: Context<AppEnv>): Promise<Response> {
   const webhook = c.get("config").hostWebhook;
   if (webhook === null) return respond(WEBHOOK_NOT_CONFIGURED);
   const lanes = c.env.WEBHOOK_LANES;
-  return respond({ status: 202, body: await lanes.get(lanes.idFromName(webhook.url)).retryNow() });
+  const lane = await lanes.get(lanes.idFromName(webhook.url)).retryNow();
+  const ids = await onboardingsWithGivenUpEvents(c.env.ONBOARDING_INDEX, RESEND_ONBOARDINGS_MAX);
+  const resent = await inBatches(ids, FAN_OUT_WIDTH, (id) => onboardingStub(c, id).resend());
+  const count = resent.reduce((sum, result) => sum + (result.status === "fulfilled" ? result.value : 0), 0);
+  return respond({ status: 202, body: { ...lane, resent: count } });
 }
 
 const WEBHOOK_NOT_CONFIGURED: ErrorSpec = {
@@ -105,7 +119,8 @@ const WEBHOOK_NOT_CONFIGURED: ErrorSpec = {
   code: GrpcCode.FAILED_PRECONDITION,
   reason: "WEBHOOK_NOT_CONFIGURED",
   message:
-    "No webhook is configured on this deployment, so there is nothing to retry: set HOST_WEBHOOK_URL and HOST_WEBHOOK_SECRET (events are kept in each onboarding's log meanwhile)",
+    "No webhook is configured on this deployment, so there is nothing to retry: set HOST_WEBHOOK_URL and " +
+    "HOST_WEBHOOK_SECRET (events are kept in each onboarding's log meanwhile)",
   metadata: { variable: "HOST_WEBHOOK_URL" },
 };
 

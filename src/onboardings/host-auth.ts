@@ -46,7 +46,8 @@ export function hostAuth(): MiddlewareHandler<AppEnv> {
       });
     }
     const params = [...new URL(c.req.url).searchParams.keys()];
-    // A key in the URL is exposed (logs, history, referrers) whether or not the header came too: the advice comes first.
+    // A key in the URL is exposed (logs, history, referrers) whether or not the header came too: the advice comes
+    // first.
     // Each route's own query validation refuses the other parameters it does not take.
     if (params.some((name) => CREDENTIAL_PARAMS.test(name))) {
       throw unauthorized(

@@ -1,5 +1,9 @@
-/** `Idempotency-Key` for creates: the same key and body within 24 hours is the same onboarding; another body is a conflict. */
+/**
+ * `Idempotency-Key` for creates: the same key and body within 24 hours is the same onboarding; another body is a
+ * conflict.
+ */
 import { GrpcCode, type ErrorSpec } from "../errors";
+import { toHex } from "../protocol/hex";
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
@@ -15,5 +19,5 @@ export const IDEMPOTENCY_CONFLICT: ErrorSpec = {
 export async function canonicalBody(body: Record<string, unknown>): Promise<string> {
   const sorted = Object.fromEntries(Object.entries(body).sort(([a], [b]) => (a < b ? -1 : 1)));
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(sorted)));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(digest);
 }

@@ -1,9 +1,11 @@
 /**
  * The onboarding index in D1 (migrations/): a row per onboarding and a row per event, read by the
  * host API's list and feed. Each onboarding's Durable Object stays the authority and writes its own
- * rows; a row only ever moves forward (its version), and an event row, once written, never changes.
+ * rows; a row only ever moves forward (its version), and an event row, once written, changes only
+ * in whether its delivery was given up (`failed_at`).
  */
 import * as z from "zod/mini";
+import { ApiError, GrpcCode, type ErrorSpec } from "../errors";
 import {
   onboardingFeedEventSchema,
   onboardingViewSchema,
@@ -18,8 +20,11 @@ export interface OnboardingRow {
   /** The onboarding as the host sees it at this version. */
   onboarding: OnboardingView;
   version: number;
-  /** Its events in the order they were written: each is indexed once, the first time it is seen. */
-  events: readonly Pick<OutboxEvent, "id" | "type" | "created_at" | "body">[];
+  /**
+   * Its events in the order they were written: each is indexed once, the first time it is seen; `failed_at` follows the
+   * object.
+   */
+  events: readonly (Pick<OutboxEvent, "id" | "type" | "created_at" | "body"> & { failed_at?: string | null })[];
 }
 
 /**
@@ -32,31 +37,89 @@ export async function writeOnboardingRow(db: D1Database, row: OnboardingRow): Pr
   const { onboarding: o, version } = row;
   const upsert = db
     .prepare(
-      `INSERT INTO onboardings (id, status, operator, payout, reference, created_at, updated_at, version, onboarding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET status = excluded.status, operator = excluded.operator, payout = excluded.payout, reference = excluded.reference,
-         created_at = excluded.created_at, updated_at = excluded.updated_at, version = excluded.version, onboarding = excluded.onboarding
+      `INSERT INTO onboardings (id, status, operator, payout, reference, created_at, updated_at, version, onboarding)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, operator = excluded.operator,
+         payout = excluded.payout, reference = excluded.reference, created_at = excluded.created_at,
+         updated_at = excluded.updated_at, version = excluded.version, onboarding = excluded.onboarding
        WHERE excluded.version > onboardings.version`,
     )
     .bind(o.id, o.status, o.operator, o.payout, o.reference, o.created_at, o.updated_at, version, JSON.stringify(o));
-  // The event keeps the webhook's data (the onboarding at that change), taken from its exact body.
+  // The event keeps the webhook's data (the onboarding at that change), taken from its exact body, and its place (seq).
   const insertEvent = db.prepare(
-    "INSERT OR IGNORE INTO events (id, type, created_at, onboarding_id, data) VALUES (?, ?, ?, ?, json_extract(?, '$.data'))",
+    `INSERT INTO events (id, type, created_at, onboarding_id, data, failed_at)
+     VALUES (?, ?, ?, ?, json_extract(?, '$.data'), ?)
+     ON CONFLICT (id) DO UPDATE SET failed_at = excluded.failed_at WHERE failed_at IS NOT excluded.failed_at`,
   );
-  await db.batch([...row.events.map((e) => insertEvent.bind(e.id, e.type, e.created_at, o.id, e.body)), upsert]);
+  const events = row.events.map((e) => insertEvent.bind(e.id, e.type, e.created_at, o.id, e.body, e.failed_at ?? null));
+  await db.batch([...events, upsert]);
 }
 
-/** Deletes an onboarding's rows and its events' (its retention is over). */
+/** How long a deleted event's id still finds its place in the feed (its seq, the feed's own cursor, always does). */
+const EVENT_CURSOR_KEEP_SECONDS = 90 * 86_400;
+
+/**
+ * Deletes an onboarding's rows and its events' (its retention is over); each event's id keeps its
+ * place in the feed (migrations/0002_event_cursors.sql), and places older than
+ * EVENT_CURSOR_KEEP_SECONDS are dropped.
+ */
 export async function deleteOnboardingRows(db: D1Database, id: string): Promise<void> {
   await db.batch([
     db.prepare("DELETE FROM events WHERE onboarding_id = ?").bind(id),
     db.prepare("DELETE FROM onboardings WHERE id = ?").bind(id),
+    db.prepare("DELETE FROM event_cursors WHERE deleted_at < unixepoch() - ?").bind(EVENT_CURSOR_KEEP_SECONDS),
   ]);
+}
+
+/** Onboardings with an event given up (at most `limit` of them), for a host's retry to send again. */
+export async function onboardingsWithGivenUpEvents(db: D1Database, limit: number): Promise<string[]> {
+  const { results } = await db
+    .prepare("SELECT DISTINCT onboarding_id FROM events WHERE failed_at IS NOT NULL LIMIT ?")
+    .bind(limit)
+    .all<{ onboarding_id: string }>();
+  return results.map((row) => row.onboarding_id);
 }
 
 /** The version of an onboarding's row, or null while it has none. */
 export async function indexedVersion(db: D1Database, id: string): Promise<number | null> {
   const row = await db.prepare("SELECT version FROM onboardings WHERE id = ?").bind(id).first();
   return row === null ? null : z.parse(versionRow, row).version;
+}
+
+/** Everything the index's migrations create: without one of them the list and the feed cannot answer. */
+const INDEX_PARTS = ["onboardings", "events", "event_cursors", "events_keep_cursor"];
+
+/** The list and the feed on a deployment whose index is missing a table: its migrations were not applied. */
+export const INDEX_NOT_READY: ErrorSpec = {
+  status: 503,
+  code: GrpcCode.UNAVAILABLE,
+  reason: "INDEX_NOT_READY",
+  message:
+    "The onboarding index has no tables on this deployment: run `wrangler d1 migrations " +
+    "apply ONBOARDING_INDEX --remote` (with --env for a named environment), then ask again",
+  metadata: { command: "wrangler d1 migrations apply ONBOARDING_INDEX --remote" },
+};
+
+/** `read` of the index, a missing table answered as INDEX_NOT_READY (503) rather than an internal error. */
+export async function fromIndex<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (/no such (table|trigger)/i.test(String(err))) throw new ApiError(INDEX_NOT_READY);
+    throw err;
+  }
+}
+
+/** Whether every table of the index's migrations is there (`/api/health`), and which are not. */
+export async function indexReadiness(db: D1Database): Promise<{ ready: boolean; missing: string[] }> {
+  const marks = INDEX_PARTS.map(() => "?").join(", ");
+  const { results } = await db
+    .prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') AND name IN (${marks})`)
+    .bind(...INDEX_PARTS)
+    .all<{ name: string }>();
+  const found = new Set(results.map((row) => row.name));
+  const missing = INDEX_PARTS.filter((name) => !found.has(name));
+  return { ready: missing.length === 0, missing };
 }
 
 /** A page of the list or the feed. */
@@ -100,18 +163,32 @@ export async function queryOnboardings(
   );
 }
 
-/** Events oldest first (in the order they were first indexed), after the `after` event; null when `after` names no event of the index. */
+/** The seq of event `id`, where it is kept or where its deletion left it. */
+const EVENT_SEQ = "COALESCE((SELECT seq FROM events WHERE id = ?1), (SELECT seq FROM event_cursors WHERE id = ?1))";
+
+/**
+ * Events oldest first (in the order they were first indexed, their seq), after the `after` place:
+ * a seq, which always answers, or an event id, which answers while it is kept or its deletion is
+ * remembered; null when `after` is an id the index does not know.
+ */
 export async function queryEvents(db: D1Database, query: EventListQuery): Promise<Page<OnboardingFeedEvent> | null> {
+  const after = query.after;
+  const byId = after !== undefined && typeof after !== "number";
   const { sql, values } = where([
-    ["seq > (SELECT seq FROM events WHERE id = ?)", query.after],
     ["type = ?", query.type],
     ["onboarding_id = ?", query.onboarding],
   ]);
+  // The place first: `?1` in EVENT_SEQ is the first value.
+  const place = after === undefined ? [] : byId ? [`seq > ${EVENT_SEQ}`] : ["seq > ?1"];
+  const clauses = [...place, ...(sql ? [sql.slice(" WHERE ".length)] : [])];
+  const filter = clauses.length ? ` WHERE ${clauses.join(" AND ")}` : "";
   const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
   const page = db
-    .prepare(`SELECT id, type, created_at, onboarding_id, data FROM events${sql} ORDER BY seq LIMIT ?`)
-    .bind(...values, limit + 1);
-  const cursor = query.after === undefined ? null : db.prepare("SELECT 1 FROM events WHERE id = ?").bind(query.after);
+    .prepare(
+      `SELECT seq, id, type, created_at, onboarding_id, failed_at, data FROM events${filter} ORDER BY seq LIMIT ?`,
+    )
+    .bind(...(after === undefined ? [] : [after]), ...values, limit + 1);
+  const cursor = byId ? db.prepare(`SELECT ${EVENT_SEQ} AS seq`).bind(after) : null;
   const rows = await pageWithCursor(db, page, cursor);
   return (
     rows &&
@@ -139,7 +216,8 @@ async function pageWithCursor(
 ): Promise<unknown[] | null> {
   if (cursor === null) return (await page.all()).results;
   const [found, rows] = await db.batch([cursor, page]);
-  return found!.results.length === 0 ? null : rows!.results;
+  const first = found!.results[0] as Record<string, unknown> | undefined;
+  return first === undefined || first.seq === null ? null : rows!.results;
 }
 
 function paged<T>(items: T[], limit: number): Page<T> {

@@ -8,7 +8,12 @@
  *                       └──── payout = operator: no authorization needed ────┘
  *   any state before applied ──cancel / a foreign signer──▶ cancelled
  *   any state before applied ──expires_at──▶ expired
- *   ended, every event delivered or given up ──30 days──▶ deleted
+ *   ended, every event delivered or given up ──30 days──▶ gone to readers ──its index rows deleted──▶ erased
+ *
+ * What the state owes other systems is part of it, so a restart at any point resumes it: the
+ * index's row (`indexed_version` below `version`, `index_write` when it is tried) and the chain
+ * follower's `unwatch` (`watch.unfollow`). Work under way (a read, a delivery, a write) holds its
+ * due time a lease ahead, and the one alarm is always `nextWakeAt` of the stored state.
  *
  * `authorized` and `applied` are entered only on the chain's word (`observed`); nothing the
  * browser says moves them. Every event first sees the clock: past `expires_at`, it is expired.
@@ -22,7 +27,17 @@ import {
   type OnboardingView,
   type PayoutSource,
 } from "../protocol/index";
-import { nextWakeAt, pendingHead, recordTurn, releaseHead, retentionOver, type DeliveryTurn } from "./outbox";
+import { FOLLOW_LEASE_MS } from "../chain-follower/machine";
+import type { OnboardingRow } from "./index-store";
+import {
+  nextWakeAt,
+  pendingHead,
+  recordTurn,
+  releaseHead,
+  resendGivenUp,
+  retentionOver,
+  type DeliveryTurn,
+} from "./outbox";
 import {
   NOT_AN_AUTHORIZATION,
   ONBOARDING_ALREADY_PAIRED,
@@ -34,8 +49,8 @@ import {
   ONBOARDING_NOT_PAIRED,
   SIGNER_MISMATCH,
 } from "./refusals";
-import { checkDelayMs } from "./schedule";
-import type { OnboardingRecord, OnboardingState, OutboxEvent } from "./state";
+import { checkDelayMs, owedRetryDelayMs } from "./schedule";
+import type { OnboardingRecord, OnboardingState, OutboxEvent, Owed } from "./state";
 
 /** What a host's create stores, already validated. */
 export interface NewOnboarding {
@@ -50,7 +65,10 @@ export interface NewOnboarding {
 /** What the customer's page says its wallet paired: a relayed pairing session, or the wallet app's bridge. */
 export type PairedPayout = { sessionId: string } | { address: string; source: "in_app" };
 
-/** A claimed authorization transaction, once a block holds it: who signed its authorization, or why it authorizes nothing. */
+/**
+ * A claimed authorization transaction, once a block holds it: who signed its authorization, or why it authorizes
+ * nothing.
+ */
 export type TxReading = { txhash: string } & ({ signer: string; height: number | null } | { unrelated: string });
 
 /** What a reading of the chain found; each part at the block height it was answered at. */
@@ -85,7 +103,15 @@ export type OnboardingEvent =
   /** A turn at delivering event `id`: an attempt, and whether the endpoint is failing. */
   | { type: "delivered"; id: string; turn: DeliveryTurn }
   /** The lane released the onboarding: the endpoint answers again. */
-  | { type: "released" };
+  | { type: "released" }
+  /** The lane's probe: attempt the oldest event now, without asking the lane (it is the one trying the endpoint). */
+  | { type: "probe" }
+  /** The host asked for the events given up to be sent again. */
+  | { type: "resend" }
+  /** The index write of `version` (null: the deletion of the rows) landed, or D1 refused it. */
+  | { type: "indexed"; version: number | null; ok: boolean }
+  /** The `unwatch` reached the chain follower, or did not. */
+  | { type: "unfollowed"; ok: boolean };
 
 export type OnboardingEffect =
   /** Write the state to storage. */
@@ -98,10 +124,17 @@ export type OnboardingEffect =
   | { type: "read"; record: OnboardingRecord; claimed: string | null }
   /** Register with the network's chain follower as waiting on `addresses` (or refresh), then answer `followed`. */
   | { type: "follow"; id: string; addresses: string[] }
-  /** Tell the chain follower this onboarding no longer waits for the chain. */
+  /** Tell the chain follower this onboarding no longer waits for the chain, then answer `unfollowed`. */
   | { type: "unfollow"; id: string }
-  /** Ask the lane, attempt to deliver `event` to the host's webhook if it admits it, then answer `delivered`. */
-  | { type: "deliver"; event: OutboxEvent }
+  /**
+   * Attempt to deliver `event` to the host's webhook (first asking the lane unless `admitted`), then answer
+   * `delivered`.
+   */
+  | { type: "deliver"; onboarding: string; event: OutboxEvent; admitted: boolean }
+  /** Write the onboarding's row of the index and its events, then answer `indexed`. */
+  | { type: "index"; row: OnboardingRow }
+  /** Delete the onboarding's rows of the index, then answer `indexed` with a null version. */
+  | { type: "unindex"; id: string }
   /** Close every subscriber and delete the storage and the alarm. */
   | { type: "erase" };
 
@@ -145,20 +178,19 @@ export function transition(
 ): Transition {
   if (event.type === "create") {
     if (stored) return { state: stored, effects: [], answer: ONBOARDING_EXISTS };
-    const state = created(event.onboarding, now, rules);
+    const { state, effects } = owedWrites(created(event.onboarding, now, rules), now, rules);
     return {
       state,
-      effects: [
-        { type: "store", state },
-        { type: "schedule", at: nextWakeAt(state, rules.delivering) },
-      ],
+      effects: [{ type: "store", state }, { type: "schedule", at: nextWakeAt(state, rules.delivering) }, ...effects],
       answer: { status: 201, body: state },
     };
   }
   if (!stored) return { state: null, effects: [], answer: ONBOARDING_NOT_FOUND };
   const current = expire(stored, now, rules);
-  const settle = (next: OnboardingState, refusal: ErrorSpec | null = null) => settled(stored, next, refusal, rules);
+  const settle = (next: OnboardingState, refusal: ErrorSpec | null = null) =>
+    settled(stored, next, refusal, now, rules);
   const ended = endedRefusal(current);
+  if (retentionOver(current, now, rules.delivering)) return afterRetention(current, event, now);
 
   switch (event.type) {
     case "read":
@@ -210,16 +242,13 @@ export function transition(
       );
     }
     case "wake": {
-      if (retentionOver(current, now))
-        return { state: null, effects: [{ type: "erase" }], answer: { status: 200, body: current } };
-      const work = dueWork(current, now, rules);
-      const next = settle(current);
-      // The alarm that woke the object is spent: set the next one, no sooner than the lease of the work it starts.
-      const wakeAt = nextWakeAt(current, rules.delivering);
-      const at = work.length === 0 ? wakeAt : Math.max(wakeAt ?? 0, now + WORK_LEASE_MS);
+      const due = dueWork(current, now, rules);
+      const next = settle(due.state);
+      // The alarm that woke the object is spent: it is set again, from the stored state alone.
+      const at = nextWakeAt(next.state!, rules.delivering);
       return {
         ...next,
-        effects: [...next.effects.filter((e) => e.type !== "schedule"), { type: "schedule", at }, ...work],
+        effects: [...next.effects.filter((e) => e.type !== "schedule"), { type: "schedule", at }, ...due.work],
       };
     }
     case "observed":
@@ -228,43 +257,168 @@ export function transition(
       return settle(recordTurn(current, event.id, event.turn, now));
     case "released":
       return settle(releaseHead(current, now));
+    case "probe": {
+      const head = rules.delivering ? pendingHead(current) : null;
+      if (!head) return settle(current);
+      const next = settle(leaseEvent(current, head.id, now));
+      return {
+        ...next,
+        effects: [...next.effects, { type: "deliver", onboarding: current.record.id, event: head, admitted: true }],
+      };
+    }
+    case "resend":
+      return settle(resendGivenUp(current, now));
+    case "indexed": {
+      // A deletion's answer comes only once retention is over (afterRetention); a late one changes nothing here.
+      if (event.version === null) return settle(current);
+      const write = current.index_write;
+      if (event.ok) {
+        const indexed_version = Math.max(current.indexed_version, event.version);
+        return settle({ ...current, indexed_version, index_write: null });
+      }
+      return settle({ ...current, index_write: failedOwed(write, now) });
+    }
+    case "unfollowed": {
+      const watch = current.watch;
+      // Past the follower's lease it has dropped the registration by itself: nothing more is owed.
+      if (event.ok || now >= watch.changed_at + FOLLOW_LEASE_MS)
+        return settle({ ...current, watch: { ...watch, registered: false, unfollow: null } });
+      return settle({ ...current, watch: { ...watch, unfollow: failedOwed(watch.unfollow, now) } });
+    }
   }
 }
 
 /**
- * The transition from `before` to `next`: stored (its version one higher when the record or its
- * events changed) and scheduled, the page told of a new record; answered with the state or the refusal.
+ * Past its retention the onboarding is gone to every reader; the alarm deletes its index rows
+ * (retried like any owed write) and, once D1 took the deletion, erases the object's storage.
+ */
+function afterRetention(state: OnboardingState, event: OnboardingEvent, now: number): Transition {
+  const gone = { state, effects: [], answer: ONBOARDING_NOT_FOUND };
+  if (event.type === "indexed" && event.version === null) {
+    if (event.ok) return { state: null, effects: [{ type: "erase" }], answer: ONBOARDING_NOT_FOUND };
+    const next = { ...state, index_write: failedOwed(state.index_write, now) };
+    return { ...gone, state: next, effects: [{ type: "store", state: next }] };
+  }
+  if (event.type !== "wake") return gone;
+  if (!isDue(state.index_write, now)) return { ...gone, effects: [{ type: "schedule", at: state.index_write!.at }] };
+  const next = { ...state, index_write: lease(state.index_write, now) };
+  return {
+    ...gone,
+    state: next,
+    effects: [
+      { type: "store", state: next },
+      { type: "schedule", at: next.index_write.at },
+      { type: "unindex", id: state.record.id },
+    ],
+  };
+}
+
+/** Whether an owed write is to be tried at `now`: none under way, or its lease ran out. */
+function isDue(owed: Owed | null, now: number): boolean {
+  return owed === null || owed.at <= now;
+}
+
+/** An owed write tried now: due again, if it does not report back, when a failure would retry it. */
+function lease(owed: Owed | null, now: number): Owed {
+  const failures = owed?.failures ?? 0;
+  return { at: now + owedRetryDelayMs(failures + 1), failures };
+}
+
+/** An owed write failed: tried again when its lease ends (later after each failure in a row). */
+function failedOwed(owed: Owed | null, now: number): Owed {
+  return { at: owed?.at ?? now + owedRetryDelayMs(1), failures: (owed?.failures ?? 0) + 1 };
+}
+
+/** What `state` owes other systems and is not under way: each written now, its lease stored with it. */
+function owedWrites(state: OnboardingState, now: number, rules: MachineRules) {
+  const effects: OnboardingEffect[] = [];
+  if (state.indexed_version < state.version && isDue(state.index_write, now)) {
+    state = { ...state, index_write: lease(state.index_write, now) };
+    effects.push({ type: "index", row: indexRow(state, rules) });
+  }
+  if (state.watch.registered && !waitsForChain(state) && isDue(state.watch.unfollow, now)) {
+    state = { ...state, watch: { ...state.watch, unfollow: lease(state.watch.unfollow, now) } };
+    effects.push({ type: "unfollow", id: state.record.id });
+  }
+  return { state, effects };
+}
+
+/**
+ * The onboarding's row of the index at its version: what the host lists, and every event with whether it was given up.
+ */
+function indexRow(state: OnboardingState, rules: MachineRules): OnboardingRow {
+  return {
+    onboarding: rules.present(state.record),
+    version: state.version,
+    events: state.events.map(({ id, type, created_at, body, failed_at }) => ({
+      id,
+      type,
+      created_at,
+      body,
+      failed_at,
+    })),
+  };
+}
+
+/** Whether the index shows a change from `before` to `next`: the record, a new event, an event given up or resent. */
+function shownChanged(before: OnboardingState, next: OnboardingState): boolean {
+  if (next.record !== before.record || next.events.length !== before.events.length) return true;
+  return next.events.some((event, i) => event.failed_at !== before.events[i]!.failed_at);
+}
+
+/** Event `id` is being attempted now: due again after the work lease if no answer comes back. */
+function leaseEvent(state: OnboardingState, id: string, now: number): OnboardingState {
+  const events = state.events.map((e) => (e.id === id ? { ...e, next_attempt_at: now + WORK_LEASE_MS } : e));
+  return { ...state, events };
+}
+
+/**
+ * The transition from `before` to `next`: its version one higher when the index shows the change,
+ * its owed writes started, stored and scheduled, the page told of a new record; answered with the
+ * state or the refusal.
  */
 function settled(
   before: OnboardingState,
   next: OnboardingState,
   refusal: ErrorSpec | null,
+  now: number,
   rules: MachineRules,
 ): Transition {
-  const changed = next.record !== before.record || next.events !== before.events;
-  const state = next === before ? before : { ...next, version: before.version + (changed ? 1 : 0) };
+  const versioned =
+    next === before ? before : { ...next, version: before.version + (shownChanged(before, next) ? 1 : 0) };
+  const { state, effects: writes } = owedWrites(versioned, now, rules);
   const effects: OnboardingEffect[] = [];
   if (state !== before) {
     effects.push({ type: "store", state }, { type: "schedule", at: nextWakeAt(state, rules.delivering) });
     if (state.record !== before.record) effects.push({ type: "notify", record: state.record });
-    if (waitsForChain(before) && !waitsForChain(state)) effects.push({ type: "unfollow", id: state.record.id });
   }
-  return { state, effects, answer: refusal ?? { status: 200, body: state } };
+  return { state, effects: [...effects, ...writes], answer: refusal ?? { status: 200, body: state } };
 }
 
-/** The work due at `now`: a read of the chain, the delivery of the oldest event still owed. */
-function dueWork(state: OnboardingState, now: number, rules: MachineRules): OnboardingEffect[] {
+/**
+ * The work due at `now` (a read of the chain, the delivery of the oldest event still owed), each
+ * due again a lease ahead in the state returned, so an eviction in the middle of it is retried.
+ */
+function dueWork(state: OnboardingState, now: number, rules: MachineRules) {
   const work: OnboardingEffect[] = [];
   const check = state.watch.next_check_at;
   if (check !== null && check <= now) {
     work.push({ type: "read", record: state.record, claimed: state.watch.claimed_txhash });
-    // Its own check (not a block's hint) also registers with the follower, or refreshes the registration and learns its health.
-    if (state.watch.hinted === null && waitsForChain(state))
+    let watch = { ...state.watch, next_check_at: now + WORK_LEASE_MS };
+    // Its own check (not a block's hint) also registers with the follower, or renews the registration's lease and
+    // learns its health.
+    if (state.watch.hinted === null && waitsForChain(state)) {
       work.push({ type: "follow", id: state.record.id, addresses: [state.record.operator, state.record.payout!] });
+      watch = { ...watch, registered: true };
+    }
+    state = { ...state, watch };
   }
   const head = rules.delivering ? pendingHead(state) : null;
-  if (head?.next_attempt_at != null && head.next_attempt_at <= now) work.push({ type: "deliver", event: head });
-  return work;
+  if (head?.next_attempt_at != null && head.next_attempt_at <= now) {
+    work.push({ type: "deliver", onboarding: state.record.id, event: head, admitted: false });
+    state = leaseEvent(state, head.id, now);
+  }
+  return { state, work };
 }
 
 /** A new onboarding, open for the customer until ONBOARDING_TTL from now. */
@@ -283,6 +437,8 @@ function created(input: NewOnboarding, now: number, rules: MachineRules): Onboar
   };
   return {
     version: 1,
+    indexed_version: 0,
+    index_write: null,
     released_at: null,
     record,
     events: [],
@@ -293,6 +449,8 @@ function created(input: NewOnboarding, now: number, rules: MachineRules): Onboar
       heights: { authorizations: 0, node: 0 },
       following: false,
       hinted: null,
+      registered: false,
+      unfollow: null,
     },
   };
 }
@@ -341,7 +499,8 @@ function observe(state: OnboardingState, reading: ChainReading, now: number, rul
       },
     };
     if (auth.listed && next.record.status === "connected") {
-      // The block that included the authorization, when its transaction was found, is the better answer than the height it was read at.
+      // The block that included the authorization, when its transaction was found, is the better answer than the height
+      // it was read at.
       const height = next.record.authorization.txhash !== undefined ? next.record.authorization.height : undefined;
       next = enter(
         next,
@@ -381,7 +540,10 @@ function observe(state: OnboardingState, reading: ChainReading, now: number, rul
   return afterHint(scheduleCheck(next, now, rules), reading, now);
 }
 
-/** A claimed transaction found in a block: signed by the payout, it is recorded; by another address, it stops the onboarding; unrelated, it is forgotten. */
+/**
+ * A claimed transaction found in a block: signed by the payout, it is recorded; by another address, it stops the
+ * onboarding; unrelated, it is forgotten.
+ */
 function applyTx(state: OnboardingState, tx: TxReading, now: number, rules: MachineRules): OnboardingState {
   if (tx.txhash !== state.watch.claimed_txhash || isOnboardingEnded(state.record.status)) return state;
   const watch = { ...state.watch, claimed_txhash: null };
@@ -389,7 +551,9 @@ function applyTx(state: OnboardingState, tx: TxReading, now: number, rules: Mach
   if (tx.signer !== state.record.payout) {
     const problem = {
       reason: SIGNER_MISMATCH(tx.signer, "").reason,
-      message: `The authorization ${tx.txhash} was signed by ${tx.signer}, not by the paired payout address ${state.record.payout}`,
+      message:
+        `The authorization ${tx.txhash} was signed by ${tx.signer}, not by the paired payout address ` +
+        `${state.record.payout}`,
     };
     return stop(state, "cancelled", problem, now, rules);
   }
@@ -401,15 +565,17 @@ function applyTx(state: OnboardingState, tx: TxReading, now: number, rules: Mach
   };
 }
 
-/** What the page is told about its claimed transaction: refused when it authorizes nothing or another address signed it. */
+/**
+ * What the page is told about its claimed transaction: refused when it authorizes nothing or another address signed it.
+ */
 function txRefusal(state: OnboardingState, tx: TxReading | undefined): ErrorSpec | null {
   if (!tx || tx.txhash !== state.watch.claimed_txhash) return null;
   if ("unrelated" in tx) return NOT_AN_AUTHORIZATION(state.record.operator);
   return tx.signer === state.record.payout ? null : SIGNER_MISMATCH(tx.signer, state.record.payout ?? "");
 }
 
-/** Whether the onboarding waits for the chain: paired and not ended. */
-function waitsForChain(state: OnboardingState): boolean {
+/** Whether the onboarding waits for the chain: paired and not ended (what it answers the follower's hints). */
+export function waitsForChain(state: OnboardingState): boolean {
   return state.record.payout !== null && !isOnboardingEnded(state.record.status);
 }
 
@@ -468,6 +634,7 @@ function enter(
     body: JSON.stringify({ type, timestamp: at, data: rules.present(record) }),
     delivered_at: null,
     failed_at: null,
+    first_failed_at: null,
     next_attempt_at: now,
     held: null,
     attempts: [],

@@ -79,8 +79,18 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
   });
   const queryRefusals = (cursor: string) =>
     errorAnswer(
-      `A parameter the route does not take (UNKNOWN_QUERY_PARAMETER), one given twice (DUPLICATE_QUERY_PARAMETER), a value that breaks its rule (INVALID_QUERY_PARAMETER), or a ${cursor} the index does not hold (CURSOR_NOT_FOUND); metadata.parameter names it`,
+      `A parameter the route does not take (UNKNOWN_QUERY_PARAMETER), one given twice (DUPLICATE_QUERY_PARAMETER), ` +
+        `a value that breaks its rule (INVALID_QUERY_PARAMETER), or a ${cursor} the index does not hold ` +
+        `(CURSOR_NOT_FOUND); metadata.parameter names it`,
     );
+  /** The list and the feed read the index: a deployment that never applied its migrations answers 503 too. */
+  const indexRefusals = {
+    ...hostRefusals,
+    "503": errorAnswer(
+      "HOST_API_KEYS is not set on this deployment (HOST_API_NOT_CONFIGURED), or the onboarding index's tables are " +
+        "missing: its migrations were not applied (INDEX_NOT_READY; the message names `wrangler d1 migrations apply`)",
+    ),
+  };
   return {
     "/api/onboardings": {
       get: {
@@ -88,7 +98,9 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         operationId: "listOnboardings",
         summary: "List onboardings, newest first",
         description:
-          "From the index every onboarding writes after each change (it may trail an onboarding by about a second). Newest first (created_at, then id, descending); each filter is an exact match, and all given must hold. Page with starting_after: the last id of the previous page.",
+          "From the index every onboarding writes after each change (it may trail an onboarding by about a second). " +
+          "Newest first (created_at, then id, descending); each filter is an exact match, and all given must " +
+          "hold. Page with starting_after: the last id of the previous page.",
         security,
         parameters: queryParameters(onboardingListSchema(config), {
           status: "Only onboardings in this status",
@@ -103,14 +115,17 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         responses: {
           "200": page("OnboardingList", "A page of onboardings, as GET /api/onboardings/{id} answers each"),
           "400": queryRefusals("starting_after"),
-          ...hostRefusals,
+          ...indexRefusals,
         },
       },
       post: {
         tags: ["onboardings"],
         operationId: "createOnboarding",
         summary: "Create an onboarding for a customer",
-        description: `Server to server. Idempotency-Key (1 to 255 printable characters): the same key and body within 24 hours answers the same onboarding (200), another body 409. Expires ${config.onboardingTtlSeconds} s after creation unless applied.`,
+        description:
+          `Server to server. Idempotency-Key (1 to 255 printable characters): the same key and body ` +
+          `within 24 hours answers the same onboarding (200), another body 409. Expires ` +
+          `${config.onboardingTtlSeconds} s after creation unless applied.`,
         security,
         parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string" } }],
         requestBody: { required: true, content: json(schema(createOnboardingSchema(config), "input")) },
@@ -176,10 +191,16 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         operationId: "listEvents",
         summary: "Every onboarding's events, oldest first: the feed to catch up from",
         description:
-          "Events in one order, the order the index first held them (an event written later is always after the ones a host has seen). after: the last event id the host has seen (its webhook-id), so a host that missed webhooks reads on from there. data is the onboarding as the event's webhook carried it.",
+          "Events in one order, the order the index first held them (seq: an event written later is always after " +
+          "the ones a host has seen). after: the seq of the " +
+          "last event the host has seen, which always reads on (even " +
+          "once that event's onboarding is deleted), or its id " +
+          "(its webhook-id), kept for 90 days after its deletion; " +
+          "so a host that missed webhooks reads on from there. " +
+          "data is the onboarding as the event's webhook carried it.",
         security,
         parameters: queryParameters(eventListSchema, {
-          after: "The last event id seen: this page holds the events after it",
+          after: "The seq (or the id) of the last event seen: this page holds the events after it",
           type: "Only events of this type",
           onboarding: "Only the events of this onboarding",
           limit,
@@ -187,7 +208,7 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         responses: {
           "200": page("EventFeed", "A page of events"),
           "400": queryRefusals("after"),
-          ...hostRefusals,
+          ...indexRefusals,
         },
       },
     },
@@ -197,11 +218,16 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         operationId: "retryWebhook",
         summary: "Have a failing webhook endpoint tried now",
         description:
-          "For a host that fixed its receiver: the lane of HOST_WEBHOOK_URL tries it at once instead of at its next probe (up to 5 minutes away in a long outage); the first 2xx releases every held event. failing false: the endpoint is not failing, nothing to try.",
+          "For a host that fixed its receiver: the lane of HOST_WEBHOOK_URL tries it at once " +
+          "instead of at its next probe (up to 5 minutes away in a long outage); the first answer releases " +
+          "every held event. failing false: the endpoint is not failing, nothing to try. Every event " +
+          "given up (3 days after its first failed attempt) is queued to be sent again; resent counts them.",
         security,
         responses: {
           "202": {
-            description: "Whether the endpoint is failing, and when it is tried (now, when it is)",
+            description:
+              "Whether the endpoint is failing, when it is tried (now, " +
+              "when it is), and how many given-up events are sent again",
             headers: noStore,
             content: json({ $ref: "#/components/schemas/WebhookRetry" }),
           },
@@ -219,7 +245,8 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         operationId: "readOnboardingPage",
         summary: "The customer's view of an onboarding (or a subscription to it)",
         description:
-          "The id is the capability. With Upgrade: websocket (from this origin only) the view is pushed at once and on every change; the socket closes once the onboarding has ended.",
+          "The id is the capability. With Upgrade: websocket (from this origin only) the view is pushed at once and " +
+          "on every change; the socket closes once the onboarding has ended.",
         parameters: [idParam],
         responses: {
           "200": customerView,
@@ -235,7 +262,9 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         operationId: "pairOnboardingPayout",
         summary: "Pair the customer's payout",
         description:
-          "{session_id}: a pairing session the wallet's relayed confirm connected (the address is read from it; payout_source relay). {source: in_app, address}: the address the wallet app's bridge returned (payout_source in_app). The first payout stays.",
+          "{session_id}: a pairing session the wallet's relayed confirm connected (the address is read from it; " +
+          "payout_source relay). {source: in_app, address}: the address the wallet app's bridge returned " +
+          "(payout_source in_app). The first payout stays.",
         parameters: [idParam],
         requestBody: { required: true, content: json(schema(payoutSchema(config), "input")) },
         responses: {
@@ -255,7 +284,8 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         operationId: "claimOnboardingAuthorization",
         summary: "Report the authorization's transaction hash from the wallet app",
         description:
-          "Looked up on the chain: an authorization signed by another address than the paired payout stops the onboarding (409 SIGNER_MISMATCH); one no block holds yet is looked up again with every read of the chain.",
+          "Looked up on the chain: an authorization signed by another address than the paired payout stops the " +
+          "onboarding (409 SIGNER_MISMATCH); one no block holds yet is looked up again with every read of the chain.",
         parameters: [idParam],
         requestBody: { required: true, content: json(schema(authorizationClaimSchema, "input")) },
         responses: {
@@ -279,7 +309,10 @@ export function onboardingComponents({ schema }: Pick<OpenApiParts, "schema">) {
       Onboarding: {
         ...schema(onboardingViewSchema),
         description:
-          "status: open → connected (a payout is paired) → authorized (the chain lists the operator for the payout, or the payout is the operator) → applied (the node record pays the payout); expired and cancelled end it. commands appear from authorized on; problem says why the service ended it early. url is the customer's page.",
+          "status: open → connected (a payout is paired) → authorized (the chain lists the operator for the payout, " +
+          "or the payout is the operator) → applied (the node record pays the payout); expired and cancelled end " +
+          "it. commands appear from authorized on; problem says why the service ended it early. url is the " +
+          "customer's page.",
       },
       OnboardingCustomerView: schema(onboardingCustomerViewSchema),
       OnboardingEventsLog: schema(onboardingEventsLogSchema),

@@ -1,13 +1,15 @@
 /**
  * The onboarding's outbox: events are delivered one at a time, in the order they were written,
- * through the lane of the webhook's URL (src/webhooks/lane.ts). An event whose attempt fails, or
- * whose endpoint is failing, is held until the lane releases it, and holds back the ones after
- * it, so a host never hears `applied` before `authorized`.
+ * through the lane of the webhook's URL (src/webhooks/lane.ts). An event whose endpoint is failing
+ * is held until the lane releases it, and holds back the ones after it, so a host never hears
+ * `applied` before `authorized`; an event the receiver alone refuses backs off on its own
+ * schedule. Either way it is given up 3 days after its first failure.
  */
 import { isOnboardingEnded, type OnboardingEventsLog } from "../protocol/index";
-import { HELD_RECHECK_MS, MIN_ATTEMPTS, MIN_RETRY_SPAN_MS, RETENTION_MS } from "./schedule";
+import { eventRetryDelayMs, GIVE_UP_AFTER_MS, heldRecheckMs, RETENTION_MS } from "./schedule";
 import type { DeliveryAttempt, OnboardingState, OutboxEvent } from "./state";
-import { delivered } from "../webhooks/standard-webhook";
+import type { ProbeResult } from "../webhooks/lane";
+import { attemptProblem, delivered, failureOf } from "../webhooks/standard-webhook";
 
 /** The event to deliver next: the oldest neither delivered nor given up. */
 export function pendingHead(state: OnboardingState): OutboxEvent | null {
@@ -16,19 +18,21 @@ export function pendingHead(state: OnboardingState): OutboxEvent | null {
 
 /**
  * What one turn at delivering event `id` came to: an attempt (delivered, or failed), and, when the
- * endpoint is failing, since when (the event is then held until the lane releases it).
+ * endpoint is failing, since when and its last error (the event is then held until the lane releases it).
  */
 export interface DeliveryTurn {
   /** When the lane was asked (ms). */
   askedAt: number;
   attempt?: DeliveryAttempt;
   failingSince?: number;
+  lastError?: string | null;
 }
 
 /**
- * The state after a turn at delivering event `id`: delivered; given up (at least 8 attempts over
- * at least 24 hours since its first failed attempt, whenever it was written); or held, asking the
- * lane again only if no release comes within HELD_RECHECK_MS.
+ * The state after a turn at delivering event `id`: delivered; given up once GIVE_UP_AFTER_MS have
+ * passed since its first failure; held while the endpoint fails (asking the lane again, if no
+ * release comes, after `heldRecheckMs`); or, refused by the receiver alone, tried again after
+ * `eventRetryDelayMs`. Never later than the moment it is given up.
  */
 export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTurn, now: number): OnboardingState {
   const events = state.events.map((event) => {
@@ -36,15 +40,24 @@ export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTur
     const attempts = turn.attempt ? [...event.attempts, turn.attempt] : event.attempts;
     if (turn.attempt && delivered(turn.attempt))
       return { ...event, attempts, delivered_at: turn.attempt.at, next_attempt_at: null, held: null };
-    const firstFailed = attempts.length > 0 ? Date.parse(attempts[0]!.at) : null;
-    if (turn.attempt && attempts.length >= MIN_ATTEMPTS && now - firstFailed! >= MIN_RETRY_SPAN_MS) {
-      return { ...event, attempts, failed_at: turn.attempt.at, next_attempt_at: null, held: null };
-    }
     // The lane said "wait", but released this onboarding since: nothing to wait for any more.
     if (!turn.attempt && state.released_at !== null && state.released_at >= turn.askedAt)
       return { ...event, held: null, next_attempt_at: now };
-    const failingSince = turn.failingSince ?? event.held?.failing_since ?? now;
-    return { ...event, attempts, next_attempt_at: now + HELD_RECHECK_MS, held: { failing_since: failingSince } };
+    // The 3 days count from the attempt itself (or, held without one, from now).
+    const first = event.first_failed_at ?? (turn.attempt ? Date.parse(turn.attempt.at) : now);
+    const giveUpAt = first + GIVE_UP_AFTER_MS;
+    const failed = { ...event, attempts, first_failed_at: first };
+    if (now >= giveUpAt)
+      return { ...failed, failed_at: new Date(now).toISOString(), next_attempt_at: null, held: null };
+    if (turn.attempt && failureOf(turn.attempt) === "event") {
+      const refusals = attempts.filter((a) => !delivered(a) && failureOf(a) === "event").length;
+      return { ...failed, held: null, next_attempt_at: Math.min(now + eventRetryDelayMs(refusals), giveUpAt) };
+    }
+    const held = {
+      failing_since: turn.failingSince ?? event.held?.failing_since ?? now,
+      last_error: turn.lastError ?? event.held?.last_error ?? null,
+    };
+    return { ...failed, held, next_attempt_at: Math.min(now + heldRecheckMs(now - first), giveUpAt) };
   });
   return { ...state, events };
 }
@@ -61,15 +74,36 @@ export function releaseHead(state: OnboardingState, now: number): OnboardingStat
   };
 }
 
+/** The host asked for given-up events again: each is owed anew, from now, in its place in the order. */
+export function resendGivenUp(state: OnboardingState, now: number): OnboardingState {
+  if (!state.events.some((e) => e.failed_at !== null)) return state;
+  const events = state.events.map((event) =>
+    event.failed_at === null ? event : { ...event, failed_at: null, first_failed_at: null, next_attempt_at: now },
+  );
+  return { ...state, events };
+}
+
+/**
+ * What the lane's probe of event `id` came to: delivered, refused for its body alone (the endpoint answers), or failed.
+ */
+export function probeResult(state: OnboardingState | null, id: string): ProbeResult {
+  const event = state?.events.find((e) => e.id === id);
+  const last = event?.attempts.at(-1);
+  if (!event || !last || event.delivered_at !== null) return { outcome: "delivered", error: null };
+  return { outcome: failureOf(last) === "event" ? "refused" : "failed", error: attemptProblem(last) };
+}
+
 /**
  * When the object must wake next: the next read of the chain, the expiry, the next delivery
- * (when a webhook is configured), or, once ended with nothing left to deliver, the end of its
- * retention. Null: never.
+ * (when a webhook is configured), an owed write (the index, an `unwatch`), or, once ended with
+ * nothing left to deliver, the end of its retention. Null: never.
  */
 export function nextWakeAt(state: OnboardingState, delivering: boolean): number | null {
   const times: number[] = [];
   const ended = isOnboardingEnded(state.record.status);
   if (state.watch.next_check_at !== null) times.push(state.watch.next_check_at);
+  if (state.watch.unfollow !== null) times.push(state.watch.unfollow.at);
+  if (state.index_write !== null) times.push(state.index_write.at);
   if (!ended) times.push(Date.parse(state.record.expires_at));
   const head = delivering ? pendingHead(state) : null;
   if (head?.next_attempt_at != null) times.push(head.next_attempt_at);
@@ -77,8 +111,12 @@ export function nextWakeAt(state: OnboardingState, delivering: boolean): number 
   return times.length === 0 ? null : Math.min(...times);
 }
 
-/** True once an ended onboarding's retention has passed at `now`. */
-export function retentionOver(state: OnboardingState, now: number): boolean {
+/**
+ * True once an ended onboarding's retention has passed at `now`: never while an event is still
+ * owed to a configured webhook (it is delivered or given up first).
+ */
+export function retentionOver(state: OnboardingState, now: number, delivering: boolean): boolean {
+  if (delivering && pendingHead(state) !== null) return false;
   return isOnboardingEnded(state.record.status) && now >= Date.parse(state.record.updated_at) + RETENTION_MS;
 }
 
@@ -99,7 +137,10 @@ export function eventsLog(state: OnboardingState, delivering: boolean): Onboardi
           : event !== head
             ? { event: head.id }
             : event.held
-              ? { endpoint_failing_since: new Date(event.held.failing_since).toISOString() }
+              ? {
+                  endpoint_failing_since: new Date(event.held.failing_since).toISOString(),
+                  endpoint_last_error: event.held.last_error,
+                }
               : null;
       const tried = delivering && pending && waiting_for === null && event.next_attempt_at !== null;
       return {

@@ -46,11 +46,19 @@ export const ONBOARDING_NOT_PAIRED: ErrorSpec = {
   reason: "ONBOARDING_NOT_PAIRED",
   message: "Connect the payout wallet first",
 };
+export const SESSION_OF_ANOTHER_ONBOARDING: ErrorSpec = {
+  status: 403,
+  code: GrpcCode.PERMISSION_DENIED,
+  reason: "SESSION_OF_ANOTHER_ONBOARDING",
+  message: "That pairing session was issued by another onboarding's page; pair from this onboarding's own page",
+};
 export const SIGNER_MISMATCH = (signer: string, payout: string): ErrorSpec => ({
   status: 409,
   code: GrpcCode.ABORTED,
   reason: "SIGNER_MISMATCH",
-  message: `The authorization was signed by ${signer}, not by the paired payout address ${payout}. The onboarding is stopped: ask your host for a new link and check the address in your wallet before you sign.`,
+  message:
+    `The authorization was signed by ${signer}, not by the paired payout address ${payout}. The onboarding ` +
+    `is stopped: ask your host for a new link and check the address in your wallet before you sign.`,
 });
 export const NOT_AN_AUTHORIZATION = (operator: string): ErrorSpec => ({
   status: 400,

@@ -33,7 +33,9 @@ export const onboardingIdParam = validator("param", (params) =>
   parseOrRefuse(onboardingPathSchema, params, "INVALID_ONBOARDING_ID"),
 );
 
-/** A host's create, as the onboarding to store (with a fresh id) and the body it was made from (for `Idempotency-Key`). */
+/**
+ * A host's create, as the onboarding to store (with a fresh id) and the body it was made from (for `Idempotency-Key`).
+ */
 export const newOnboardingBody = jsonBody(ONBOARDING_CREATE_BODY_LIMIT, (body, c: Context<AppEnv>) => {
   const config = c.get("config");
   const fields = parseOrRefuse(createOnboardingSchema(config), body);
@@ -49,7 +51,10 @@ export const newOnboardingBody = jsonBody(ONBOARDING_CREATE_BODY_LIMIT, (body, c
   return { onboarding, fields };
 });
 
-/** A create's `Idempotency-Key`, as `c.req.valid("header").idempotencyKey` (null without one); 400 `INVALID_IDEMPOTENCY_KEY` otherwise. */
+/**
+ * A create's `Idempotency-Key`, as `c.req.valid("header").idempotencyKey` (null without one); 400
+ * `INVALID_IDEMPOTENCY_KEY` otherwise.
+ */
 export const idempotencyKeyHeader = validator("header", (headers) => ({
   idempotencyKey: parseIdempotencyKey(headers["idempotency-key"]),
 }));

@@ -3,7 +3,7 @@
  * cached) and the customer page's under `/api/onboarding-pages` (the id is the capability).
  * Path, validation, handler.
  */
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import type { AppEnv } from "../app-env";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { sameOriginBrowser, secureTransport } from "../http/origin-guards";

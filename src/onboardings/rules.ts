@@ -1,4 +1,7 @@
-/** What the onboarding machine needs from this deployment's configuration: how an event shows the onboarding, fresh event ids, its clocks. */
+/**
+ * What the onboarding machine needs from this deployment's configuration: how an event shows the onboarding, fresh
+ * event ids, its clocks.
+ */
 import type { Config } from "../config";
 import type { MachineRules } from "./machine";
 import { hostView } from "./views";

@@ -6,7 +6,7 @@ import { isHttpsOrLocalLoopback } from "../http/loopback";
 import {
   accountAddressSchema,
   canonicalTxHash,
-  NO_CONTROL_CHARS,
+  freeText,
   ONBOARDING_EVENT_TYPES,
   ONBOARDING_ID_PATTERN,
   onboardingStatusSchema,
@@ -16,9 +16,6 @@ import { sessionIdSchema } from "../sessions/schemas";
 /** An onboarding create is a few hundred bytes; the page's payout and authorization bodies fewer. */
 export const ONBOARDING_CREATE_BODY_LIMIT = 4096;
 export const PAGE_BODY_LIMIT = 1024;
-
-const text = (max: number) =>
-  z.string().check(z.maxLength(max), z.regex(NO_CONTROL_CHARS, "must not contain control characters"));
 
 /** An address as a host or a page may spell it (surrounding spaces, uppercase bech32), in the chain's spelling. */
 const address = (prefix: string) =>
@@ -34,8 +31,8 @@ const address = (prefix: string) =>
 export function createOnboardingSchema(config: Config) {
   return z.strictObject({
     operator: address(config.bech32Prefix),
-    label: z.optional(text(64)),
-    reference: z.optional(text(128).check(z.minLength(1))),
+    label: z.optional(freeText(64)),
+    reference: z.optional(freeText(128).check(z.minLength(1))),
     return_url: z.optional(z.string().check(z.maxLength(2048))),
   });
 }
@@ -125,13 +122,16 @@ const onboardingId = z
   .string()
   .check(z.regex(ONBOARDING_ID_PATTERN, "must be an onboarding id: ob_ followed by 32 lowercase hex characters"));
 
-/** `GET /api/onboardings`: filters (each an exact match; created_gte ≤ created_at < created_lt), `limit`, and the cursor. */
+/**
+ * `GET /api/onboardings`: filters (each an exact match; created_gte ≤ created_at < created_lt), `limit`, and the
+ * cursor.
+ */
 export function onboardingListSchema(config: Config) {
   return z.strictObject({
     status: z.optional(
       z.enum(onboardingStatusSchema.options, `must be one of ${onboardingStatusSchema.options.join(", ")}`),
     ),
-    reference: z.optional(text(128).check(z.minLength(1))),
+    reference: z.optional(freeText(128).check(z.minLength(1))),
     operator: z.optional(address(config.bech32Prefix)),
     payout: z.optional(address(config.bech32Prefix)),
     created_gte: z.optional(instant),
@@ -143,11 +143,22 @@ export function onboardingListSchema(config: Config) {
 }
 export type OnboardingListQuery = z.output<ReturnType<typeof onboardingListSchema>>;
 
+/** `after`: the last event's `seq` (the feed's own cursor, a whole number), or its id (msg_…, the webhook-id). */
+const eventPlace = z.pipe(
+  z
+    .string()
+    .check(
+      z.regex(
+        /^(msg_[0-9A-Za-z]{1,64}|[0-9]{1,15})$/,
+        "must be the seq of an event (a whole number) or an event id (msg_…, the webhook-id)",
+      ),
+    ),
+  z.transform((value): string | number => (value.startsWith("msg_") ? value : Number(value))),
+);
+
 /** `GET /api/events`: the events after the last one a host saw, of one type or one onboarding. */
 export const eventListSchema = z.strictObject({
-  after: z.optional(
-    z.string().check(z.regex(/^msg_[0-9A-Za-z]{1,64}$/, "must be an event id (msg_…, the webhook-id)")),
-  ),
+  after: z.optional(eventPlace),
   type: z.optional(z.enum(ONBOARDING_EVENT_TYPES, `must be one of ${ONBOARDING_EVENT_TYPES.join(", ")}`)),
   onboarding: z.optional(onboardingId),
   limit: z.optional(pageLimit),

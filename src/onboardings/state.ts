@@ -22,17 +22,21 @@ export interface OutboxEvent {
   created_at: string;
   body: string;
   delivered_at: string | null;
-  /** Set when the last attempt failed and no more are made. */
+  /** Set once it is given up (3 days after its first failed attempt, see schedule.ts); a retry asked for clears it. */
   failed_at: string | null;
+  /** When its first attempt failed or it was first held by a failing endpoint (ms): giving up counts from here. */
+  first_failed_at: number | null;
   /** When the onboarding next asks the lane to attempt it (ms since the epoch); null once delivered or given up. */
   next_attempt_at: number | null;
-  /** Held back while the endpoint fails (since when): the lane releases it when the endpoint answers again. */
-  held: { failing_since: number } | null;
+  /**
+   * Held back while the endpoint fails (since when, and its last error): the lane releases it when it answers again.
+   */
+  held: { failing_since: number; last_error: string | null } | null;
   attempts: DeliveryAttempt[];
 }
 
 /** How the object watches the chain for this onboarding. */
-export interface ChainWatch {
+interface ChainWatch {
   /** When the next read of the chain is due (ms); null while nothing is awaited from the chain. */
   next_check_at: number | null;
   /** The last status change (ms): checks slow down after 30 minutes without one. */
@@ -51,11 +55,29 @@ export interface ChainWatch {
    * at that height or above, the state read is older than the block and is read again shortly.
    */
   hinted: { height: number; at: number } | null;
+  /** True from the first registration with the chain follower until an `unwatch` reached it. */
+  registered: boolean;
+  /** The `unwatch` owed once the onboarding no longer waits while `registered`; null when none is. */
+  unfollow: Owed | null;
+}
+
+/**
+ * A write owed to another system (the index, the chain follower), kept in the state it belongs to so
+ * that a restart at any point resumes it: due at `at`, which is also the lease of an attempt under way.
+ */
+export interface Owed {
+  at: number;
+  /** Failed attempts in a row: each failure waits longer (src/onboardings/schedule.ts `owedRetryDelayMs`). */
+  failures: number;
 }
 
 export interface OnboardingState {
-  /** Grows by one with every change of the record or its events (the index's row version). */
+  /** Grows by one with every change the index shows: the record, a new event, an event given up or resent. */
   version: number;
+  /** The version the index is known to hold (0: none yet); below `version`, a write is owed. */
+  indexed_version: number;
+  /** The index write (or, once retention is over, the deletion of the rows) owed; null when none is. */
+  index_write: Owed | null;
   /** When the webhook's lane last released this onboarding (ms): a "wait" it answered before that is out of date. */
   released_at: number | null;
   record: OnboardingRecord;
@@ -63,14 +85,27 @@ export interface OnboardingState {
   watch: ChainWatch;
 }
 
-/** A state stored before `version`, `following`, `hinted` and `held` existed, as it reads now. */
+/** A state stored before the fields of this version existed, as it reads now (the index is written again). */
 export function upgradeState(stored: OnboardingState): OnboardingState {
-  const events = stored.events.map((event) => ({ ...event, held: event.held ?? null }));
+  const events = stored.events.map((event) => ({
+    ...event,
+    held: event.held ? { ...event.held, last_error: event.held.last_error ?? null } : null,
+    first_failed_at: event.first_failed_at ?? (event.attempts[0] ? Date.parse(event.attempts[0].at) : null),
+  }));
+  const { watch } = stored;
   return {
     ...stored,
     version: stored.version ?? 1,
+    indexed_version: stored.indexed_version ?? 0,
+    index_write: stored.index_write ?? null,
     released_at: stored.released_at ?? null,
     events,
-    watch: { ...stored.watch, following: stored.watch.following ?? false, hinted: stored.watch.hinted ?? null },
+    watch: {
+      ...watch,
+      following: watch.following ?? false,
+      hinted: watch.hinted ?? null,
+      registered: watch.registered ?? false,
+      unfollow: watch.unfollow ?? null,
+    },
   };
 }

@@ -8,13 +8,14 @@ import {
   buildUpdateNodeCommand,
   chainContext,
   DEFAULT_KEY_NAME,
+  isOnboardingEnded,
   type OnboardingCustomerView,
   type OnboardingView,
 } from "../protocol/index";
 import type { OnboardingRecord } from "./state";
 
 /** The customer's page of an onboarding. */
-export function onboardingUrl(record: Pick<OnboardingRecord, "origin" | "id">): string {
+function onboardingUrl(record: Pick<OnboardingRecord, "origin" | "id">): string {
   return `${record.origin}/?onboarding=${record.id}`;
 }
 
@@ -47,5 +48,13 @@ export function customerView(record: OnboardingRecord): OnboardingCustomerView {
     ...fields,
     url: onboardingUrl(record),
     host: record.return_url === null ? null : new URL(record.return_url).host,
+  };
+}
+
+/** What the customer's page is pushed: its view, and once the onboarding has ended the status it is closed with. */
+export function pageView(record: OnboardingRecord): { message: string; final: string | null } {
+  return {
+    message: JSON.stringify(customerView(record)),
+    final: isOnboardingEnded(record.status) ? record.status : null,
   };
 }

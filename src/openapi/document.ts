@@ -55,12 +55,17 @@ export function openApiDocument(config: Config): Json {
         tags: ["sessions"],
         operationId: "createSession",
         summary: "Create a pairing session",
-        description: `Stores a pending session for a client-minted id (or mints one). origin.url must be this server's origin and relay_url exactly its confirm URL, over HTTPS (plain http only on loopback hosts). expires_at (default: five minutes) may be at most ${config.sessionTtlMaxSeconds} seconds from now; a later one is refused, never shortened. Rate-limited per client.`,
+        description:
+          `Stores a pending session for a client-minted id (or mints one). origin.url must be this ` +
+          `server's origin and relay_url exactly its confirm URL, over HTTPS (plain http only on loopback hosts). ` +
+          `expires_at (default: five minutes) may be at most ${config.sessionTtlMaxSeconds} seconds from now; a ` +
+          `later one is refused, never shortened. Rate-limited per client.`,
         requestBody: { required: true, content: json(schema(createSessionSchema, "input")) },
         responses: {
           "201": { ...row, headers: { Location: { schema: { type: "string" } }, ...noStore } },
           "400": errorAnswer(
-            "Invalid payload, origin or relay_url; expires_at past or beyond the cap (EXPIRES_AT_IN_PAST, EXPIRES_AT_TOO_LATE with metadata max_seconds and latest_expires_at)",
+            "Invalid payload, origin or relay_url; expires_at past or beyond the cap (EXPIRES_AT_IN_PAST, " +
+              "EXPIRES_AT_TOO_LATE with metadata max_seconds and latest_expires_at)",
           ),
           "403": errorAnswer("Another origin, or plain http from a non-loopback host"),
           "409": errorAnswer("The session id already exists"),
@@ -76,7 +81,11 @@ export function openApiDocument(config: Config): Json {
         operationId: "readSession",
         summary: "Read a session (or subscribe to it)",
         description:
-          "Answers the current row (pending, connected or cancelled). An expired session is answered 410 (SESSION_EXPIRED), which ends the wait of a client that knows no `expired` status. With `Upgrade: websocket` (from this origin only) the same path is a push channel: the row, expired included, is sent at once and on every change; any message asks for it again; `ping` is answered `pong`; the socket closes once the session is settled.",
+          "Answers the current row (pending, connected or cancelled). An expired session is answered 410 " +
+          "(SESSION_EXPIRED), which ends the wait of a client that knows no `expired` status. With `Upgrade: " +
+          "websocket` (from this origin only) the same path is a push channel: the row, expired included, is " +
+          "sent at once and on every change; any message asks for it again; `ping` is answered `pong`; the " +
+          "socket closes once the session is settled.",
         parameters: [idParam],
         responses: {
           "200": { ...row, headers: noStore },
@@ -92,7 +101,8 @@ export function openApiDocument(config: Config): Json {
         operationId: "cancelSession",
         summary: "Cancel a pending session",
         description:
-          "Marks a pending session cancelled; repeating it is harmless. A connected session cannot be cancelled; an expired one answers 410.",
+          "Marks a pending session cancelled; repeating it is harmless. A connected session cannot be cancelled; an " +
+          "expired one answers 410.",
         parameters: [idParam],
         responses: {
           "200": row,
@@ -108,7 +118,15 @@ export function openApiDocument(config: Config): Json {
         tags: ["sessions"],
         operationId: "confirmSession",
         summary: "Confirm a session with the wallet's proof",
-        description: `The wallet's relayed proof, read as the network's wallet SDK reads it: snake_case or camelCase spellings (both present must agree); a non-string or empty value counts as absent; other fields are ignored and not stored. address: bech32 with prefix "${config.bech32Prefix}", checksum verified, 20-byte payload, all-lowercase or all-uppercase, surrounding spaces trimmed; stored lowercase. pubkey_base64 (required): base64 or base64url, padded or not, ${PUBKEY_MIN_BYTES} to ${PUBKEY_MAX_BYTES} bytes; stored as standard padded base64. account_label: at most ${ACCOUNT_LABEL_MAX} characters, no control characters; empty means none. The first valid confirm wins; the same proof again is 200; another is 409 and changes nothing.`,
+        description:
+          `The wallet's relayed proof, read as the network's wallet SDK reads it: snake_case or ` +
+          `camelCase spellings (both present must agree); a non-string or empty value counts as absent; other ` +
+          `fields are ignored and not stored. address: bech32 with prefix "${config.bech32Prefix}", checksum ` +
+          `verified, 20-byte payload, all-lowercase or all-uppercase, surrounding spaces trimmed; stored ` +
+          `lowercase. pubkey_base64 (required): base64 or base64url, padded or not, ${PUBKEY_MIN_BYTES} to ` +
+          `${PUBKEY_MAX_BYTES} bytes; stored as standard padded base64. account_label: at most ` +
+          `${ACCOUNT_LABEL_MAX} characters, no control characters; empty means none. The first valid ` +
+          `confirm wins; the same proof again is 200; another is 409 and changes nothing.`,
         parameters: [idParam],
         requestBody: { required: true, content: json(walletProofBody(config)) },
         responses: {
@@ -134,7 +152,14 @@ export function openApiDocument(config: Config): Json {
       get: {
         tags: ["service"],
         operationId: "health",
-        summary: "Version, configuration summary and upstream state",
+        summary:
+          "Version, configuration summary, upstream state, the " +
+          "webhook endpoint's state, and whether the onboarding index is ready",
+        description:
+          "index: {ready: true} when every table of the index's " +
+          "migrations is there; else ready false, the missing tables and " +
+          "fix, the command that creates them (the host API's list and " +
+          "feed answer 503 INDEX_NOT_READY meanwhile). Not part of status.",
         responses: {
           "200": { description: "Some upstream is usable" },
           "503": { description: "Every upstream is being skipped after failures" },
@@ -161,7 +186,8 @@ export function openApiDocument(config: Config): Json {
       title: `Edge gateway and wallet pairing for ${config.chainId}`,
       version,
       description:
-        "Cached read queries of the chain's modules, wallet pairing sessions, onboardings handed to the host, and the onboarding page's settings. Every error the server makes has the Error shape.",
+        "Cached read queries of the chain's modules, wallet pairing sessions, onboardings handed to the host, and " +
+        "the onboarding page's settings. Every error the server makes has the Error shape.",
     },
     servers: [{ url: "/" }],
     tags: [
@@ -228,7 +254,9 @@ function gatewayOperation(route: GatewayRoute, config: Config): Json {
     in: "header",
     required: false,
     schema: schema(blockHeightSchema),
-    description: `Read the state at this past block height (forwarded to the node; its answer is kept ${HISTORICAL_ANSWER_TTL} s, since a past height never changes)`,
+    description:
+      `Read the state at this past block height (forwarded to the node; its answer is kept ` +
+      `${HISTORICAL_ANSWER_TTL} s, since a past height never changes)`,
   };
   return {
     tags: ["gateway"],
@@ -237,7 +265,10 @@ function gatewayOperation(route: GatewayRoute, config: Config): Json {
       .replace(/[/:]+(\w)/g, (_, c: string) => c.toUpperCase())
       .replace(/^\W+/, ""),
     summary: route.summary,
-    description: `Cached for ${route.ttl} s (${route.why}); a 4xx answer for ${answerTtl(route, 400, false)} s. Served stale while revalidating and when every upstream fails. Unknown query parameters are refused; the values of known ones go to the node as given.`,
+    description:
+      `Cached for ${route.ttl} s (${route.why}); a 4xx answer for ${answerTtl(route, 400, false)} s. ` +
+      `Served stale while revalidating and when every upstream fails. Unknown query parameters are refused; the ` +
+      `values of known ones go to the node as given.`,
     parameters: [
       ...pathParams,
       ...queryParams,

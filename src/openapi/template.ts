@@ -6,12 +6,10 @@
  * and any variable that overrides one (test/openapi/document.test.ts compares it with the generator's).
  */
 import type { Config } from "../config";
-
-/** Where the template is among the assets. */
-export const OPENAPI_TEMPLATE_PATH = "/api/openapi.template.json";
+import { OPENAPI_TEMPLATE_PATH } from "./template-path";
 
 /** The settings the document names; a setting not listed here must not appear in it. */
-export const OPENAPI_SETTINGS = [
+const OPENAPI_SETTINGS = [
   "walletPath",
   "namespace",
   "bech32Prefix",

@@ -13,6 +13,7 @@ import {
   CONNECT_TTL_MS,
   ONBOARDING_ID_PATTERN,
 } from "../protocol/index";
+import { escapeHtml } from "../protocol/html";
 import { qrSvg } from "../protocol/qr-code";
 import { mintSignedSessionId } from "../sessions/signed-ids";
 import { PAGE_ORIGIN_NAME } from "../protocol/page-origin";
@@ -23,6 +24,8 @@ export interface FirstSession {
   expires_at: string;
   /** `<scheme>://connect?p=…`: the QR's content and the "Open wallet" link's href. */
   link: string;
+  /** The host's onboarding the id is signed for: the wallet's confirm pairs it, with no page in between. */
+  onboarding?: string;
 }
 
 /** Which page a link opens: a host's onboarding, or a self-hoster's operator. */
@@ -40,20 +43,30 @@ export function pageKind(config: Config, pageUrl: URL): PageKind | null {
   return operator !== "" && accountAddressProblem(operator, config.bech32Prefix) === null ? "operator" : null;
 }
 
-/** A fresh signed session for one load of the page at `origin`, with the server's default life; null without a signing key. */
-export async function firstSession(config: Config, origin: string, now: number): Promise<FirstSession | null> {
+/**
+ * A fresh signed session for one load of the page at `origin`, with the server's default life,
+ * signed for `onboarding` on a host's onboarding page; null without a signing key.
+ */
+export async function firstSession(
+  config: Config,
+  origin: string,
+  now: number,
+  onboarding: string | null = null,
+): Promise<FirstSession | null> {
   if (config.sessionSigningKey === null) return null;
   const life = Math.min(CONNECT_TTL_MS, config.sessionTtlMaxSeconds * 1000);
   const { sessionId, expiresAt } = await mintSignedSessionId(
-    { secret: config.sessionSigningKey, origin, chainId: config.chainId },
+    { secret: config.sessionSigningKey, origin, chainId: config.chainId, onboarding },
     now + life,
   );
   const payload = buildConnectPayload(chainContext(config), {
     sessionId,
     origin: { name: PAGE_ORIGIN_NAME, url: origin },
     expiresAt: new Date(expiresAt),
+    onboarding,
   });
-  return { session_id: sessionId, expires_at: payload.expires_at, link: connectDeepLink(config.walletScheme, payload) };
+  const link = connectDeepLink(config.walletScheme, payload);
+  return { session_id: sessionId, expires_at: payload.expires_at, link, ...(onboarding ? { onboarding } : {}) };
 }
 
 /** Step 1 as the page's script shows it, without the script: the QR, the link, and how long it is valid. */
@@ -69,10 +82,7 @@ export function connectStepHtml(first: FirstSession, now: number): string {
       "data-testid": "connect-qr",
     }) +
     `<div class="actions"><a class="button primary" data-testid="connect-link" href="${link}">Open wallet</a></div>` +
-    `<p class="muted">The request is valid for ${minutes} minute${minutes === 1 ? "" : "s"}. Your recovery phrase is never needed.</p>`
+    `<p class="muted">The request is valid for ${minutes} minute${minutes === 1 ? "" : "s"}. Your recovery phrase ` +
+    `is never needed.</p>`
   );
-}
-
-function escapeHtml(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }

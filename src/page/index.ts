@@ -1,7 +1,8 @@
 import type { Handler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
-import { connectStepHtml, firstSession, pageKind } from "./first-session";
+import { isRefusal } from "../http/answer";
+import { connectStepHtml, firstSession, pageKind, type FirstSession, type PageKind } from "./first-session";
 import { pageSettings } from "./settings";
 
 /** JSON safe inside a `<script>` element: no `<` can close it. */
@@ -27,21 +28,23 @@ function styleSource(css: string): Promise<string> {
  * wallet connection (a valid operator, or a host's onboarding), step 1 itself: a signed session
  * (stored on first use), its connect link and its QR code as SVG, which work without JavaScript
  * and which the page's script takes over. Every load gets its own session, so no cache may keep it.
+ * A host's onboarding gets one only while it waits for a wallet (`open`), signed for it: a reload
+ * after the wallet's confirm shows the next step, not a new pairing.
  */
 export function onboardingPage(config: Config): Handler<AppEnv> {
   const settings = scriptJson(pageSettings(config));
   return async (c) => {
     const url = new URL(c.req.url);
+    const kind = pageKind(config, url);
+    const now = Date.now();
     // Plain GETs: the browser's conditional headers would get a 304 for a document that differs.
-    const [asset, stylesheet] = await Promise.all([
+    const [asset, stylesheet, first] = await Promise.all([
       c.env.ASSETS.fetch(new Request(new URL("/", url))),
       c.env.ASSETS.fetch(new Request(new URL("/styles.css", url))),
+      sessionFor(c.env, config, kind, url, now),
     ]);
     if (!asset.ok) return asset;
     const css = stylesheet.ok ? await stylesheet.text() : null;
-    const kind = pageKind(config, url);
-    const now = Date.now();
-    const first = kind === null ? null : await firstSession(config, url.origin, now);
     let rewriter = new HTMLRewriter()
       .on("script#page-settings", { element: (e) => void e.setInnerContent(settings, { html: true }) })
       .on("script#first-session", {
@@ -84,4 +87,25 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
     }
     return response;
   };
+}
+
+/**
+ * The session step 1 shows: none without a link that needs one; for a host's onboarding, one
+ * signed for it while it is `open`, and none once it is paired, ended or unknown (its script then
+ * shows what the onboarding says). An onboarding that cannot be read now gets one: it changes nothing.
+ */
+async function sessionFor(
+  env: Env,
+  config: Config,
+  kind: PageKind | null,
+  url: URL,
+  now: number,
+): Promise<FirstSession | null> {
+  if (kind !== "onboarding") return kind === null ? null : firstSession(config, url.origin, now);
+  const id = url.searchParams.get("onboarding")!;
+  const open = await env.ONBOARDINGS.get(env.ONBOARDINGS.idFromName(id))
+    .customer()
+    .then((view) => !isRefusal(view) && view.body.status === "open")
+    .catch(() => true);
+  return open ? firstSession(config, url.origin, now, id) : null;
 }

@@ -10,7 +10,10 @@ import * as z from "zod/mini";
 /** BIP-173's upper bound on the length of a bech32 string. */
 export const BECH32_MAX_LENGTH = 90;
 
-/** Why an address was refused, as a phrase that follows its name ("must be lowercase bech32"); `null` when it is a valid account address. */
+/**
+ * Why an address was refused, as a phrase that follows its name ("must be lowercase bech32"); `null` when it is a valid
+ * account address.
+ */
 export function accountAddressProblem(value: string, prefix: string): string | null {
   if (value.length > BECH32_MAX_LENGTH) return `is longer than ${BECH32_MAX_LENGTH} characters`;
   if (value !== value.toLowerCase()) return "must be lowercase bech32";

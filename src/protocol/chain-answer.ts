@@ -11,6 +11,15 @@ export class ChainAnswerError extends Error {
   override name = "ChainAnswerError";
 }
 
+/** A node's answer body as JSON, or a ChainAnswerError: "<what> is not JSON". */
+export function chainJson(body: string, what: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new ChainAnswerError(`${what} is not JSON`);
+  }
+}
+
 /** `value` as `schema` reads it, or a ChainAnswerError: "<what> is malformed: <field> <problem>". */
 export function parseChainAnswer<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = z.safeParse(schema, value, { reportInput: true });

@@ -18,13 +18,21 @@ export const CONNECT_TTL_MS = 5 * 60 * 1000;
 
 /**
  * The connect payload for a session id minted by the page: the wallet relays its proof to this
- * origin's confirm endpoint, `<origin>/api/<walletPath>/sessions/<id>/confirm`.
+ * origin's confirm endpoint, `<origin>/api/<walletPath>/sessions/<id>/confirm`, which names the
+ * host's onboarding (`?onboarding=ob_…`) when the server signed the id for that onboarding's page.
  */
 export function buildConnectPayload(
   ctx: ChainContext,
-  input: { sessionId: string; origin: { name: string; url: string }; expiresAt?: Date; now?: number },
+  input: {
+    sessionId: string;
+    origin: { name: string; url: string };
+    expiresAt?: Date;
+    now?: number;
+    onboarding?: string | null;
+  },
 ): ConnectPayload {
   const origin = new URL(input.origin.url).origin;
+  const confirm = `${origin}/api/${ctx.walletPath}/sessions/${input.sessionId}/confirm`;
   const expiresAt = input.expiresAt ?? new Date((input.now ?? Date.now()) + CONNECT_TTL_MS);
   return {
     v: 1,
@@ -32,9 +40,13 @@ export function buildConnectPayload(
     chain_id: ctx.chainId,
     origin: { name: input.origin.name, url: origin },
     expires_at: expiresAt.toISOString(),
-    relay_url: `${origin}/api/${ctx.walletPath}/sessions/${input.sessionId}/confirm`,
+    relay_url: `${confirm}${onboardingQuery(input.onboarding)}`,
   };
 }
+
+/** `?onboarding=<id>` for a session bound to a host's onboarding, else nothing. */
+export const onboardingQuery = (onboarding: string | null | undefined) =>
+  onboarding ? `?onboarding=${onboarding}` : "";
 
 /**
  * A connect payload as a wallet reads it from a link: `v` 1, the session's id, chain and origin,
@@ -53,4 +65,3 @@ export const connectPayloadSchema = z
   .check(
     z.refine((value) => !("preview" in value) && !("transaction" in value), "a sign request is not a connect payload"),
   );
-export type ReadConnectPayload = z.output<typeof connectPayloadSchema>;

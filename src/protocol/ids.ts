@@ -1,9 +1,9 @@
 /** Random identifiers: `cs_` pairing sessions, `pl_` sign requests and `ob_` onboardings. */
+import { toHex } from "./hex.ts";
 
 /** 32 lowercase hex characters from the platform's CSPRNG (a dashless UUID's length). */
 function randomHex32(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(crypto.getRandomValues(new Uint8Array(16)));
 }
 
 /** A fresh session id: `cs_` + 32 lowercase hex characters, minted by the page as the SDK does. */

@@ -6,14 +6,12 @@
  * files behind it.
  */
 export { chainContext, chainContextFromSettings, type ChainContext } from "./chain-context.ts";
-export { accountAddressProblem, accountAddressSchema, isAccountAddress, BECH32_MAX_LENGTH } from "./address.ts";
+export { accountAddressProblem, accountAddressSchema, isAccountAddress } from "./address.ts";
 export {
   mintOnboardingId,
   mintSessionId,
-  mintSignRequestId,
   ONBOARDING_ID_PATTERN,
   SESSION_ID_PATTERN,
-  SIGN_REQUEST_ID_PATTERN,
 } from "./ids.ts";
 export {
   isOnboardingEnded,
@@ -25,25 +23,20 @@ export {
   onboardingViewSchema,
   pageSchema,
   webhookRetrySchema,
-  payoutSourceSchema,
   type OnboardingCustomerView,
   type OnboardingEventsLog,
   type OnboardingFeedEvent,
-  type WebhookRetry,
   type OnboardingEventType,
   type OnboardingStatus,
   type OnboardingView,
   type PayoutSource,
 } from "./onboarding.ts";
-export { describeFirstIssue, describeIssue, issueProblem } from "./schema-issues.ts";
-export { CONTROL_CHARS, NO_CONTROL_CHARS } from "./text.ts";
+export { describeFirstIssue, issueProblem } from "./schema-issues.ts";
+export { freeText } from "./text.ts";
 export {
   isSettled,
   sessionRowSchema,
-  sessionStatusSchema,
-  type SessionOrigin,
   type SessionRow,
-  type SessionStatus,
 } from "./session-row.ts";
 export {
   ACCOUNT_LABEL_MAX,
@@ -51,7 +44,6 @@ export {
   PUBKEY_MAX_BYTES,
   PUBKEY_MIN_BYTES,
   sameProof,
-  type ProofProblem,
   type ProofResult,
   type WalletProof,
 } from "./wallet-proof.ts";
@@ -59,8 +51,8 @@ export {
   buildConnectPayload,
   CONNECT_TTL_MS,
   connectPayloadSchema,
+  onboardingQuery,
   type ConnectPayload,
-  type ReadConnectPayload,
 } from "./connect-payload.ts";
 export {
   connectDeepLink,
@@ -68,7 +60,6 @@ export {
   encodeWalletPayload,
   parseDeepLink,
   signDeepLink,
-  type DeepLinkAction,
 } from "./deep-links.ts";
 export {
   buildSignRequest,
@@ -76,11 +67,8 @@ export {
   MAX_QR_CHARS,
   signQrContent,
   signRequestSchema,
-  SIGN_REQUEST_TTL_MS,
-  type PreviewFee,
   type SignRequest,
 } from "./sign-request.ts";
-export { describeMessage, previewMessage, type PreviewMessage } from "./message-preview.ts";
 export {
   BRIDGE_WAIT_MS,
   deepLinkMessage,
@@ -88,32 +76,29 @@ export {
   readSignAnswer,
   walletAppGlobals,
   WEB_VIEW_GLOBAL,
-  type ConnectAnswer,
   type WalletAppGlobals,
 } from "./wallet-app.ts";
 export { planOperatorAuthorization, type AuthorizationStep } from "./authorization-step.ts";
 export {
-  AUTHORIZATION_EXISTS_TEXT,
   isAuthorizationExists,
   MessageError,
   SelfAuthorizationError,
 } from "./messages/errors.ts";
 export { listedOperators, listsOperator, operatorAuthorizationsPath } from "./messages/authorizations.ts";
-export { ChainAnswerError, parseChainAnswer } from "./chain-answer.ts";
-export { canonicalTxHash, readTxAnswer, TX_HASH_PATTERN, txLookupPath, type TxOutcome } from "./messages/tx-outcome.ts";
+export { ChainAnswerError, chainJson, parseChainAnswer } from "./chain-answer.ts";
+export { canonicalTxHash, readTxAnswer, txLookupPath, type TxOutcome } from "./messages/tx-outcome.ts";
 export { buildAuthorizeOperator, buildRevokeOperatorAuthorization, buildUpdateNode } from "./messages/incentives.ts";
-export { buildSend, type SendValue } from "./messages/bank.ts";
+export { buildSend } from "./messages/bank.ts";
 export { buildDelegate, buildUndelegate } from "./messages/staking.ts";
-export { requireSigner, signerOf, type SignerRole } from "./messages/signers.ts";
-export type { Coin, TxMessage } from "./messages/tx-message.ts";
-export { typeUrls, type TypeUrls } from "./messages/type-urls.ts";
+export { signerOf } from "./messages/signers.ts";
+export { typeUrls } from "./messages/type-urls.ts";
 export {
   buildPayoutRecipientLine,
   buildUpdateNodeCommand,
   DEFAULT_KEY_NAME,
   type NodeTarget,
 } from "./commands/node-commands.ts";
-export { buildSweep, DEFAULT_SWEEP_RESERVE, type Sweep } from "./commands/sweep.ts";
+export { buildSweep, DEFAULT_SWEEP_RESERVE } from "./commands/sweep.ts";
 export {
   checkContainerName,
   checkHome,
@@ -122,5 +107,4 @@ export {
   commandLine,
   KEYRING_BACKENDS,
   shellWord,
-  type KeyringBackend,
 } from "./commands/shell.ts";

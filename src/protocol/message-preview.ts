@@ -27,7 +27,10 @@ export function describeMessage(ctx: ChainContext, message: TxMessage): string {
   const v = message.value as Fields;
   switch (message.typeUrl) {
     case urls.authorizeOperator:
-      return `Allow node operator ${v.operator} to pay its rewards to ${v.payoutRecipient}${v.label ? ` (label "${v.label}")` : ""}`;
+      return (
+        `Allow node operator ${v.operator} to pay its rewards to ` +
+        `${v.payoutRecipient}${v.label ? ` (label "${v.label}")` : ""}`
+      );
     case urls.revokeOperatorAuthorization:
       return `Stop node operator ${v.operator} from paying its rewards to ${v.payoutRecipient}`;
     case urls.updateNode:

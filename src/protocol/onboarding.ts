@@ -16,7 +16,7 @@ export const onboardingStatusSchema = z.enum(["open", "connected", "authorized",
 export type OnboardingStatus = z.output<typeof onboardingStatusSchema>;
 
 /** Where the payout came from: the wallet's relayed confirm of a pairing session, or the wallet app's bridge. */
-export const payoutSourceSchema = z.enum(["relay", "in_app"]);
+const payoutSourceSchema = z.enum(["relay", "in_app"]);
 export type PayoutSource = z.output<typeof payoutSourceSchema>;
 
 /** The statuses after which nothing changes any more. */
@@ -41,8 +41,8 @@ const onboardingShape = {
   label: z.string(),
   reference: nullableText,
   /** The customer's page for this onboarding. */
-  url: z.string(),
-  return_url: nullableText,
+  url: z.url(),
+  return_url: z.nullable(z.url()),
   payout: nullableText,
   payout_source: z.nullable(payoutSourceSchema),
   /** `required` is null until a payout is paired (it is false when the payout is the operator itself). */
@@ -81,13 +81,18 @@ export const onboardingEventsLogSchema = z.object({
       type: z.enum(ONBOARDING_EVENT_TYPES as [OnboardingEventType, ...OnboardingEventType[]]),
       created_at: isoTime,
       delivered_at: z.nullable(isoTime),
-      /** Set once the last attempt failed and no more are made. */
+      /** Set once it is given up: still undelivered 3 days after its first failed attempt (a retry sends it again). */
       failed_at: z.nullable(isoTime),
       /** When it is really tried next; null while it waits (see waiting_for), or once delivered or given up. */
       next_attempt_at: z.nullable(isoTime),
-      /** What a held-back event waits for: the endpoint failing since when, or the event before it. */
+      /**
+       * What a held-back event waits for: the endpoint failing (since when, its last error), or the event before it.
+       */
       waiting_for: z.nullable(
-        z.union([z.object({ endpoint_failing_since: isoTime }), z.object({ event: z.string() })]),
+        z.union([
+          z.object({ endpoint_failing_since: isoTime, endpoint_last_error: z.nullable(z.string()) }),
+          z.object({ event: z.string() }),
+        ]),
       ),
       /** The receiver's HTTP status, or why there was none. */
       attempts: z.array(
@@ -101,20 +106,32 @@ export const onboardingEventsLogSchema = z.object({
 });
 export type OnboardingEventsLog = z.output<typeof onboardingEventsLogSchema>;
 
-/** An event of the host API's feed (`GET /api/events`): its `data` is the onboarding as the event's webhook carried it. */
+/**
+ * An event of the host API's feed (`GET /api/events`): its `data` is the onboarding as the event's webhook carried it.
+ */
 export const onboardingFeedEventSchema = z.object({
+  /** The event's place in the feed's one order: `after=<seq>` reads on from it, whatever has been deleted since. */
+  seq: z.number().check(z.int(), z.gte(1)),
   /** The event's `webhook-id`. */
   id: z.string(),
   type: z.enum(ONBOARDING_EVENT_TYPES as [OnboardingEventType, ...OnboardingEventType[]]),
   created_at: isoTime,
   onboarding_id: z.string().check(z.regex(ONBOARDING_ID_PATTERN)),
+  /** Set once its delivery to the webhook was given up (3 days after its first failed attempt). */
+  failed_at: z.nullable(isoTime),
   data: onboardingViewSchema,
 });
 export type OnboardingFeedEvent = z.output<typeof onboardingFeedEventSchema>;
 
-/** `POST /api/webhook/retry`: whether the lane of the webhook URL is failing, and when it tries the receiver next (now, when it is). */
-export const webhookRetrySchema = z.object({ failing: z.boolean(), next_attempt_at: z.nullable(isoTime) });
-export type WebhookRetry = z.output<typeof webhookRetrySchema>;
+/**
+ * `POST /api/webhook/retry`: whether the lane of the webhook URL is failing, when it tries the
+ * receiver next (now, when it is), and how many given-up events were queued to be sent again.
+ */
+export const webhookRetrySchema = z.object({
+  failing: z.boolean(),
+  next_attempt_at: z.nullable(isoTime),
+  resent: z.number().check(z.int()),
+});
 
 /** A page of the host API's list or feed: `has_more` is true while a next page holds more. */
 export const pageSchema = <T extends z.ZodMiniType>(item: T) =>

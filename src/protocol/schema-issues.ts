@@ -55,7 +55,10 @@ export function issueProblem(issue: z.core.$ZodIssue): string {
     case "not_multiple_of":
       return `must be a multiple of ${issue.divisor}`;
     case "unrecognized_keys":
-      return `has unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+      return (
+        `has unknown field${issue.keys.length > 1 ? "s" : ""} ` +
+        `${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`
+      );
     case "invalid_union":
       return "matches none of the accepted forms";
     default:
@@ -77,14 +80,19 @@ function telling(issue: z.core.$ZodIssue): z.core.$ZodIssue {
   return telling({ ...closest[0]!, path: [...issue.path, ...closest[0]!.path] } as z.core.$ZodIssue);
 }
 
-/** One issue as one sentence: the dotted path of the offending field (or `whole`, the value itself) and what is wrong with it. */
+/**
+ * One issue as one sentence: the dotted path of the offending field (or `whole`, the value itself) and what is wrong
+ * with it.
+ */
 export function describeIssue(raw: z.core.$ZodIssue, whole = "input"): { field: string; message: string } {
   const issue = telling(raw);
   const field = issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys") {
     return {
       field,
-      message: `Unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}${field ? ` in ${field}` : ""}`,
+      message:
+        `Unknown field${issue.keys.length > 1 ? "s" : ""} ` +
+        `${issue.keys.map((k) => JSON.stringify(k)).join(", ")}${field ? ` in ${field}` : ""}`,
     };
   }
   const problem = issueProblem(issue);

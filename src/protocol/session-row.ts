@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import { SESSION_ID_PATTERN } from "./ids.ts";
 
 /** The states of a session; every state but `pending` is settled. */
-export const sessionStatusSchema = z.enum(["pending", "connected", "cancelled", "expired"]);
+const sessionStatusSchema = z.enum(["pending", "connected", "cancelled", "expired"]);
 export type SessionStatus = z.output<typeof sessionStatusSchema>;
 
 const isoTime = z.iso.datetime();
@@ -24,7 +24,6 @@ export const sessionRowSchema = z.object({
   connected_at: z.nullable(isoTime),
 });
 export type SessionRow = z.output<typeof sessionRowSchema>;
-export type SessionOrigin = SessionRow["origin"];
 
 /** True once nothing can change the session's status again. */
 export function isSettled(status: SessionStatus): boolean {

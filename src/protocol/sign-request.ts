@@ -41,7 +41,7 @@ export interface SignRequest {
 }
 
 /** How long a sign request stays valid by default: five minutes, as a session. */
-export const SIGN_REQUEST_TTL_MS = 5 * 60 * 1000;
+const SIGN_REQUEST_TTL_MS = 5 * 60 * 1000;
 
 /** The most characters a QR code carries that phone cameras still read reliably (the wallet's own limit). */
 export const MAX_QR_CHARS = 2800;

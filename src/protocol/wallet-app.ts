@@ -23,7 +23,10 @@ export interface WalletAppGlobals {
   readonly activeAddress: string;
 }
 
-/** The injected names for a PascalCase stem: `AcmeWallet` → `AcmeWalletMobile`, `__ACME_WALLET_IN_APP__`, `__ACME_WALLET_ACTIVE_ADDRESS__`. */
+/**
+ * The injected names for a PascalCase stem: `AcmeWallet` → `AcmeWalletMobile`, `__ACME_WALLET_IN_APP__`,
+ * `__ACME_WALLET_ACTIVE_ADDRESS__`.
+ */
 export function walletAppGlobals(stem: string): WalletAppGlobals {
   if (!/^[A-Z][A-Za-z0-9]*$/.test(stem))
     throw new Error(`The wallet bridge name "${stem}" must be PascalCase letters and digits`);

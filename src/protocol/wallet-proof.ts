@@ -20,7 +20,7 @@ export interface WalletProof {
 }
 
 /** Why a proof was refused: the field, a reason a client can branch on, and a sentence. */
-export interface ProofProblem {
+interface ProofProblem {
   field: string;
   reason: "INVALID_PROOF" | "SESSION_ID_MISMATCH" | "INVALID_ADDRESS" | "INVALID_PUBKEY";
   message: string;
@@ -147,7 +147,8 @@ function canonicalPublicKey(value: string): string | ProofProblem {
     return problem(
       field,
       "INVALID_PUBKEY",
-      `pubkey_base64 decodes to ${binary.length} bytes; a public key is ${PUBKEY_MIN_BYTES} to ${PUBKEY_MAX_BYTES} bytes`,
+      `pubkey_base64 decodes to ${binary.length} bytes; a public key is ${PUBKEY_MIN_BYTES} to ${PUBKEY_MAX_BYTES} ` +
+        `bytes`,
     );
   }
   return padded;

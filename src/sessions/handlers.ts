@@ -5,7 +5,7 @@ import { errorResponse } from "../errors";
 import { isRefusal, respond } from "../http/answer";
 import { requireSameOriginBrowser } from "../http/origin-guards";
 import { PAGE_ORIGIN_NAME } from "../protocol/page-origin";
-import type { WalletProof } from "../protocol/index";
+import { ONBOARDING_ID_PATTERN, type WalletProof } from "../protocol/index";
 import type { NewSession, SessionAnswer } from "./machine";
 import { limitNewSessions } from "./rate-limit";
 import { SESSION_EXPIRED } from "./refusals";
@@ -68,12 +68,16 @@ async function withFirstUse(
 /**
  * Stores the row of a signed id that has none yet, counted against the client's create limit
  * (429 beyond it); "expired" when its expiry has passed (nothing stored), "unsigned" for any id
- * this Worker did not sign for this origin and chain.
+ * this Worker did not sign for this origin and chain, and for the onboarding the request names
+ * (`?onboarding=ob_…`, the relay URL's; none for a self-hoster's page). The row keeps that onboarding.
  */
 async function firstUse(c: Context<AppEnv>, id: string, stub: SessionStub): Promise<"stored" | "expired" | "unsigned"> {
   const config = c.get("config");
   if (config.sessionSigningKey === null) return "unsigned";
-  const scope = { secret: config.sessionSigningKey, origin: new URL(c.req.url).origin, chainId: config.chainId };
+  const onboarding = c.req.query("onboarding") ?? null;
+  if (onboarding !== null && !ONBOARDING_ID_PATTERN.test(onboarding)) return "unsigned";
+  const origin = new URL(c.req.url).origin;
+  const scope = { secret: config.sessionSigningKey, origin, chainId: config.chainId, onboarding };
   const session = await signedSession(scope, id, { name: PAGE_ORIGIN_NAME }, Date.now(), config.sessionTtlMaxSeconds);
   if (session === null) return "unsigned";
   if (session === "expired") return session;

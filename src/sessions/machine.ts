@@ -8,6 +8,12 @@
  *   pending ──alarm────▶ expired        (the alarm fires at expires_at)
  *   settled ──alarm────▶ deleted        (the alarm fires when the retention ends, never before expires_at)
  *
+ * A session a host's onboarding page carried is bound to that onboarding (src/sessions/signed-ids.ts).
+ * Its confirm owes the onboarding the paired address: `tell_at` is stored with the connected row,
+ * in the same write, and cleared only once the onboarding's object has answered; until then the
+ * alarm tries again (with back-off), and the row is not deleted. So no page is needed, and a
+ * failed or interrupted call is never lost.
+ *
  * A pending row past its expires_at is answered as expired before its alarm runs, without being
  * written: reads never write, and the alarm stores the expiry.
  */
@@ -21,31 +27,48 @@ import {
   SESSION_NOT_FOUND,
 } from "./refusals";
 
-/** What a create stores: the connect payload's fields, already checked by the Worker. */
-export type NewSession = Pick<SessionRow, "session_id" | "chain_id" | "origin" | "expires_at">;
+/** What a create stores: the connect payload's fields, already checked by the Worker (and a signed id's onboarding). */
+export type NewSession = Pick<SessionRow, "session_id" | "chain_id" | "origin" | "expires_at"> & {
+  onboarding_id?: string;
+};
+
+/** The onboarding a session is bound to, and when it is next told of the confirm (null: not owed). */
+interface SessionBinding {
+  id: string;
+  tell_at: number | null;
+  /** Failed tells so far: the back-off grows with them. */
+  failures: number;
+}
+
+/** The row as the object stores it: the public row, and the binding, which no answer shows. */
+export type StoredSession = SessionRow & { onboarding?: SessionBinding };
 
 export type SessionEvent =
   | { type: "create"; session: NewSession }
   | { type: "read" }
   | { type: "cancel" }
   | { type: "confirm"; proof: WalletProof }
-  | { type: "alarm" };
+  | { type: "alarm" }
+  /** The bound onboarding's object answered the tell (whatever it decided), or could not be reached. */
+  | { type: "told"; ok: boolean };
 
 export type SessionEffect =
   /** Write the row to storage. */
-  | { type: "store"; row: SessionRow }
+  | { type: "store"; row: StoredSession }
   /** Set the object's one alarm to `at` (ms since the epoch). */
   | { type: "schedule"; at: number }
   /** Send the row to every subscriber; close them once it is settled. */
   | { type: "notify"; row: SessionRow }
   /** Close every subscriber and delete the storage and the alarm. */
-  | { type: "erase" };
+  | { type: "erase" }
+  /** Tell the bound onboarding's object the confirmed address, then answer `told`. */
+  | { type: "tell"; onboardingId: string; address: string };
 
 /** The caller's answer: the row with its HTTP status, or the refusal itself (a value of refusals.ts). */
 export type SessionAnswer = Answer<SessionRow>;
 
 export interface Transition {
-  row: SessionRow | null;
+  row: StoredSession | null;
   effects: SessionEffect[];
   /** The caller's answer; the alarm has no caller. */
   answer: SessionAnswer | null;
@@ -56,24 +79,41 @@ export interface SessionRules {
   retentionMs: number;
 }
 
+/** A tell that got no answer is tried again after 1 s, 2 s, 4 s… and at most every ten minutes. */
+const TELL_RETRY_MS = 1000;
+const TELL_RETRY_MAX_MS = 600_000;
+/** How long a tell may take before the alarm tries again (the alarm survives an eviction in the middle of it). */
+const TELL_LEASE_MS = 30_000;
+
 /** The row as it stands at `now`: a pending row past its expires_at reads as expired. */
-export function rowAt(row: SessionRow | null, now: number): SessionRow | null {
+export function rowAt<Row extends SessionRow>(row: Row | null, now: number): Row | null {
   if (row?.status === "pending" && now >= Date.parse(row.expires_at)) return { ...row, status: "expired" };
   return row;
 }
 
+/** The row as answers and pushes show it: without the binding. */
+export function publicRow(row: StoredSession): SessionRow {
+  const { onboarding: _binding, ...shown } = row;
+  return shown;
+}
+
 /** The next state of the session for `event` at `now`. */
-export function transition(row: SessionRow | null, event: SessionEvent, now: number, rules: SessionRules): Transition {
+export function transition(
+  row: StoredSession | null,
+  event: SessionEvent,
+  now: number,
+  rules: SessionRules,
+): Transition {
   const view = rowAt(row, now);
   const unchanged = (answer: SessionAnswer | null): Transition => ({ row, effects: [], answer });
-  const settle = (next: SessionRow): Transition => ({
+  const settle = (next: StoredSession): Transition => ({
     row: next,
     // Persist, then broadcast: a subscriber never sees a state that storage could still lose.
     // Kept until its expiry at least: a signed id (signed-ids.ts) could otherwise be stored anew.
     effects: [
       { type: "store", row: next },
-      { type: "schedule", at: Math.max(now + rules.retentionMs, Date.parse(next.expires_at)) },
-      { type: "notify", row: next },
+      { type: "schedule", at: settledAlarm(next, now, rules) },
+      { type: "notify", row: publicRow(next) },
     ],
     answer: ok(200, next),
   });
@@ -81,8 +121,10 @@ export function transition(row: SessionRow | null, event: SessionEvent, now: num
   switch (event.type) {
     case "create": {
       if (row) return unchanged(SESSION_EXISTS(event.session.session_id));
-      const created: SessionRow = {
-        ...event.session,
+      const { onboarding_id, ...session } = event.session;
+      const created: StoredSession = {
+        ...session,
+        ...(onboarding_id ? { onboarding: { id: onboarding_id, tell_at: null, failures: 0 } } : {}),
         status: "pending",
         created_at: new Date(now).toISOString(),
         address: null,
@@ -110,21 +152,64 @@ export function transition(row: SessionRow | null, event: SessionEvent, now: num
       if (view === null) return unchanged(SESSION_NOT_FOUND);
       if (view.status === "pending") {
         const { address, pubkey_base64, account_label } = event.proof;
-        return settle({
+        // A bound session owes its onboarding the address from this very write on.
+        const onboarding = view.onboarding && { ...view.onboarding, tell_at: now };
+        const connected = settle({
           ...view,
+          ...(onboarding ? { onboarding } : {}),
           status: "connected",
           address,
           pubkey_base64,
           account_label,
           connected_at: new Date(now).toISOString(),
         });
+        return onboarding ? withTell(connected, onboarding, address, now) : connected;
       }
       return unchanged(refusedConfirm(view, event.proof));
-    case "alarm":
+    case "alarm": {
       if (row === null) return unchanged(null);
       if (row.status === "pending") return { ...settle({ ...row, status: "expired" }), answer: null };
+      const owed = row.onboarding?.tell_at ?? null;
+      if (owed !== null && row.address !== null) {
+        if (owed > now) return { row, effects: [{ type: "schedule", at: owed }], answer: null };
+        return { ...withTell(unchanged(null), row.onboarding!, row.address, now), answer: null };
+      }
       return { row: null, effects: [{ type: "erase" }], answer: null };
+    }
+    case "told": {
+      const binding = row?.onboarding;
+      if (!row || !binding || binding.tell_at === null) return unchanged(null);
+      const failures = event.ok ? 0 : binding.failures + 1;
+      const tellAt = event.ok ? null : now + Math.min(TELL_RETRY_MS * 2 ** (failures - 1), TELL_RETRY_MAX_MS);
+      const next = { ...row, onboarding: { ...binding, tell_at: tellAt, failures } };
+      return {
+        row: next,
+        effects: [
+          { type: "store", row: next },
+          { type: "schedule", at: settledAlarm(next, now, rules) },
+        ],
+        answer: null,
+      };
+    }
   }
+}
+
+/** `transition` with the tell added: its alarm is the tell's lease, so an eviction in the middle of it is retried. */
+function withTell(t: Transition, binding: SessionBinding, address: string, now: number): Transition {
+  const effects: SessionEffect[] = t.effects.filter((e) => e.type !== "schedule");
+  effects.push({ type: "schedule", at: now + TELL_LEASE_MS }, { type: "tell", onboardingId: binding.id, address });
+  return { ...t, effects };
+}
+
+/**
+ * The alarm of a settled row: the next tell while its onboarding is owed the confirm, else the end
+ * of its retention, never before its expiry (a signed id (signed-ids.ts) could otherwise be stored anew).
+ */
+function settledAlarm(row: StoredSession, now: number, rules: SessionRules): number {
+  const owed = row.onboarding?.tell_at ?? null;
+  if (owed !== null) return owed;
+  const settledAt = row.connected_at === null ? now : Math.min(Date.parse(row.connected_at), now);
+  return Math.max(settledAt + rules.retentionMs, Date.parse(row.expires_at));
 }
 
 /** A confirm of a settled session: 200 for the proof it already holds, a refusal otherwise. */
@@ -133,6 +218,6 @@ function refusedConfirm(row: SessionRow, proof: WalletProof): SessionAnswer {
   return row.status === "cancelled" ? SESSION_CANCELLED : SESSION_EXPIRED;
 }
 
-function ok(status: 200 | 201, row: SessionRow): SessionAnswer {
-  return { status, body: row };
+function ok(status: 200 | 201, row: StoredSession): SessionAnswer {
+  return { status, body: publicRow(row) };
 }

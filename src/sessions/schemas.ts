@@ -5,7 +5,7 @@
  */
 import * as z from "zod/mini";
 import { invalidArgument } from "../errors";
-import { NO_CONTROL_CHARS, normalizeWalletProof, SESSION_ID_PATTERN, type WalletProof } from "../protocol/index";
+import { freeText, normalizeWalletProof, SESSION_ID_PATTERN, type WalletProof } from "../protocol/index";
 
 /**
  * Body limits: a create payload is small; a proof carries a public key of up to 4096 bytes, which
@@ -22,15 +22,15 @@ export const sessionIdSchema = z
 /** The path parameters of `/sessions/:id…`. */
 export const sessionPathSchema = z.object({ id: sessionIdSchema });
 
-const label = (max: number) =>
-  z.string().check(z.minLength(1), z.maxLength(max), z.regex(NO_CONTROL_CHARS, "must not contain control characters"));
-
 /** `POST /sessions`: the connect payload the SDK also puts in its QR code. */
 export const createSessionSchema = z.strictObject({
   v: z.optional(z.literal(1)),
   session_id: z.optional(sessionIdSchema),
   chain_id: z.string().check(z.minLength(1), z.maxLength(64)),
-  origin: z.strictObject({ name: label(80), url: z.string().check(z.minLength(1), z.maxLength(256)) }),
+  origin: z.strictObject({
+    name: freeText(80).check(z.minLength(1)),
+    url: z.string().check(z.minLength(1), z.maxLength(256)),
+  }),
   expires_at: z.optional(z.iso.datetime({ offset: true })),
   relay_url: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
 });

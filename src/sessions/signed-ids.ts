@@ -7,13 +7,19 @@
  *
  *   expiry (8 hex: Unix seconds) · nonce (12 hex: 48 random bits) · tag (12 hex)
  *
- * where the tag is the first 48 bits of HMAC-SHA256 over the expiry, the nonce, the origin and the
- * chain id, keyed with a key derived from `SESSION_SIGNING_KEY`. So the wallet's confirm, which
- * carries nothing but the id, is enough to store the row; a changed expiry, another origin or
- * another chain id fails the tag; and ids of clients that mint their own (the SDK's random ones)
- * are simply not signed. The nonce and the tag together are 96 bits that no one can guess without
- * the key.
+ * where the tag is the first 48 bits of HMAC-SHA256 over the expiry, the nonce, the origin, the
+ * chain id and, for the session of a host's onboarding page, the onboarding's id, keyed with a key
+ * derived from `SESSION_SIGNING_KEY`. So the wallet's confirm is enough to store the row; a changed
+ * expiry, another origin, another chain id or another onboarding fails the tag; and ids of clients
+ * that mint their own (the SDK's random ones) are simply not signed. The nonce and the tag together
+ * are 96 bits that no one can guess without the key.
+ *
+ * The 32 characters have no room for an onboarding id, so a bound session's requests name it
+ * beside the id (`?onboarding=ob_…`, in the relay URL the wallet posts its confirm to, and in the
+ * page's own reads); the tag decides whether that pairing is the one the server signed, so a
+ * request naming another onboarding finds no session at all.
  */
+import { toHex } from "../protocol/hex";
 import type { NewSession } from "./machine";
 
 const HEX = /^cs_([0-9a-f]{8})([0-9a-f]{12})([0-9a-f]{12})$/;
@@ -43,18 +49,11 @@ function hmacKey(secret: string): Promise<CryptoKey> {
   return key;
 }
 
-async function tag(
-  secret: string,
-  expiry: string,
-  nonce: string,
-  origin: string,
-  chainId: string,
-): Promise<Uint8Array> {
-  const signed = new TextEncoder().encode(`${expiry}${nonce}\n${origin}\n${chainId}`);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), signed)).slice(0, 6);
+async function tag(expiry: string, nonce: string, scope: SignedScope): Promise<Uint8Array> {
+  const bound = scope.onboarding ? `\n${scope.onboarding}` : "";
+  const signed = new TextEncoder().encode(`${expiry}${nonce}\n${scope.origin}\n${scope.chainId}${bound}`);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(scope.secret), signed)).slice(0, 6);
 }
-
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** What a signed id is bound to. */
 export interface SignedScope {
@@ -63,6 +62,8 @@ export interface SignedScope {
   /** The page's origin, where the wallet relays its confirm. */
   origin: string;
   chainId: string;
+  /** The host's onboarding whose page carries the session (the wallet's confirm pairs it); none on a self-hoster's. */
+  onboarding?: string | null;
 }
 
 /** A fresh signed session id that expires at `expiresAt` (ms, taken down to the second), and that expiry. */
@@ -72,20 +73,20 @@ export async function mintSignedSessionId(
 ): Promise<{ sessionId: string; expiresAt: number }> {
   const seconds = Math.floor(expiresAt / 1000);
   const expiry = seconds.toString(16).padStart(8, "0");
-  const nonce = hex(crypto.getRandomValues(new Uint8Array(6)));
-  const mac = hex(await tag(scope.secret, expiry, nonce, scope.origin, scope.chainId));
+  const nonce = toHex(crypto.getRandomValues(new Uint8Array(6)));
+  const mac = toHex(await tag(expiry, nonce, scope));
   return { sessionId: `cs_${expiry}${nonce}${mac}`, expiresAt: seconds * 1000 };
 }
 
 /**
  * The expiry (ms) a session id was signed with for this scope, or null when it was not signed
- * for it (a random id, a changed character, another origin or chain id, or another key).
+ * for it (a random id, a changed character, another origin, chain id or onboarding, or another key).
  */
-export async function signedExpiry(scope: SignedScope, sessionId: string): Promise<number | null> {
+async function signedExpiry(scope: SignedScope, sessionId: string): Promise<number | null> {
   const parts = HEX.exec(sessionId);
   if (!parts) return null;
   const [, expiry, nonce, mac] = parts as unknown as [string, string, string, string];
-  const expected = await tag(scope.secret, expiry, nonce, scope.origin, scope.chainId);
+  const expected = await tag(expiry, nonce, scope);
   const given = Uint8Array.from(mac.match(/../g)!, (pair) => parseInt(pair, 16));
   if (!crypto.subtle.timingSafeEqual(expected, given)) return null;
   return parseInt(expiry, 16) * 1000;
@@ -111,5 +112,6 @@ export async function signedSession(
     chain_id: scope.chainId,
     origin: { name: origin.name, url: scope.origin },
     expires_at: new Date(expiresAt).toISOString(),
+    ...(scope.onboarding ? { onboarding_id: scope.onboarding } : {}),
   };
 }

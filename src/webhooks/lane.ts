@@ -7,10 +7,12 @@
  *   failing: every onboarding that asks to attempt is told to wait, and registered;
  *            one waiting onboarding at a time attempts its oldest event (the probe),
  *            every 5 s for the first 10 minutes, then less often, at most every 5 minutes
- *   failing ──a probe is delivered──▶ answering: every waiting onboarding is released at once
+ *   failing ──a probe is delivered, or refused for its body alone──▶ answering: every waiting
+ *            onboarding is released, 50 at a time; each stays registered until its release lands
  *
  * While the endpoint answers, the lane only answers "go": onboardings attempt side by side, each
- * its own events in order, and nothing is written.
+ * its own events in order, and nothing is written. A refusal of one event alone (a 4xx other than
+ * 408 and 429) is that event's, never the lane's: it is not reported here.
  */
 
 /** What the lane stores. */
@@ -19,10 +21,17 @@ export interface LaneState {
   failing_since: number | null;
   /** The last attempt the lane knows of during the outage (ms): probes keep their distance from it. */
   last_attempt_at: number | null;
-  /** When the endpoint is tried next with a waiting onboarding's event; null: no outage, nobody waits, or a probe is under way. */
+  /**
+   * When the endpoint is tried next with a waiting onboarding's event; null: no outage, nobody waits, or a probe is
+   * under way.
+   */
   next_probe_at: number | null;
-  /** The probe under way since (ms); one at a time, and one that never reports back is given up after PROBE_LEASE_MS. */
+  /**
+   * The probe under way since (ms); one at a time, and one that never reports back is given up after PROBE_LEASE_MS.
+   */
   probing_since: number | null;
+  /** The last failed attempt's problem in a few words ("HTTP 503", "no answer within 10 s"); null while it answers. */
+  last_error: string | null;
 }
 
 /** An onboarding held back by the outage, released when it ends. */
@@ -33,20 +42,31 @@ export interface Waiter {
 }
 
 /** What an onboarding is told before an attempt: go, or wait to be released (the endpoint failing since when). */
-export type Admission = { go: true } | { go: false; failing_since: number; next_probe_at: number | null };
+export type Admission =
+  | { go: true }
+  | { go: false; failing_since: number; next_probe_at: number | null; last_error: string | null };
 
-/** What a probe found: the event delivered, the attempt failed, or the onboarding had nothing left to deliver. */
-export type ProbeOutcome = "delivered" | "failed" | "nothing";
+/**
+ * What a probe found: the event delivered, refused for its body alone (the endpoint answers), the
+ * attempt failed, or the onboarding had nothing left to deliver.
+ */
+type ProbeOutcome = "delivered" | "refused" | "failed" | "nothing";
+
+/** A probe's outcome and, when it failed, the problem. */
+export interface ProbeResult {
+  outcome: ProbeOutcome;
+  error: string | null;
+}
 
 export type LaneEvent =
   /** An onboarding asks before it attempts its oldest event. */
   | { type: "admit"; onboarding: string }
-  /** An attempt it was admitted to failed. */
-  | { type: "failed"; onboarding: string }
+  /** An attempt it was admitted to failed in a way every event shares (no answer, a 5xx, 408, 429). */
+  | { type: "failed"; onboarding: string; error: string }
   /** The probe's outcome. */
-  | { type: "probed"; onboarding: string; outcome: ProbeOutcome }
-  /** A release did not reach the onboarding: it waits again, and the alarm retries. */
-  | { type: "unreleased"; onboarding: string }
+  | { type: "probed"; onboarding: string; outcome: ProbeOutcome; error?: string | null }
+  /** A release reached the onboarding: it is registered no more. */
+  | { type: "released"; onboarding: string }
   | { type: "alarm" }
   /** The host fixed its receiver: try it now. */
   | { type: "retry" };
@@ -58,7 +78,7 @@ export type LaneEffect =
   | { type: "schedule"; at: number | null }
   /** Ask `onboarding` to attempt its oldest event now, then answer `probed`. */
   | { type: "probe"; onboarding: string }
-  /** Tell every one of `onboardings` to deliver now; each that cannot be reached answers `unreleased`. */
+  /** Tell every one of `onboardings` to deliver now, a bounded number at a time; each reached answers `released`. */
   | { type: "release"; onboardings: string[] };
 
 export interface LaneTransition {
@@ -72,6 +92,7 @@ export const ANSWERING: LaneState = {
   last_attempt_at: null,
   next_probe_at: null,
   probing_since: null,
+  last_error: null,
 };
 
 /** The endpoint is tried at most this often: every 5 s for the first 10 minutes of an outage (1/120 of 10 minutes). */
@@ -80,15 +101,21 @@ const PROBE_MS = 5_000;
 export const MAX_PROBE_MS = 5 * 60_000;
 /** A probe's attempt takes at most the receiver's timeout (10 s); one not heard of after this is taken as lost. */
 export const PROBE_LEASE_MS = 30_000;
-/** How soon a release that did not get through is tried again. */
-const RELEASE_RETRY_MS = 1_000;
+/** Releases still owed are sent again this long after they began, if some did not get through (the alarm's lease). */
+export const RELEASE_LEASE_MS = 10_000;
 
-/** Milliseconds from one probe to the next, `elapsed` into the outage: 5 s for 10 minutes, then 1/120 of the outage (30 s after an hour), at most 5 minutes. */
+/**
+ * Milliseconds from one probe to the next, `elapsed` into the outage: 5 s for 10 minutes, then 1/120 of the outage (30
+ * s after an hour), at most 5 minutes.
+ */
 export function probeDelayMs(elapsed: number): number {
   return Math.min(Math.max(PROBE_MS, Math.round(elapsed / 120)), MAX_PROBE_MS);
 }
 
-/** The next state of the lane for `event` at `now`; `waiting` are the onboardings held back (changed only through the effects). */
+/**
+ * The next state of the lane for `event` at `now`; `waiting` are the onboardings held back (changed only through the
+ * effects).
+ */
 export function laneTransition(
   lane: LaneState,
   waiting: ReadonlyMap<string, Waiter>,
@@ -100,6 +127,7 @@ export function laneTransition(
     go: false,
     failing_since: state.failing_since!,
     next_probe_at: state.next_probe_at,
+    last_error: state.last_error,
   });
 
   switch (event.type) {
@@ -110,32 +138,30 @@ export function laneTransition(
     case "failed": {
       const failing =
         lane.failing_since === null
-          ? { ...ANSWERING, failing_since: now, last_attempt_at: now }
-          : { ...lane, last_attempt_at: now };
+          ? { ...ANSWERING, failing_since: now, last_attempt_at: now, last_error: event.error }
+          : { ...lane, last_attempt_at: now, last_error: event.error };
       return hold(lane, failing, waiting, event.onboarding, now, held);
     }
-    case "unreleased":
-      return {
-        lane,
-        effects: [
-          { type: "wait", onboarding: event.onboarding, waiter: { since: now, probed_at: null } },
-          { type: "schedule", at: now + RELEASE_RETRY_MS },
-        ],
-        answer: go,
-      };
+    case "released": {
+      // Released during a new outage, it stays registered: the next release tells it again, harmlessly.
+      if (lane.failing_since !== null || !waiting.has(event.onboarding)) return { lane, effects: [], answer: go };
+      const effects: LaneEffect[] = [{ type: "forget", onboardings: [event.onboarding] }];
+      if (waiting.size === 1) effects.push({ type: "schedule", at: null });
+      return { lane, effects, answer: go };
+    }
     case "probed": {
       if (lane.failing_since === null) return { lane, effects: [], answer: go };
       lane = { ...lane, probing_since: null };
-      if (event.outcome === "delivered") {
-        // The outage is over: every onboarding held back goes at once.
-        const released = [...waiting.keys()];
+      if (event.outcome === "delivered" || event.outcome === "refused") {
+        // The outage is over: every onboarding held back is released; each stays registered until its release lands.
+        const others = [...waiting.keys()].filter((id) => id !== event.onboarding);
         return {
           lane: ANSWERING,
           effects: [
             { type: "store", lane: ANSWERING },
-            { type: "forget", onboardings: released },
-            { type: "schedule", at: null },
-            { type: "release", onboardings: released.filter((id) => id !== event.onboarding) },
+            { type: "forget", onboardings: [event.onboarding] },
+            { type: "schedule", at: others.length === 0 ? null : now + RELEASE_LEASE_MS },
+            ...(others.length === 0 ? [] : [{ type: "release" as const, onboardings: others }]),
           ],
           answer: go,
         };
@@ -153,7 +179,12 @@ export function laneTransition(
           answer: go,
         };
       }
-      const next = { ...lane, last_attempt_at: now, next_probe_at: now + probeDelayMs(now - lane.failing_since!) };
+      const next = {
+        ...lane,
+        last_attempt_at: now,
+        next_probe_at: now + probeDelayMs(now - lane.failing_since!),
+        last_error: event.error ?? lane.last_error,
+      };
       return {
         lane: next,
         effects: [
@@ -176,7 +207,7 @@ export function laneTransition(
       };
     }
     case "alarm": {
-      // Answering with onboardings still registered: releases that did not get through are owed.
+      // Answering with onboardings still registered: releases that did not land (or never ran: an eviction) are owed.
       if (lane.failing_since === null) {
         const owed = [...waiting.keys()];
         return {
@@ -185,7 +216,7 @@ export function laneTransition(
             owed.length === 0
               ? []
               : [
-                  { type: "forget", onboardings: owed },
+                  { type: "schedule", at: now + RELEASE_LEASE_MS },
                   { type: "release", onboardings: owed },
                 ],
           answer: go,
@@ -223,7 +254,10 @@ export function laneTransition(
   }
 }
 
-/** `next` (from `before`) with `onboarding` registered as held back (if it is not yet), and a probe coming unless one is under way. */
+/**
+ * `next` (from `before`) with `onboarding` registered as held back (if it is not yet), and a probe coming unless one is
+ * under way.
+ */
 function hold(
   before: LaneState,
   next: LaneState,

@@ -7,12 +7,7 @@ import type { HostWebhook } from "../config";
 import type { DeliveryAttempt, OutboxEvent } from "../onboardings/state";
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes. */
-export async function webhookSignature(
-  secret: Uint8Array,
-  id: string,
-  timestamp: number,
-  body: string,
-): Promise<string> {
+async function webhookSignature(secret: Uint8Array, id: string, timestamp: number, body: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const mac = new Uint8Array(
     await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`)),
@@ -57,4 +52,20 @@ export async function deliver(webhook: HostWebhook, event: Pick<OutboxEvent, "id
 /** True for an attempt that delivered the event. */
 export function delivered(attempt: DeliveryAttempt): boolean {
   return "status" in attempt && attempt.status >= 200 && attempt.status < 300;
+}
+
+/**
+ * Whose failure a failed attempt is: the endpoint's (no answer, a 5xx, 408, 429, a redirect),
+ * which every event shares and which holds the lane; or the event's alone (any other 4xx: the
+ * receiver answered and refused this body), which backs that event off without holding anyone.
+ */
+export function failureOf(attempt: DeliveryAttempt): "endpoint" | "event" {
+  if ("error" in attempt) return "endpoint";
+  const { status } = attempt;
+  return status >= 400 && status < 500 && status !== 408 && status !== 429 ? "event" : "endpoint";
+}
+
+/** A failed attempt in a few words, as the events log and the health report show the endpoint's last error. */
+export function attemptProblem(attempt: DeliveryAttempt): string {
+  return "error" in attempt ? attempt.error : `HTTP ${attempt.status}`;
 }

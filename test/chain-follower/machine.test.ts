@@ -30,13 +30,17 @@ const following = (readThrough: number): FollowerCursor => ({
 });
 
 describe("learning the head", () => {
-  it(`starts ${START_BLOCKS_BACK} blocks before the head when asleep (the blocks since a new onboarding's own read), waking nobody`, () => {
-    expect(learnHead(ASLEEP, 500, ["ob_a"])).toEqual({
-      cursor: { ...ASLEEP, head: 500, readThrough: 500 - START_BLOCKS_BACK },
-      read: [498, 499, 500],
-      wake: null,
-    });
-  });
+  it(
+    `starts ${START_BLOCKS_BACK} blocks before the head when asleep (the blocks since a new onboarding's own ` +
+      `read), waking nobody`,
+    () => {
+      expect(learnHead(ASLEEP, 500, ["ob_a"])).toEqual({
+        cursor: { ...ASLEEP, head: 500, readThrough: 500 - START_BLOCKS_BACK },
+        read: [498, 499, 500],
+        wake: null,
+      });
+    },
+  );
 
   it("reads each missed block once, in order, up to the catch-up bound", () => {
     expect(learnHead(following(100), 103, ["ob_a"]).read).toEqual([101, 102, 103]);

@@ -50,20 +50,24 @@ function connected(): OnboardingState {
 }
 
 describe("an onboarding and the chain follower", () => {
-  it("registers its operator and payout with the follower when its own check is due, not when a block's hint makes it read", () => {
-    const own = step(connected(), { type: "wake" }, T0 + 1000).effects;
-    expect(own).toContainEqual({ type: "follow", id: "ob_1", addresses: [operator, payout] });
-    expect(own.some((e) => e.type === "read")).toBe(true);
+  it(
+    "registers its operator and payout with the follower when its own check is due, not when a block's hint makes " +
+      "it read",
+    () => {
+      const own = step(connected(), { type: "wake" }, T0 + 1000).effects;
+      expect(own).toContainEqual({ type: "follow", id: "ob_1", addresses: [operator, payout] });
+      expect(own.some((e) => e.type === "read")).toBe(true);
 
-    const hinted = after(
-      observe(connected(), { authorizations: { listed: false, height: 10 } }, T0 + 1000),
-      { type: "hint", height: 12, following: true },
-      T0 + 2000,
-    );
-    const onHint = step(hinted, { type: "wake" }, T0 + 2000).effects;
-    expect(onHint.some((e) => e.type === "read")).toBe(true);
-    expect(onHint.some((e) => e.type === "follow")).toBe(false);
-  });
+      const hinted = after(
+        observe(connected(), { authorizations: { listed: false, height: 10 } }, T0 + 1000),
+        { type: "hint", height: 12, following: true },
+        T0 + 2000,
+      );
+      const onHint = step(hinted, { type: "wake" }, T0 + 2000).effects;
+      expect(onHint.some((e) => e.type === "read")).toBe(true);
+      expect(onHint.some((e) => e.type === "follow")).toBe(false);
+    },
+  );
 
   it("checks every 10 minutes while the follower follows, every ONBOARDING_CHECK_SECONDS when it does not", () => {
     const read = observe(connected(), { authorizations: { listed: false, height: 10 } }, T0 + 1000);
@@ -79,28 +83,32 @@ describe("an onboarding and the chain follower", () => {
     expect(step(alone, { type: "followed", following: false }, T0 + 3500).state).toBe(alone);
   });
 
-  it("reads again within a second while its reading is older than the block that named it, and concludes only on a reading at that height", () => {
-    const waiting = after(
-      observe(connected(), { authorizations: { listed: false, height: 10 } }, T0 + 1000),
-      { type: "followed", following: true },
-      T0 + 1000,
-    );
-    const hinted = after(waiting, { type: "hint", height: 20, following: true }, T0 + 2000);
-    // A lagging node answers below 20: not listed yet there, and no conclusion from it.
-    const lagging = observe(hinted, { authorizations: { listed: false, height: 18 } }, T0 + 2000);
-    expect(lagging.record.status).toBe("connected");
-    expect(lagging.watch.next_check_at).toBe(T0 + 2000 + LAGGING_RETRY_MS);
-    // No answer at all is no newer either.
-    expect(observe(lagging, {}, T0 + 3000).watch.next_check_at).toBe(T0 + 3000 + LAGGING_RETRY_MS);
-    const caughtUp = observe(
-      lagging,
-      { authorizations: { listed: true, height: 20 }, node: { payoutRecipient: operator, height: 20 } },
-      T0 + 3000,
-    );
-    expect(caughtUp.record.status).toBe("authorized");
-    expect(caughtUp.watch.hinted).toBeNull();
-    expect(caughtUp.watch.next_check_at).toBe(T0 + 3000 + SAFETY_NET_MS);
-  });
+  it(
+    "reads again within a second while its reading is older than the block that named it, and concludes only on a " +
+      "reading at that height",
+    () => {
+      const waiting = after(
+        observe(connected(), { authorizations: { listed: false, height: 10 } }, T0 + 1000),
+        { type: "followed", following: true },
+        T0 + 1000,
+      );
+      const hinted = after(waiting, { type: "hint", height: 20, following: true }, T0 + 2000);
+      // A lagging node answers below 20: not listed yet there, and no conclusion from it.
+      const lagging = observe(hinted, { authorizations: { listed: false, height: 18 } }, T0 + 2000);
+      expect(lagging.record.status).toBe("connected");
+      expect(lagging.watch.next_check_at).toBe(T0 + 2000 + LAGGING_RETRY_MS);
+      // No answer at all is no newer either.
+      expect(observe(lagging, {}, T0 + 3000).watch.next_check_at).toBe(T0 + 3000 + LAGGING_RETRY_MS);
+      const caughtUp = observe(
+        lagging,
+        { authorizations: { listed: true, height: 20 }, node: { payoutRecipient: operator, height: 20 } },
+        T0 + 3000,
+      );
+      expect(caughtUp.record.status).toBe("authorized");
+      expect(caughtUp.watch.hinted).toBeNull();
+      expect(caughtUp.watch.next_check_at).toBe(T0 + 3000 + SAFETY_NET_MS);
+    },
+  );
 
   it("gives a lagging node at most HINT_PATIENCE_MS, then keeps its usual schedule", () => {
     const hinted = after(
@@ -114,8 +122,10 @@ describe("an onboarding and the chain follower", () => {
   });
 
   it("unregisters from the follower once it no longer waits for the chain (applied, cancelled, expired)", () => {
+    // Registered by its first own check.
+    const registered = () => after(connected(), { type: "wake" }, T0 + 1000);
     const authorized = observe(
-      connected(),
+      registered(),
       { authorizations: { listed: true, height: 10 }, node: { payoutRecipient: operator, height: 10 } },
       T0 + 2000,
     );
@@ -126,8 +136,8 @@ describe("an onboarding and the chain follower", () => {
     );
     expect(applied.state!.record.status).toBe("applied");
     expect(applied.effects).toContainEqual({ type: "unfollow", id: "ob_1" });
-    expect(step(connected(), { type: "cancel" }, T0 + 2000).effects).toContainEqual({ type: "unfollow", id: "ob_1" });
-    expect(step(connected(), { type: "read" }, T0 + 8 * 86_400_000).effects).toContainEqual({
+    expect(step(registered(), { type: "cancel" }, T0 + 2000).effects).toContainEqual({ type: "unfollow", id: "ob_1" });
+    expect(step(registered(), { type: "read" }, T0 + 8 * 86_400_000).effects).toContainEqual({
       type: "unfollow",
       id: "ob_1",
     });
@@ -141,5 +151,7 @@ describe("an onboarding and the chain follower", () => {
       T0,
     );
     expect(step(opened, { type: "cancel" }, T0 + 1000).effects.some((e) => e.type === "unfollow")).toBe(false);
+    // Paired but never yet registered (its first check not run): nothing to unregister either.
+    expect(step(connected(), { type: "cancel" }, T0 + 2000).effects.some((e) => e.type === "unfollow")).toBe(false);
   });
 });

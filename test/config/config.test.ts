@@ -103,24 +103,27 @@ describe("configuration refusals", () => {
     expect(message).not.toContain("s3cr3t");
   });
 
-  it("answers every request of a misconfigured deployment with a 500 that names the variable, with a request id", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const broken = { ...env, NETWORK_PROFILE: "local", RATE_LIMITS: "sometimes" };
-    for (const path of ["/api/config", "/api/health", "/api/chain/incentives/v1/params", "/api/wallet/sessions"]) {
-      const response = await worker.fetch(
-        new Request(`https://edge.test${path}`),
-        broken as unknown as Env,
-        {} as ExecutionContext,
-      );
-      expect(response.status).toBe(500);
-      expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-      const body = await response.json<{ message: string; details: { reason: string }[] }>();
-      expect(body.details[0]!.reason).toBe("CONFIGURATION");
-      expect(body.message).toMatch(/^RATE_LIMITS "sometimes" must be "on" or "off"/);
-    }
-    expect(log).toHaveBeenCalled();
-    log.mockRestore();
-  });
+  it(
+    "answers every request of a misconfigured deployment with a 500 that names the variable, with a " + "request id",
+    async () => {
+      const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      const broken = { ...env, NETWORK_PROFILE: "local", RATE_LIMITS: "sometimes" };
+      for (const path of ["/api/config", "/api/health", "/api/chain/incentives/v1/params", "/api/wallet/sessions"]) {
+        const response = await worker.fetch(
+          new Request(`https://edge.test${path}`),
+          broken as unknown as Env,
+          {} as ExecutionContext,
+        );
+        expect(response.status).toBe(500);
+        expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+        const body = await response.json<{ message: string; details: { reason: string }[] }>();
+        expect(body.details[0]!.reason).toBe("CONFIGURATION");
+        expect(body.message).toMatch(/^RATE_LIMITS "sometimes" must be "on" or "off"/);
+      }
+      expect(log).toHaveBeenCalled();
+      log.mockRestore();
+    },
+  );
 });
 
 describe("documentation of the variables", () => {
@@ -229,15 +232,20 @@ describe("the session signing key", () => {
     );
   });
 
-  it("is the deployment's own in another profile, or none (no signed sessions); the public key is refused there", () => {
-    expect(
-      readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: "k".repeat(40) })).sessionSigningKey,
-    ).toBe("k".repeat(40));
-    expect(readConfig(only({ NETWORK_PROFILE: "testnet" })).sessionSigningKey).toBeNull();
-    expect(() =>
-      readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: LOCAL_SESSION_SIGNING_KEY })),
-    ).toThrow(/^SESSION_SIGNING_KEY \(secret\) is the local profile's public key, which the "testnet" profile refuses/);
-  });
+  it(
+    "is the deployment's own in another profile, or none (no signed sessions); the public key is " + "refused there",
+    () => {
+      expect(
+        readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: "k".repeat(40) })).sessionSigningKey,
+      ).toBe("k".repeat(40));
+      expect(readConfig(only({ NETWORK_PROFILE: "testnet" })).sessionSigningKey).toBeNull();
+      expect(() =>
+        readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: LOCAL_SESSION_SIGNING_KEY })),
+      ).toThrow(
+        /^SESSION_SIGNING_KEY \(secret\) is the local profile's public key, which the "testnet" profile refuses/,
+      );
+    },
+  );
 
   it("refuses a key shorter than 32 characters without printing it", () => {
     expect(() => readConfig(only({ NETWORK_PROFILE: "testnet", SESSION_SIGNING_KEY: "short-key" }))).toThrow(

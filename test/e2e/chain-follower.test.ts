@@ -53,42 +53,46 @@ function runWallet(...args: string[]): Promise<string> {
 }
 
 describe("a customer's page and the chain follower", () => {
-  it(`moves on as soon as the block carrying the authorization lands, not after the onboarding's own ${CHECK_SECONDS} s check`, async () => {
-    const ctx = await serverContext();
-    const operator = freshAddress(ctx);
-    const created = await hostCall("/api/onboardings", { method: "POST", body: JSON.stringify({ operator }) });
-    browser = await openBrowser(PHONE, undefined, { base: server.url });
-    const { page } = browser;
-    await page.goto(`${server.url}/?onboarding=${created.id}`);
-    const payout = connectedAddress(
-      await runWallet(
-        "--seed",
-        `follower-${Date.now()}`,
-        (await page.getByTestId("connect-link").getAttribute("href"))!,
-      ),
-    );
-    await expect
-      .poll(async () => (await hostCall(`/api/onboardings/${created.id}`)).status, { timeout: 30_000 })
-      .toBe("connected");
+  it(
+    `moves on as soon as the block carrying the authorization lands, not after the onboarding's own ` +
+      `${CHECK_SECONDS} s check`,
+    async () => {
+      const ctx = await serverContext();
+      const operator = freshAddress(ctx);
+      const created = await hostCall("/api/onboardings", { method: "POST", body: JSON.stringify({ operator }) });
+      browser = await openBrowser(PHONE, undefined, { base: server.url });
+      const { page } = browser;
+      await page.goto(`${server.url}/?onboarding=${created.id}`);
+      const payout = connectedAddress(
+        await runWallet(
+          "--seed",
+          `follower-${Date.now()}`,
+          (await page.getByTestId("connect-link").getAttribute("href"))!,
+        ),
+      );
+      await expect
+        .poll(async () => (await hostCall(`/api/onboardings/${created.id}`)).status, { timeout: 30_000 })
+        .toBe("connected");
 
-    // Signed on another device: nothing tells the service but the block that carries it.
-    const messages = [buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator })];
-    const sent = await fetch(`${inject("devnetUrl")}/__devnet/txs`, {
-      method: "POST",
-      body: JSON.stringify({ signer: payout, messages }),
-    });
-    const { tx_response } = (await sent.json()) as { tx_response: { code: number; height: string } };
-    expect(tx_response.code).toBe(0);
+      // Signed on another device: nothing tells the service but the block that carries it.
+      const messages = [buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator })];
+      const sent = await fetch(`${inject("devnetUrl")}/__devnet/txs`, {
+        method: "POST",
+        body: JSON.stringify({ signer: payout, messages }),
+      });
+      const { tx_response } = (await sent.json()) as { tx_response: { code: number; height: string } };
+      expect(tx_response.code).toBe(0);
 
-    // A block (2 s), the follower's next pass (1 s), the onboarding's read: seconds, against a check every 5 minutes.
-    await expect
-      .poll(async () => (await hostCall(`/api/onboardings/${created.id}`)).status, { timeout: 20_000 })
-      .toBe("authorized");
-    const authorized = await hostCall(`/api/onboardings/${created.id}`);
-    expect(authorized.authorization.height).toBeGreaterThanOrEqual(Number(tx_response.height));
-    await expect
-      .poll(() => page.getByTestId("progress-authorized").textContent(), { timeout: 10_000 })
-      .toBe(`Authorized on chain at height ${authorized.authorization.height}.`);
-    assertClean(browser.guard);
-  });
+      // A block (2 s), the follower's next pass (1 s), the onboarding's read: seconds, against a check every 5 minutes.
+      await expect
+        .poll(async () => (await hostCall(`/api/onboardings/${created.id}`)).status, { timeout: 20_000 })
+        .toBe("authorized");
+      const authorized = await hostCall(`/api/onboardings/${created.id}`);
+      expect(authorized.authorization.height).toBeGreaterThanOrEqual(Number(tx_response.height));
+      await expect
+        .poll(() => page.getByTestId("progress-authorized").textContent(), { timeout: 10_000 })
+        .toBe(`Authorized on chain at height ${authorized.authorization.height}.`);
+      assertClean(browser.guard);
+    },
+  );
 });

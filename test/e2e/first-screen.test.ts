@@ -35,7 +35,8 @@ const LINKS: [string, () => Promise<string>][] = [
 
 /** Opens `path` and records the session creates the page sends and every document it was answered. */
 async function open(path: string, javaScriptEnabled: boolean) {
-  browser = await openBrowser(PHONE, undefined, { javaScriptEnabled });
+  // A phone's screen draws 2 or 3 pixels per CSS pixel: the QR is read as a camera reads it there.
+  browser = await openBrowser(PHONE, undefined, { javaScriptEnabled, deviceScaleFactor: 2 });
   const { page } = browser;
   const creates: string[] = [];
   page.on("request", (request) => {
@@ -55,14 +56,14 @@ async function qrOnScreen(page: Page): Promise<string | null> {
     const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
     const context = canvas.getContext("2d")!;
     context.drawImage(bitmap, 0, 0);
-    return {
-      data: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data),
-      width: bitmap.width,
-      height: bitmap.height,
-    };
+    // The pixels as base64: a plain array of a million numbers would take seconds to pass over.
+    const pixels = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    let binary = "";
+    for (let i = 0; i < pixels.length; i += 0x8000) binary += String.fromCharCode(...pixels.subarray(i, i + 0x8000));
+    return { data: btoa(binary), width: bitmap.width, height: bitmap.height };
   }, png.toString("base64"));
   // jsqr is CommonJS: under Node its default import is module.exports, whose `default` is the function.
-  return jsQR.default(Uint8ClampedArray.from(data), width, height)?.data ?? null;
+  return jsQR.default(new Uint8ClampedArray(Buffer.from(data, "base64")), width, height)?.data ?? null;
 }
 
 async function sessionRow(sessionId: string): Promise<Record<string, unknown>> {
@@ -71,45 +72,58 @@ async function sessionRow(sessionId: string): Promise<Record<string, unknown>> {
 
 describe("the page's first screen, in its first response", () => {
   for (const [name, path] of LINKS) {
-    it(`${name}, JavaScript off: the QR and the link are there, the QR decodes to the link, and the wallet's relayed confirm is accepted`, async () => {
-      const { b, page, creates } = await open(await path(), false);
-      const link = (await page.getByTestId("connect-link").getAttribute("href"))!;
-      expect(link).toMatch(new RegExp(`^${ctx.walletScheme}://connect\\?p=`));
-      expect(await page.getByTestId("connect-link").isVisible()).toBe(true);
-      expect(await qrOnScreen(page)).toBe(link);
-      const payload = parseDeepLink(link).payload as ConnectPayload;
-      expect(payload.relay_url).toBe(`${base}/api/${ctx.walletPath}/sessions/${payload.session_id}/confirm`);
+    it(
+      `${name}, JavaScript off: the QR and the link are there, the QR decodes to the link, and the wallet's ` +
+        "relayed confirm is accepted",
+      async () => {
+        const opened = await path();
+        const { b, page, creates } = await open(opened, false);
+        const link = (await page.getByTestId("connect-link").getAttribute("href"))!;
+        expect(link).toMatch(new RegExp(`^${ctx.walletScheme}://connect\\?p=`));
+        expect(await page.getByTestId("connect-link").isVisible()).toBe(true);
+        expect(await qrOnScreen(page)).toBe(link);
+        const payload = parseDeepLink(link).payload as ConnectPayload;
+        // A host's onboarding page names its onboarding in the relay URL: the session is signed for it.
+        const onboarding = new URLSearchParams(opened.slice(1)).get("onboarding");
+        const bound = onboarding === null ? "" : `?onboarding=${onboarding}`;
+        expect(payload.relay_url).toBe(`${base}/api/${ctx.walletPath}/sessions/${payload.session_id}/confirm${bound}`);
 
-      const payout = connectedAddress(await runWallet("--seed", `no-script-${Date.now()}`, link));
-      expect(await sessionRow(payload.session_id)).toMatchObject({
-        status: "connected",
-        address: payout,
-        expires_at: payload.expires_at,
-      });
-      expect(creates).toEqual([]);
-      // Nothing but the document was needed: no stylesheet, no API request.
-      expect(b.guard.requests.filter((r) => /\/api\/|styles\.css/.test(r))).toEqual([]);
-      assertClean(b.guard);
-    });
+        const payout = connectedAddress(await runWallet("--seed", `no-script-${Date.now()}`, link));
+        expect(await sessionRow(payload.session_id)).toMatchObject({
+          status: "connected",
+          address: payout,
+          expires_at: payload.expires_at,
+        });
+        expect(creates).toEqual([]);
+        // Nothing but the document was needed: no stylesheet, no API request.
+        expect(b.guard.requests.filter((r) => /\/api\/|styles\.css/.test(r))).toEqual([]);
+        assertClean(b.guard);
+      },
+    );
 
-    it(`${name}, JavaScript on: the script takes the document's session over without creating one, and shows the wallet the confirm paired`, async () => {
-      const { b, page, creates } = await open(await path(), true);
-      const link = (await page.getByTestId("connect-link").getAttribute("href"))!;
-      const { session_id: sessionId } = parseDeepLink(link).payload as ConnectPayload;
-      // Taken over: the script's Cancel button beside the document's own QR and link.
-      await page.getByRole("button", { name: "Cancel" }).waitFor();
-      expect(await page.getByTestId("connect-link").getAttribute("href")).toBe(link);
-      // The document's own QR element, not one the script drew again.
-      expect(await page.locator("#step-connect svg.qr").count()).toBe(1);
-      expect(await page.locator("#step-connect [data-testid='connect-qr']").count()).toBe(1);
-      expect(await qrOnScreen(page)).toBe(link);
-      await expect.poll(() => b.guard.webSockets.some((url) => url.endsWith(`/sessions/${sessionId}`))).toBe(true);
+    it(
+      `${name}, JavaScript on: the script takes the document's session over without creating one, and shows the ` +
+        "wallet the confirm paired",
+      async () => {
+        const { b, page, creates } = await open(await path(), true);
+        const link = (await page.getByTestId("connect-link").getAttribute("href"))!;
+        const { session_id: sessionId } = parseDeepLink(link).payload as ConnectPayload;
+        // Taken over: the script's Cancel button beside the document's own QR and link.
+        await page.getByRole("button", { name: "Cancel" }).waitFor();
+        expect(await page.getByTestId("connect-link").getAttribute("href")).toBe(link);
+        // The document's own QR element, not one the script drew again.
+        expect(await page.locator("#step-connect svg.qr").count()).toBe(1);
+        expect(await page.locator("#step-connect [data-testid='connect-qr']").count()).toBe(1);
+        expect(await qrOnScreen(page)).toBe(link);
+        // A host's onboarding page names its onboarding there too (`?onboarding=`).
+        await expect.poll(() => b.guard.webSockets.some((url) => url.includes(`/sessions/${sessionId}`))).toBe(true);
 
-      const payout = connectedAddress(await runWallet("--seed", `script-${Date.now()}`, link));
-      await expect.poll(() => page.getByTestId("paired-address").textContent(), { timeout: 15_000 }).toBe(payout);
-      expect(creates).toEqual([]);
-      assertClean(b.guard);
-    });
+        const payout = connectedAddress(await runWallet("--seed", `script-${Date.now()}`, link));
+        await expect.poll(() => page.getByTestId("paired-address").textContent(), { timeout: 15_000 }).toBe(payout);
+        expect(creates).toEqual([]);
+        assertClean(b.guard);
+      },
+    );
   }
 
   it("carries no session for a link without a valid operator; the script shows the form", async () => {

@@ -29,7 +29,9 @@ declare module "vitest" {
     webhookSecret: string;
     /** `GET …?onboarding=ob_…` lists the events the receiver got for one onboarding, in order. */
     webhooksReceivedUrl: string;
-    /** host-loop.test.ts's own server (started in the background), its key and secret, and the port its webhook goes to. */
+    /**
+     * host-loop.test.ts's own server (started in the background), its key and secret, and the port its webhook goes to.
+     */
     hostLoop: { url: string; key: string; secret: string; webhookPort: number };
   }
 }
@@ -38,7 +40,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const started = performance.now();
   const chromium = await chooseChromium();
   console.log(
-    `e2e browser: ${chromium.executablePath} (${chromium.source}, ready in ${Math.round(performance.now() - started)} ms)`,
+    `e2e browser: ${chromium.executablePath} (${chromium.source}, ready in ` +
+      `${Math.round(performance.now() - started)} ms)`,
   );
 
   const devnet = await startDevnet({ port: 0, host: "127.0.0.1" });

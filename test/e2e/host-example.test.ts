@@ -75,33 +75,38 @@ describe("host example: verification", () => {
     expect(line).toContain("msg_connected_1");
   });
 
-  it("answers 401 to a signature by another key, a hand-built wrong HMAC, a tampered body, a stale timestamp and missing headers", async () => {
-    const event = onboardingEvent("onboarding.connected");
-    const body = JSON.stringify(event);
-    const at = new Date();
-    const seconds = Math.floor(at.getTime() / 1000);
-    // The scheme by hand: v1, + base64 HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with the decoded secret, here with a wrong key.
-    const wrongKey = randomBytes(32);
-    const handBuilt = `v1,${createHmac("sha256", wrongKey).update(`msg_bad_1.${seconds}.${body}`).digest("base64")}`;
-    const rightByHand = `v1,${createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64"))
-      .update(`msg_bad_1.${seconds}.${body}`)
-      .digest("base64")}`;
+  it(
+    "answers 401 to a signature by another key, a hand-built wrong HMAC, a tampered body, a stale timestamp and " +
+      "missing headers",
+    async () => {
+      const event = onboardingEvent("onboarding.connected");
+      const body = JSON.stringify(event);
+      const at = new Date();
+      const seconds = Math.floor(at.getTime() / 1000);
+      // The scheme by hand: v1, + base64 HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with the decoded secret, here
+      // with a wrong key.
+      const wrongKey = randomBytes(32);
+      const handBuilt = `v1,${createHmac("sha256", wrongKey).update(`msg_bad_1.${seconds}.${body}`).digest("base64")}`;
+      const rightByHand = `v1,${createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64"))
+        .update(`msg_bad_1.${seconds}.${body}`)
+        .digest("base64")}`;
 
-    expect((await deliver(host.url, secret, body, { id: "msg_bad_1", at, secret: freshSecret() })).status).toBe(401);
-    expect((await deliver(host.url, secret, body, { id: "msg_bad_1", at, signature: handBuilt })).status).toBe(401);
-    expect((await deliver(host.url, secret, `${body} `, { id: "msg_bad_1", at, signature: rightByHand })).status).toBe(
-      401,
-    );
-    const stale = new Date(Date.now() - 10 * 60_000);
-    expect((await deliver(host.url, secret, body, { id: "msg_bad_2", at: stale })).status).toBe(401);
-    const bare = await fetch(host.url, { method: "POST", headers: { "content-type": "application/json" }, body });
-    expect(bare.status).toBe(401);
-    expect(host.output()).not.toContain(event.data.id);
+      expect((await deliver(host.url, secret, body, { id: "msg_bad_1", at, secret: freshSecret() })).status).toBe(401);
+      expect((await deliver(host.url, secret, body, { id: "msg_bad_1", at, signature: handBuilt })).status).toBe(401);
+      expect(
+        (await deliver(host.url, secret, `${body} `, { id: "msg_bad_1", at, signature: rightByHand })).status,
+      ).toBe(401);
+      const stale = new Date(Date.now() - 10 * 60_000);
+      expect((await deliver(host.url, secret, body, { id: "msg_bad_2", at: stale })).status).toBe(401);
+      const bare = await fetch(host.url, { method: "POST", headers: { "content-type": "application/json" }, body });
+      expect(bare.status).toBe(401);
+      expect(host.output()).not.toContain(event.data.id);
 
-    // The same hand-built scheme with the right key verifies: the library and the spec agree.
-    expect((await deliver(host.url, secret, body, { id: "msg_bad_1", at, signature: rightByHand })).status).toBe(200);
-    await host.waitFor(new RegExp(event.data.id));
-  });
+      // The same hand-built scheme with the right key verifies: the library and the spec agree.
+      expect((await deliver(host.url, secret, body, { id: "msg_bad_1", at, signature: rightByHand })).status).toBe(200);
+      await host.waitFor(new RegExp(event.data.id));
+    },
+  );
 
   it("handles a webhook-id once: a redelivery answers 2xx and is not printed again", async () => {
     const event = onboardingEvent("onboarding.applied");
@@ -170,17 +175,20 @@ describe("host example: onboarding.authorized", () => {
     expect(host.output()).toContain(`registered one`);
   });
 
-  it("with --devnet answers 500 while the chain refuses the update, and applies the same event on its redelivery", async () => {
-    const host = await start("--devnet", devnet);
-    const event = onboardingEvent("onboarding.authorized");
-    const { operator, payout } = event.data;
-    const refused = await deliver(host.url, secret, event, { id: "msg_retry" });
-    expect(refused.status).toBe(500);
-    expect(host.output()).toContain("not authorized");
-    expect((await nodeRecord(operator)).payout).toBe(operator);
+  it(
+    "with --devnet answers 500 while the chain refuses the update, and applies the same event on its " + "redelivery",
+    async () => {
+      const host = await start("--devnet", devnet);
+      const event = onboardingEvent("onboarding.authorized");
+      const { operator, payout } = event.data;
+      const refused = await deliver(host.url, secret, event, { id: "msg_retry" });
+      expect(refused.status).toBe(500);
+      expect(host.output()).toContain("not authorized");
+      expect((await nodeRecord(operator)).payout).toBe(operator);
 
-    expect(await recordAuthorization(payout, operator)).toBe(201);
-    expect((await deliver(host.url, secret, event, { id: "msg_retry" })).status).toBe(200);
-    expect((await nodeRecord(operator)).payout).toBe(payout);
-  });
+      expect(await recordAuthorization(payout, operator)).toBe(201);
+      expect((await deliver(host.url, secret, event, { id: "msg_retry" })).status).toBe(200);
+      expect((await nodeRecord(operator)).payout).toBe(payout);
+    },
+  );
 });

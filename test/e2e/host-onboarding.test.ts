@@ -73,133 +73,151 @@ async function expectNoCommands(b: Browser): Promise<void> {
 }
 
 describe("a host's onboarding page in Chromium", () => {
-  it("by QR and relay: connect, authorize, the host applies, the page shows applied with the height; the webhooks arrive signed", async () => {
-    const operator = operators[2]!;
-    const created = await createOnboarding({
-      operator,
-      label: "rack-c-3",
-      reference: "customer-42",
-      return_url: RETURN_URL,
-    });
-    expect(created.url).toBe(`${base}/?onboarding=${created.id}`);
-    const b = await open(pathOf(created));
-    const { page } = b;
-    expect(await textOf(b, "onboarding-operator")).toBe(operator);
-    expect(await textOf(b, "onboarding-summary")).toContain("“rack-c-3”");
-    expect(await textOf(b, "onboarding-summary")).not.toContain("customer-42");
+  it(
+    "by QR and relay: connect, authorize, the host applies, the page shows applied with the height; the webhooks " +
+      "arrive signed",
+    async () => {
+      const operator = operators[2]!;
+      const created = await createOnboarding({
+        operator,
+        label: "rack-c-3",
+        reference: "customer-42",
+        return_url: RETURN_URL,
+      });
+      expect(created.url).toBe(`${base}/?onboarding=${created.id}`);
+      const b = await open(pathOf(created));
+      const { page } = b;
+      expect(await textOf(b, "onboarding-operator")).toBe(operator);
+      expect(await textOf(b, "onboarding-summary")).toContain("“rack-c-3”");
+      expect(await textOf(b, "onboarding-summary")).not.toContain("customer-42");
 
-    const payout = connectedAddress(
-      await runWallet("--seed", `hosted-${Date.now()}`, (await page.getByTestId("connect-link").getAttribute("href"))!),
-    );
-    // The paired address, large, with what to check, before anything uses it; the server has it from the relayed session.
-    await expect.poll(() => page.getByTestId("paired-address").textContent()).toBe(payout);
-    expect(await textOf(b, "check-address")).toMatch(/^Check that this is the address your wallet shows\./);
-    const connected = await hostOnboardingAt(created.id, "connected");
-    expect(connected).toMatchObject({ payout, payout_source: "relay" });
-    await screenshot(page, "phone-hosted-connected");
+      const payout = connectedAddress(
+        await runWallet(
+          "--seed",
+          `hosted-${Date.now()}`,
+          (await page.getByTestId("connect-link").getAttribute("href"))!,
+        ),
+      );
+      // The paired address, large, with what to check, before anything uses it; the server has it from the relayed
+      // session.
+      await expect.poll(() => page.getByTestId("paired-address").textContent()).toBe(payout);
+      expect(await textOf(b, "check-address")).toMatch(/^Check that this is the address your wallet shows\./);
+      const connected = await hostOnboardingAt(created.id, "connected");
+      expect(connected).toMatchObject({ payout, payout_source: "relay" });
+      await screenshot(page, "phone-hosted-connected");
 
-    const signLink = (await page.getByTestId("sign-link").getAttribute("href"))!;
-    const request = parseDeepLink(signLink).payload as SignRequest;
-    expect(request.transaction.messages).toEqual([
-      buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "rack-c-3" }),
-    ]);
-    await runWallet(signLink);
+      const signLink = (await page.getByTestId("sign-link").getAttribute("href"))!;
+      const request = parseDeepLink(signLink).payload as SignRequest;
+      expect(request.transaction.messages).toEqual([
+        buildAuthorizeOperator(ctx, { payoutRecipient: payout, operator, label: "rack-c-3" }),
+      ]);
+      await runWallet(signLink);
 
-    const authorized = await hostOnboardingAt(created.id, "authorized");
-    expect(await textOf(b, "progress-authorized")).toBe(
-      `Authorized on chain at height ${authorized.authorization.height}.`,
-    );
-    expect(await textOf(b, "progress-waiting")).toBe("Waiting for your host to apply it…");
-    expect(await page.getByTestId("back-to-host").count()).toBe(0);
-    await expectNoCommands(b);
-    await screenshot(page, "phone-hosted-waiting");
+      const authorized = await hostOnboardingAt(created.id, "authorized");
+      expect(await textOf(b, "progress-authorized")).toBe(
+        `Authorized on chain at height ${authorized.authorization.height}.`,
+      );
+      expect(await textOf(b, "progress-waiting")).toBe("Waiting for your host to apply it…");
+      expect(await page.getByTestId("back-to-host").count()).toBe(0);
+      await expectNoCommands(b);
+      await screenshot(page, "phone-hosted-waiting");
 
-    // The host's agent runs what it received: here the operator's MsgUpdateNode on the devnet.
-    const included = await applyOnNode(ctx, operator, payout);
-    const applied = await hostOnboardingAt(created.id, "applied");
-    expect(applied.node.height).toBeGreaterThanOrEqual(included);
-    expect(await textOf(b, "node-applied")).toBe(`Your node now pays ${payout} (height ${applied.node.height}).`);
-    expect(await page.locator("#step-apply .state").textContent()).toBe("Done");
-    const back = page.getByTestId("back-to-host");
-    expect(await back.textContent()).toBe("Back to 127.0.0.1");
-    expect(await back.getAttribute("href")).toBe(RETURN_URL);
-    await expectNoCommands(b);
-    await screenshot(page, "phone-hosted-applied");
+      // The host's agent runs what it received: here the operator's MsgUpdateNode on the devnet.
+      const included = await applyOnNode(ctx, operator, payout);
+      const applied = await hostOnboardingAt(created.id, "applied");
+      expect(applied.node.height).toBeGreaterThanOrEqual(included);
+      expect(await textOf(b, "node-applied")).toBe(`Your node now pays ${payout} (height ${applied.node.height}).`);
+      expect(await page.locator("#step-apply .state").textContent()).toBe("Done");
+      const back = page.getByTestId("back-to-host");
+      expect(await back.textContent()).toBe("Back to 127.0.0.1");
+      expect(await back.getAttribute("href")).toBe(RETURN_URL);
+      await expectNoCommands(b);
+      await screenshot(page, "phone-hosted-applied");
 
-    // Opened again later, the page shows where the onboarding stands, from the server alone.
-    const again = await openBrowser(PHONE);
-    try {
-      await again.page.goto(`${base}${pathOf(created)}`);
-      expect(await textOf(again, "node-applied")).toBe(`Your node now pays ${payout} (height ${applied.node.height}).`);
-      expect(await again.page.getByTestId("paired-address").textContent()).toBe(payout);
-      expect(await again.page.getByTestId("connect-link").count()).toBe(0);
-      assertClean(again.guard);
-    } finally {
-      await again.close();
-    }
+      // Opened again later, the page shows where the onboarding stands, from the server alone.
+      const again = await openBrowser(PHONE);
+      try {
+        await again.page.goto(`${base}${pathOf(created)}`);
+        expect(await textOf(again, "node-applied")).toBe(
+          `Your node now pays ${payout} (height ${applied.node.height}).`,
+        );
+        expect(await again.page.getByTestId("paired-address").textContent()).toBe(payout);
+        expect(await again.page.getByTestId("connect-link").count()).toBe(0);
+        assertClean(again.guard);
+      } finally {
+        await again.close();
+      }
 
-    // Pushed over the view's WebSocket, on this origin.
-    expect(b.guard.webSockets.some((url) => url.endsWith(`/api/onboarding-pages/${created.id}`))).toBe(true);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    assertClean(b.guard);
+      // Pushed over the view's WebSocket, on this origin.
+      expect(b.guard.webSockets.some((url) => url.endsWith(`/api/onboarding-pages/${created.id}`))).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      assertClean(b.guard);
 
-    // The host heard each verified step, in order, each signature checked by the standardwebhooks package.
-    await expect
-      .poll(async () => (await verifiedEvents(created.id)).map((e) => e.type), { timeout: 30_000 })
-      .toEqual(["onboarding.connected", "onboarding.authorized", "onboarding.applied"]);
-    const events = await verifiedEvents(created.id);
-    expect(new Set(events.map((e) => e.webhookId)).size).toBe(3);
-    expect(events[1]!.data).toMatchObject({ status: "authorized", payout, reference: "customer-42" });
-    expect(events[1]!.data.commands?.update_node).toContain(`--payout-recipient ${payout} `);
-    expect(events[2]!.data).toMatchObject({ status: "applied", node: { payout_recipient: payout } });
+      // The host heard each verified step, in order, each signature checked by the standardwebhooks package.
+      await expect
+        .poll(async () => (await verifiedEvents(created.id)).map((e) => e.type), { timeout: 30_000 })
+        .toEqual(["onboarding.connected", "onboarding.authorized", "onboarding.applied"]);
+      const events = await verifiedEvents(created.id);
+      expect(new Set(events.map((e) => e.webhookId)).size).toBe(3);
+      expect(events[1]!.data).toMatchObject({ status: "authorized", payout, reference: "customer-42" });
+      expect(events[1]!.data.commands?.update_node).toContain(`--payout-recipient ${payout} `);
+      expect(events[2]!.data).toMatchObject({ status: "applied", node: { payout_recipient: payout } });
 
-    // The index the server's own migrations made: the list finds it by the host's reference, the feed has the same events in order.
-    await expect
-      .poll(async () => (await hostPage("/api/onboardings?reference=customer-42")).data.map((o) => o.status), {
-        timeout: 10_000,
-      })
-      .toEqual(["applied"]);
-    expect((await hostPage("/api/onboardings?reference=customer-42")).data).toEqual([await hostOnboarding(created.id)]);
-    const feed = await hostPage<{ id: string; type: string }>(`/api/events?onboarding=${created.id}`);
-    expect(feed.data.map((e) => [e.id, e.type])).toEqual(events.map((e) => [e.webhookId, e.type]));
-  });
+      // The index the server's own migrations made: the list finds it by the host's reference, the feed has the same
+      // events in order.
+      await expect
+        .poll(async () => (await hostPage("/api/onboardings?reference=customer-42")).data.map((o) => o.status), {
+          timeout: 10_000,
+        })
+        .toEqual(["applied"]);
+      expect((await hostPage("/api/onboardings?reference=customer-42")).data).toEqual([
+        await hostOnboarding(created.id),
+      ]);
+      const feed = await hostPage<{ id: string; type: string }>(`/api/events?onboarding=${created.id}`);
+      expect(feed.data.map((e) => [e.id, e.type])).toEqual(events.map((e) => [e.webhookId, e.type]));
+    },
+  );
 
-  it("inside the wallet app: the payout from requestConnect (in_app), the requestSign hash reported, through applied", async () => {
-    const operator = operators[3]!;
-    const payout = freshAddress(ctx);
-    const created = await createOnboarding({ operator, label: "rack-d-4", return_url: RETURN_URL });
-    const { b, record } = await openInApp(pathOf(created), {
-      bridge: "now",
-      activeAddress: payout,
-      connect: () => ({ address: payout, accountLabel: "Main account" }),
-      signer: payout,
-    });
-    const { page } = b;
-    await page.getByRole("button", { name: "Connect with this wallet" }).click();
-    await expect.poll(() => page.getByTestId("paired-address").textContent()).toBe(payout);
-    expect(await hostOnboardingAt(created.id, "connected")).toMatchObject({ payout, payout_source: "in_app" });
+  it(
+    "inside the wallet app: the payout from requestConnect (in_app), the requestSign hash reported, through " +
+      "applied",
+    async () => {
+      const operator = operators[3]!;
+      const payout = freshAddress(ctx);
+      const created = await createOnboarding({ operator, label: "rack-d-4", return_url: RETURN_URL });
+      const { b, record } = await openInApp(pathOf(created), {
+        bridge: "now",
+        activeAddress: payout,
+        connect: () => ({ address: payout, accountLabel: "Main account" }),
+        signer: payout,
+      });
+      const { page } = b;
+      await page.getByRole("button", { name: "Connect with this wallet" }).click();
+      await expect.poll(() => page.getByTestId("paired-address").textContent()).toBe(payout);
+      expect(await hostOnboardingAt(created.id, "connected")).toMatchObject({ payout, payout_source: "in_app" });
 
-    const reported = page.waitForResponse((response) =>
-      response.url().endsWith(`/api/onboarding-pages/${created.id}/authorization`),
-    );
-    await page.getByRole("button", { name: "Sign in your wallet app" }).click();
-    expect((await reported).status()).toBe(200);
-    const reportedHash = ((await (await reported).request().postDataJSON()) as { txhash: string }).txhash;
-    expect(record.signs).toHaveLength(1);
-    const authorized = await hostOnboardingAt(created.id, "authorized");
-    expect(await textOf(b, "progress-authorized")).toBe(
-      `Authorized on chain at height ${authorized.authorization.height}.`,
-    );
-    expect(authorized.authorization.txhash?.toUpperCase()).toBe(reportedHash.toUpperCase());
+      const reported = page.waitForResponse((response) =>
+        response.url().endsWith(`/api/onboarding-pages/${created.id}/authorization`),
+      );
+      await page.getByRole("button", { name: "Sign in your wallet app" }).click();
+      expect((await reported).status()).toBe(200);
+      const reportedHash = ((await (await reported).request().postDataJSON()) as { txhash: string }).txhash;
+      expect(record.signs).toHaveLength(1);
+      const authorized = await hostOnboardingAt(created.id, "authorized");
+      expect(await textOf(b, "progress-authorized")).toBe(
+        `Authorized on chain at height ${authorized.authorization.height}.`,
+      );
+      expect(authorized.authorization.txhash?.toUpperCase()).toBe(reportedHash.toUpperCase());
 
-    await applyOnNode(ctx, operator, payout);
-    const applied = await hostOnboardingAt(created.id, "applied");
-    expect(await textOf(b, "node-applied")).toBe(`Your node now pays ${payout} (height ${applied.node.height}).`);
-    expect(await page.getByTestId("back-to-host").getAttribute("href")).toBe(RETURN_URL);
-    await expectNoCommands(b);
-    await screenshot(page, "phone-hosted-in-app-applied");
-    assertClean(b.guard);
-  });
+      await applyOnNode(ctx, operator, payout);
+      const applied = await hostOnboardingAt(created.id, "applied");
+      expect(await textOf(b, "node-applied")).toBe(`Your node now pays ${payout} (height ${applied.node.height}).`);
+      expect(await page.getByTestId("back-to-host").getAttribute("href")).toBe(RETURN_URL);
+      await expectNoCommands(b);
+      await screenshot(page, "phone-hosted-in-app-applied");
+      assertClean(b.guard);
+    },
+  );
 
   it("says plainly why it stopped when the wallet app signed with another account (409 SIGNER_MISMATCH)", async () => {
     const operator = freshAddress(ctx);
@@ -305,7 +323,8 @@ describe("a host's onboarding page in Chromium", () => {
 
   it("says the link is not valid for an onboarding the server does not know, or an id that is not one", async () => {
     const sentence =
-      "This onboarding link is not valid. Check that you opened the whole link your host sent you, or ask your host for a new one.";
+      "This onboarding link is not valid. Check that you opened the whole link your host sent you, or ask your host " +
+      "for a new one.";
     let b = await open(`/?onboarding=ob_${"0".repeat(32)}`);
     expect(await textOf(b, "onboarding-ended")).toBe(sentence);
     expect(await b.page.locator("#steps").isVisible()).toBe(false);

@@ -172,7 +172,8 @@ describe("onboarding page in Chromium", () => {
     const command = buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...defaults });
     expect(
       command.startsWith(
-        `docker exec ${defaults.container} ${ctx.nodeBinary} tx incentives update-node "" --payout-recipient ${payout} --from ${defaults.keyName} --home `,
+        `docker exec ${defaults.container} ${ctx.nodeBinary} tx incentives update-node "" --payout-recipient ` +
+          `${payout} --from ${defaults.keyName} --home `,
       ),
     ).toBe(true);
     expect(await page.locator("#payout-line").textContent()).toBe(
@@ -374,7 +375,10 @@ describe("onboarding page in Chromium", () => {
     await runWallet("--address", payout, await connectLinkOf(b));
     await b.page.getByRole("alert").filter({ hasText: "gateway" }).waitFor();
     expect(await b.page.getByRole("alert").textContent()).toMatch(
-      /^The network gateway answered with an error \(HTTP 5\d\d\)\. The page cannot check your authorization right now\.$/,
+      new RegExp(
+        "^The network gateway answered with an error \\(HTTP 5\\d\\d\\)\\. " +
+          "The page cannot check your authorization right now\\.$",
+      ),
     );
     await screenshot(b.page, "phone-failure-gateway");
     await removeFault(fault);
@@ -387,69 +391,80 @@ describe("onboarding page in Chromium", () => {
   });
 
   describe("inside the wallet app", () => {
-    it("connects through requestConnect (the row stays pending), then signs through requestSign and follows the transaction", async () => {
-      const operator = freshAddress(ctx);
-      const payout = freshAddress(ctx);
-      const { b, record } = await openInApp(onboardingPath(operator), {
-        bridge: "now",
-        activeAddress: payout,
-        connect: () => ({ address: payout, pubkeyBase64: "AAEC", accountLabel: "Main account" }),
-        signer: payout,
-      });
-      const { page } = b;
-      // The active account is a hint shown before approving; no QR inside the app.
-      await expect
-        .poll(() => page.getByTestId("active-account").textContent())
-        .toBe(`Your wallet's active account is ${payout}.`);
-      expect(await page.locator(".qr").count()).toBe(0);
-      await screenshot(page, "phone-in-app-connect");
-      const link = await connectLinkOf(b);
-      await page.getByRole("button", { name: "Connect with this wallet" }).click();
-      await expect.poll(() => page.getByTestId("paired-address").textContent()).toBe(payout);
-      // requestConnect got the same base64 the deep link carries; the session row stays pending.
-      expect(record.connects).toEqual([payloadOf(link)]);
-      const session = decodeWalletPayload(record.connects[0]!) as ConnectPayload;
-      expect(await sessionStatus(session.session_id)).toBe("pending");
+    it(
+      "connects through requestConnect (the row stays pending), then signs through requestSign and follows the " +
+        "transaction",
+      async () => {
+        const operator = freshAddress(ctx);
+        const payout = freshAddress(ctx);
+        const { b, record } = await openInApp(onboardingPath(operator), {
+          bridge: "now",
+          activeAddress: payout,
+          connect: () => ({ address: payout, pubkeyBase64: "AAEC", accountLabel: "Main account" }),
+          signer: payout,
+        });
+        const { page } = b;
+        // The active account is a hint shown before approving; no QR inside the app.
+        await expect
+          .poll(() => page.getByTestId("active-account").textContent())
+          .toBe(`Your wallet's active account is ${payout}.`);
+        expect(await page.locator(".qr").count()).toBe(0);
+        await screenshot(page, "phone-in-app-connect");
+        const link = await connectLinkOf(b);
+        await page.getByRole("button", { name: "Connect with this wallet" }).click();
+        await expect.poll(() => page.getByTestId("paired-address").textContent()).toBe(payout);
+        // requestConnect got the same base64 the deep link carries; the session row stays pending.
+        expect(record.connects).toEqual([payloadOf(link)]);
+        const session = decodeWalletPayload(record.connects[0]!) as ConnectPayload;
+        expect(await sessionStatus(session.session_id)).toBe("pending");
 
-      const signLink = await signLinkOf(b);
-      await page.getByRole("button", { name: "Sign in your wallet app" }).click();
-      expect(await shown(page.getByTestId("authorize-done"))).toMatch(
-        /^Authorized: transaction [0-9A-F]{64} is on the network \(block \d+\)\./,
-      );
-      expect(record.signs).toEqual([payloadOf(signLink)]);
-      const txhash = /transaction ([0-9A-F]{64})/.exec((await page.getByTestId("authorize-done").textContent())!)![1]!;
-      const lookup = (await (await fetch(`${base}/api/cosmos/tx/v1beta1/txs/${txhash}`)).json()) as {
-        tx_response: { code: number };
-      };
-      expect(lookup.tx_response.code).toBe(0);
-      expect(await devnetAuthorizations()).toContainEqual(
-        expect.objectContaining({ payout_recipient: payout, operator }),
-      );
-      await screenshot(page, "phone-in-app-signed");
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-      assertClean(b.guard);
-    });
-
-    it("falls back to the QR and link when the wallet app declines, and the session still takes a relayed proof", async () => {
-      const { b, record } = await openInApp(onboardingPath(freshAddress(ctx)), {
-        bridge: "now",
-        connect: () => {
-          throw new Error("User rejected the request");
-        },
-      });
-      await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
-      await expect
-        .poll(() => b.page.getByTestId("bridge-fallback").textContent())
-        .toBe(
-          "Your wallet app declined or could not complete the connection (User rejected the request). Scan the code or use “Open wallet” instead; this request keeps waiting for your wallet.",
+        const signLink = await signLinkOf(b);
+        await page.getByRole("button", { name: "Sign in your wallet app" }).click();
+        expect(await shown(page.getByTestId("authorize-done"))).toMatch(
+          /^Authorized: transaction [0-9A-F]{64} is on the network \(block \d+\)\./,
         );
-      expect(await b.page.locator("#step-connect .qr").count()).toBe(1);
-      expect(record.connects).toHaveLength(1);
-      await screenshot(b.page, "phone-in-app-declined");
-      const payout = connectedAddress(await runWallet(await connectLinkOf(b)));
-      await expect.poll(() => b.page.getByTestId("paired-address").textContent()).toBe(payout);
-      assertClean(b.guard);
-    });
+        expect(record.signs).toEqual([payloadOf(signLink)]);
+        const txhash = /transaction ([0-9A-F]{64})/.exec(
+          (await page.getByTestId("authorize-done").textContent())!,
+        )![1]!;
+        const lookup = (await (await fetch(`${base}/api/cosmos/tx/v1beta1/txs/${txhash}`)).json()) as {
+          tx_response: { code: number };
+        };
+        expect(lookup.tx_response.code).toBe(0);
+        expect(await devnetAuthorizations()).toContainEqual(
+          expect.objectContaining({ payout_recipient: payout, operator }),
+        );
+        await screenshot(page, "phone-in-app-signed");
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+        assertClean(b.guard);
+      },
+    );
+
+    it(
+      "falls back to the QR and link when the wallet app declines, and the session still takes a " + "relayed proof",
+      async () => {
+        const { b, record } = await openInApp(onboardingPath(freshAddress(ctx)), {
+          bridge: "now",
+          connect: () => {
+            throw new Error("User rejected the request");
+          },
+        });
+        await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
+        await expect
+          .poll(() => b.page.getByTestId("bridge-fallback").textContent())
+          .toBe(
+            "Your wallet app declined or could not complete the connection (User rejected the request). Scan " +
+              "the code " +
+              "or use “Open wallet” instead; this request keeps waiting for your wallet.",
+          );
+        expect(await b.page.locator("#step-connect .qr").count()).toBe(1);
+        expect(record.connects).toHaveLength(1);
+        await screenshot(b.page, "phone-in-app-declined");
+        const payout = connectedAddress(await runWallet(await connectLinkOf(b)));
+        await expect.poll(() => b.page.getByTestId("paired-address").textContent()).toBe(payout);
+        assertClean(b.guard);
+      },
+    );
 
     it("falls back when the wallet app answers with an address that is not the network's", async () => {
       const { b } = await openInApp(onboardingPath(freshAddress(ctx)), {
@@ -475,20 +490,25 @@ describe("onboarding page in Chromium", () => {
       assertClean(b.guard);
     });
 
-    it("shows the QR when no bridge comes within 2.5 s, and Open wallet posts the link to the app instead of navigating", async () => {
-      const { b, record } = await openInApp(onboardingPath(freshAddress(ctx)), { bridge: "never" });
-      // The document's QR and plain link are there at once; the script takes them over once it stops waiting for the bridge.
-      await b.page.getByRole("button", { name: "Cancel" }).waitFor();
-      await b.page.locator("#step-connect .qr").waitFor();
-      expect(await b.page.getByRole("button", { name: "Connect with this wallet" }).count()).toBe(0);
-      const link = await connectLinkOf(b);
-      const before = b.page.url();
-      await b.page.getByTestId("connect-link").click();
-      await expect.poll(() => record.posted).toEqual([deepLinkMessage(ctx.walletScheme, link)]);
-      expect(JSON.parse(record.posted[0]!)).toEqual({ type: `${ctx.walletScheme}_deeplink`, url: link });
-      expect(b.page.url()).toBe(before);
-      assertClean(b.guard);
-    });
+    it(
+      "shows the QR when no bridge comes within 2.5 s, and Open wallet posts the link to the app instead of " +
+        "navigating",
+      async () => {
+        const { b, record } = await openInApp(onboardingPath(freshAddress(ctx)), { bridge: "never" });
+        // The document's QR and plain link are there at once; the script takes them over once it stops waiting for the
+        // bridge.
+        await b.page.getByRole("button", { name: "Cancel" }).waitFor();
+        await b.page.locator("#step-connect .qr").waitFor();
+        expect(await b.page.getByRole("button", { name: "Connect with this wallet" }).count()).toBe(0);
+        const link = await connectLinkOf(b);
+        const before = b.page.url();
+        await b.page.getByTestId("connect-link").click();
+        await expect.poll(() => record.posted).toEqual([deepLinkMessage(ctx.walletScheme, link)]);
+        expect(JSON.parse(record.posted[0]!)).toEqual({ type: `${ctx.walletScheme}_deeplink`, url: link });
+        expect(b.page.url()).toBe(before);
+        assertClean(b.guard);
+      },
+    );
 
     it("counts a signed authorization that already existed as success", async () => {
       const operator = freshAddress(ctx);
@@ -543,42 +563,49 @@ describe("onboarding page in Chromium", () => {
       const text = await shown(b.page.getByRole("alert"));
       expect(broadcast!.raw_log).not.toBe("");
       expect(text).toBe(
-        `The network refused the authorization (transaction ${broadcast!.txhash}): ${broadcast!.codespace}: ${broadcast!.raw_log.replace(/[.!?]+$/, "")}.`,
+        `The network refused the authorization (transaction ${broadcast!.txhash}): ${broadcast!.codespace}: ` +
+          `${broadcast!.raw_log.replace(/[.!?]+$/, "")}.`,
       );
       await screenshot(b.page, "phone-in-app-failed");
       expect(await b.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       assertClean(b.guard);
     });
 
-    it("falls back to the QR when the wallet app will not sign, and still notices a scan from another phone", async () => {
-      const operator = freshAddress(ctx);
-      const payout = freshAddress(ctx);
-      const { b } = await openInApp(onboardingPath(operator), {
-        bridge: "now",
-        connect: () => ({ address: payout }),
-        sign: async () => {
-          throw new Error("Signing cancelled");
-        },
-      });
-      await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
-      await b.page.getByRole("button", { name: "Sign in your wallet app" }).click();
-      await expect
-        .poll(() => b.page.getByTestId("bridge-fallback").textContent())
-        .toMatch(/^Your wallet app declined or could not sign \(Signing cancelled\)\./);
-      const signLink = await signLinkOf(b);
-      expect(await b.page.locator("#step-authorize svg.qr path").getAttribute("d")).toBe(
-        qrDrawing(payloadOf(signLink)).d,
-      );
-      await runWallet("--address", payout, payloadOf(signLink));
-      expect(await shown(b.page.getByTestId("authorize-done"))).toMatch(/^Authorized: your node's operator/);
-      assertClean(b.guard);
-    });
+    it(
+      "falls back to the QR when the wallet app will not sign, and still notices a scan from " + "another phone",
+      async () => {
+        const operator = freshAddress(ctx);
+        const payout = freshAddress(ctx);
+        const { b } = await openInApp(onboardingPath(operator), {
+          bridge: "now",
+          connect: () => ({ address: payout }),
+          sign: async () => {
+            throw new Error("Signing cancelled");
+          },
+        });
+        await b.page.getByRole("button", { name: "Connect with this wallet" }).click();
+        await b.page.getByRole("button", { name: "Sign in your wallet app" }).click();
+        await expect
+          .poll(() => b.page.getByTestId("bridge-fallback").textContent())
+          .toMatch(/^Your wallet app declined or could not sign \(Signing cancelled\)\./);
+        const signLink = await signLinkOf(b);
+        expect(await b.page.locator("#step-authorize svg.qr path").getAttribute("d")).toBe(
+          qrDrawing(payloadOf(signLink)).d,
+        );
+        await runWallet("--address", payout, payloadOf(signLink));
+        expect(await shown(b.page.getByTestId("authorize-done"))).toMatch(/^Authorized: your node's operator/);
+        assertClean(b.guard);
+      },
+    );
   });
 
   it("serves the page with a strict CSP: no inline script, its one inline stylesheet allowed by its hash", async () => {
     const response = await fetch(`${base}/`);
     expect(response.headers.get("content-security-policy")).toMatch(
-      /^default-src 'self'; script-src 'self'; style-src 'self' 'sha256-[A-Za-z0-9+/]{43}='; img-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'$/,
+      new RegExp(
+        "^default-src 'self'; script-src 'self'; style-src 'self' 'sha256-[A-Za-z0-9+/]{43}='; img-src 'self'; " +
+          "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'$",
+      ),
     );
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");

@@ -35,7 +35,8 @@ for (const name of ["acmed", "docker"]) {
   const file = join(dir, name);
   writeFileSync(
     file,
-    `#!${process.execPath}\nrequire("node:fs").appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(1).map((a, i) => i === 0 ? require("node:path").basename(a) : a)) + "\\n");\n`,
+    `#!${process.execPath}\nrequire("node:fs").appendFileSync(${JSON.stringify(log)}, ` +
+      `JSON.stringify(process.argv.slice(1).map((a, i) => i === 0 ? require("node:path").basename(a) : a)) + "\\n");\n`,
   );
   chmodSync(file, 0o755);
 }

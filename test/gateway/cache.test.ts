@@ -19,28 +19,32 @@ function advanceSeconds(seconds: number): void {
 const balances = (address: string) => `/cosmos/bank/v1beta1/balances/${address}`;
 
 describe("cache hit", () => {
-  it("serves the second request from the cache with one upstream request, Age, Cache-Control, ETag and Server-Timing", async () => {
-    const gw = gateway();
-    const path = balances(freshAddress());
-    const first = await gw.fetch(`/api${path}`);
-    expect(first.status).toBe(200);
-    expect(first.headers.get("x-cache")).toBe("MISS");
-    expect(first.headers.get("server-timing")).toMatch(/miss;dur=\d+/);
-    await gw.settle();
-    const second = await gw.fetch(`/api${path}`);
-    expect(second.headers.get("x-cache")).toBe("HIT");
-    expect(second.headers.get("server-timing")).toContain('cache;desc="HIT"');
-    expect(second.headers.get("server-timing")).not.toContain("miss;");
-    expect(second.headers.get("cache-control")).toMatch(
-      /^public, max-age=[0-5], stale-while-revalidate=60, stale-if-error=86400$/,
-    );
-    expect(Number(second.headers.get("age"))).toBeGreaterThanOrEqual(0);
-    expect(second.headers.get("etag")).toMatch(/^"[0-9a-f]{24}"$/);
-    expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
-    expect(second.headers.get("x-cosmos-block-height")).toBe(first.headers.get("x-cosmos-block-height"));
-    expect(await second.text()).toBe(await first.text());
-    expect(await upstreamRequests(`~${gw.tags[0]}${path}`)).toBe(1);
-  });
+  it(
+    "serves the second request from the cache with one upstream request, Age, Cache-Control, ETag and " +
+      "Server-Timing",
+    async () => {
+      const gw = gateway();
+      const path = balances(freshAddress());
+      const first = await gw.fetch(`/api${path}`);
+      expect(first.status).toBe(200);
+      expect(first.headers.get("x-cache")).toBe("MISS");
+      expect(first.headers.get("server-timing")).toMatch(/miss;dur=\d+/);
+      await gw.settle();
+      const second = await gw.fetch(`/api${path}`);
+      expect(second.headers.get("x-cache")).toBe("HIT");
+      expect(second.headers.get("server-timing")).toContain('cache;desc="HIT"');
+      expect(second.headers.get("server-timing")).not.toContain("miss;");
+      expect(second.headers.get("cache-control")).toMatch(
+        /^public, max-age=[0-5], stale-while-revalidate=60, stale-if-error=86400$/,
+      );
+      expect(Number(second.headers.get("age"))).toBeGreaterThanOrEqual(0);
+      expect(second.headers.get("etag")).toMatch(/^"[0-9a-f]{24}"$/);
+      expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+      expect(second.headers.get("x-cosmos-block-height")).toBe(first.headers.get("x-cosmos-block-height"));
+      expect(await second.text()).toBe(await first.text());
+      expect(await upstreamRequests(`~${gw.tags[0]}${path}`)).toBe(1);
+    },
+  );
 
   it("answers If-None-Match with 304 and no body, and a different tag with 200", async () => {
     const gw = gateway();
@@ -212,20 +216,26 @@ describe("stale-while-revalidate and stale-if-error", () => {
     expect(await stale.text()).toBe(body);
   });
 
-  it("has the Cache API keep an entry past TTL and SWR for the stale-if-error window (in real time, as the platform counts it)", async () => {
-    // A transaction not found yet is fresh for 1 s; with no SWR window, only the keep time can still hold it 2 s later.
-    const gw = gateway([tag()], { CACHE_SWR_SECONDS: "0" });
-    const path = `/cosmos/tx/v1beta1/txs/${"C".repeat(8)}${crypto.randomUUID().replaceAll("-", "").toUpperCase()}${"D".repeat(24)}`;
-    const first = await gw.fetch(`/api${path}`);
-    expect(first.status).toBe(404);
-    const body = await first.text();
-    await gw.settle();
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    await fault({ tag: gw.tags[0], prefix: path, status: 503 });
-    const stale = await gw.fetch(`/api${path}`);
-    expect([stale.status, stale.headers.get("x-cache")]).toEqual([404, "STALE-IF-ERROR"]);
-    expect(await stale.text()).toBe(body);
-  });
+  it(
+    "has the Cache API keep an entry past TTL and SWR for the stale-if-error window (in real time, as the platform " +
+      "counts it)",
+    async () => {
+      // A transaction not found yet is fresh for 1 s; with no SWR window, only the keep time can still hold it 2 s
+      // later.
+      const gw = gateway([tag()], { CACHE_SWR_SECONDS: "0" });
+      const middle = crypto.randomUUID().replaceAll("-", "").toUpperCase();
+      const path = `/cosmos/tx/v1beta1/txs/${"C".repeat(8)}${middle}${"D".repeat(24)}`;
+      const first = await gw.fetch(`/api${path}`);
+      expect(first.status).toBe(404);
+      const body = await first.text();
+      await gw.settle();
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await fault({ tag: gw.tags[0], prefix: path, status: 503 });
+      const stale = await gw.fetch(`/api${path}`);
+      expect([stale.status, stale.headers.get("x-cache")]).toEqual([404, "STALE-IF-ERROR"]);
+      expect(await stale.text()).toBe(body);
+    },
+  );
 
   it("answers 502 when every upstream fails and nothing is cached", async () => {
     const gw = gateway();
@@ -273,36 +283,40 @@ describe("the isolate's memory", () => {
     return { status: response.status, headers, body: await response.text() };
   }
 
-  it("answers a request in canonical form exactly as the Cache API tier does, Age and Cache-Control brought up to date", async () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(Date.now());
-    const gw = gateway();
-    const path = `/api${balances(freshAddress())}`;
-    const canonical = `${path}?pagination.limit=5&pagination.reverse=true`;
-    expect((await gw.fetch(canonical)).headers.get("x-cache")).toBe("MISS");
-    // Another spelling of the same query is validated and served from the Cache API.
-    const fromCacheApi = await comparable(await gw.fetch(`${path}?pagination.reverse=true&pagination.limit=5`));
-    const fromMemory = await comparable(await gw.fetch(canonical));
-    expect(fromCacheApi.headers["x-cache"]).toBe("HIT");
-    expect(fromMemory).toEqual(fromCacheApi);
-    expect(Object.keys(fromMemory.headers).sort()).toEqual([
-      "access-control-allow-origin",
-      "access-control-expose-headers",
-      "age",
-      "cache-control",
-      "content-type",
-      "etag",
-      "server-timing",
-      "timing-allow-origin",
-      "x-cache",
-      "x-cosmos-block-height",
-    ]);
+  it(
+    "answers a request in canonical form exactly as the Cache API tier does, Age and Cache-Control brought up to " +
+      "date",
+    async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now());
+      const gw = gateway();
+      const path = `/api${balances(freshAddress())}`;
+      const canonical = `${path}?pagination.limit=5&pagination.reverse=true`;
+      expect((await gw.fetch(canonical)).headers.get("x-cache")).toBe("MISS");
+      // Another spelling of the same query is validated and served from the Cache API.
+      const fromCacheApi = await comparable(await gw.fetch(`${path}?pagination.reverse=true&pagination.limit=5`));
+      const fromMemory = await comparable(await gw.fetch(canonical));
+      expect(fromCacheApi.headers["x-cache"]).toBe("HIT");
+      expect(fromMemory).toEqual(fromCacheApi);
+      expect(Object.keys(fromMemory.headers).sort()).toEqual([
+        "access-control-allow-origin",
+        "access-control-expose-headers",
+        "age",
+        "cache-control",
+        "content-type",
+        "etag",
+        "server-timing",
+        "timing-allow-origin",
+        "x-cache",
+        "x-cosmos-block-height",
+      ]);
 
-    vi.setSystemTime(Date.now() + 2_000);
-    const later = await gw.fetch(canonical);
-    expect([later.headers.get("x-cache"), later.headers.get("age")]).toEqual(["HIT", "2"]);
-    expect(later.headers.get("cache-control")).toMatch(/^public, max-age=3, /);
-    expect(later.headers.get("etag")).toBe(fromMemory.headers.etag);
-    expect(await upstreamRequests(`~${gw.tags[0]}${path.slice("/api".length)}`)).toBe(1);
-  });
+      vi.setSystemTime(Date.now() + 2_000);
+      const later = await gw.fetch(canonical);
+      expect([later.headers.get("x-cache"), later.headers.get("age")]).toEqual(["HIT", "2"]);
+      expect(later.headers.get("cache-control")).toMatch(/^public, max-age=3, /);
+      expect(later.headers.get("etag")).toBe(fromMemory.headers.etag);
+      expect(await upstreamRequests(`~${gw.tags[0]}${path.slice("/api".length)}`)).toBe(1);
+    },
+  );
 });

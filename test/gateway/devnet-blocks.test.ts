@@ -90,72 +90,84 @@ async function expectNodeError(response: Response, httpStatus: number, code: num
 }
 
 describe("devnet transactions land in the next block", () => {
-  it("shows nothing of a transaction before its block: no look-up, no state, the block still in the future; all of it from that block on", async () => {
-    const [payout, operator] = [fresh(), fresh()];
-    const before = (await status()).height;
-    const sent = await broadcast(payout, [authorizeMessage(payout, operator)]);
-    const height = Number(sent.height);
-    expect(height).toBeGreaterThan(before);
-    const now = await status();
-    // Unless the machine stalled for a whole block, the block is still ahead.
-    if (now.height < height) {
-      expect(height).toBe(now.height + 1);
-      await expectNodeError(await get(`/cosmos/tx/v1beta1/txs/${sent.txhash}`), 404, 5, `tx not found: ${sent.txhash}`);
-      const listed = await getJson<{ authorizations: unknown[] }>(
+  it(
+    "shows nothing of a transaction before its block: no look-up, no state, the block still in the future; all of " +
+      "it from that block on",
+    async () => {
+      const [payout, operator] = [fresh(), fresh()];
+      const before = (await status()).height;
+      const sent = await broadcast(payout, [authorizeMessage(payout, operator)]);
+      const height = Number(sent.height);
+      expect(height).toBeGreaterThan(before);
+      const now = await status();
+      // Unless the machine stalled for a whole block, the block is still ahead.
+      if (now.height < height) {
+        expect(height).toBe(now.height + 1);
+        await expectNodeError(
+          await get(`/cosmos/tx/v1beta1/txs/${sent.txhash}`),
+          404,
+          5,
+          `tx not found: ${sent.txhash}`,
+        );
+        const listed = await getJson<{ authorizations: unknown[] }>(
+          `/${words.namespace}/incentives/v1/operator_authorizations/${payout}`,
+        );
+        expect(listed.authorizations).toEqual([]);
+        await expectNodeError(
+          await get(`/cosmos/base/tendermint/v1beta1/blocks/${height}`),
+          400,
+          3,
+          "requested block height is bigger then the chain length",
+        );
+      }
+      await untilHeight(height);
+      expect((await get(`/cosmos/tx/v1beta1/txs/${sent.txhash}`)).status).toBe(200);
+      const listed = await getJson<{ authorizations: { operator: string }[] }>(
         `/${words.namespace}/incentives/v1/operator_authorizations/${payout}`,
       );
-      expect(listed.authorizations).toEqual([]);
-      await expectNodeError(
-        await get(`/cosmos/base/tendermint/v1beta1/blocks/${height}`),
-        400,
-        3,
-        "requested block height is bigger then the chain length",
-      );
-    }
-    await untilHeight(height);
-    expect((await get(`/cosmos/tx/v1beta1/txs/${sent.txhash}`)).status).toBe(200);
-    const listed = await getJson<{ authorizations: { operator: string }[] }>(
-      `/${words.namespace}/incentives/v1/operator_authorizations/${payout}`,
-    );
-    expect(listed.authorizations.map((a) => a.operator)).toEqual([operator]);
-  });
+      expect(listed.authorizations.map((a) => a.operator)).toEqual([operator]);
+    },
+  );
 
-  it("makes every control route's change a transaction of the next block: an authorization, a node registration", async () => {
-    const [payout, operator] = [fresh(), fresh()];
-    const authorized = await fetch(`${DEVNET}/__devnet/authorizations?wait=block`, {
-      method: "POST",
-      body: JSON.stringify({ payout_recipient: payout, operator, label: "rack-k-2" }),
-    });
-    expect(authorized.status).toBe(201);
-    const authorizedAt = Number(authorized.headers.get("grpc-metadata-x-cosmos-block-height"));
-    // Registered on the devnet whose node list only node tests change.
-    const nodes = inject("nodesDevnetUrl");
-    const registered = await post<{ registered_height: string }>(
-      "/__devnet/nodes?wait=block",
-      { operator, label: "rack-k-3" },
-      nodes,
-    );
-
-    const inBlock = async (height: number, base = DEVNET) =>
-      (await getJson<{ txs: Tx[] }>(`/cosmos/tx/v1beta1/txs/block/${height}`, base)).txs.flatMap(
-        (tx) => tx.body.messages,
+  it(
+    "makes every control route's change a transaction of the next block: an authorization, a node " + "registration",
+    async () => {
+      const [payout, operator] = [fresh(), fresh()];
+      const authorized = await fetch(`${DEVNET}/__devnet/authorizations?wait=block`, {
+        method: "POST",
+        body: JSON.stringify({ payout_recipient: payout, operator, label: "rack-k-2" }),
+      });
+      expect(authorized.status).toBe(201);
+      const authorizedAt = Number(authorized.headers.get("grpc-metadata-x-cosmos-block-height"));
+      // Registered on the devnet whose node list only node tests change.
+      const nodes = inject("nodesDevnetUrl");
+      const registered = await post<{ registered_height: string }>(
+        "/__devnet/nodes?wait=block",
+        { operator, label: "rack-k-3" },
+        nodes,
       );
-    expect(await inBlock(authorizedAt)).toContainEqual({
-      "@type": `/${words.namespace}.incentives.v1.MsgAuthorizeOperator`,
-      payout_recipient: payout,
-      operator,
-      label: "rack-k-2",
-    });
-    const registration = (await inBlock(Number(registered.registered_height), nodes)).find(
-      (m) => m.operator === operator,
-    );
-    expect(registration).toMatchObject({
-      "@type": `/${words.namespace}.incentives.v1.MsgRegisterNode`,
-      operator,
-      payout_recipient: operator,
-      label: "rack-k-3",
-    });
-  });
+
+      const inBlock = async (height: number, base = DEVNET) =>
+        (await getJson<{ txs: Tx[] }>(`/cosmos/tx/v1beta1/txs/block/${height}`, base)).txs.flatMap(
+          (tx) => tx.body.messages,
+        );
+      expect(await inBlock(authorizedAt)).toContainEqual({
+        "@type": `/${words.namespace}.incentives.v1.MsgAuthorizeOperator`,
+        payout_recipient: payout,
+        operator,
+        label: "rack-k-2",
+      });
+      const registration = (await inBlock(Number(registered.registered_height), nodes)).find(
+        (m) => m.operator === operator,
+      );
+      expect(registration).toMatchObject({
+        "@type": `/${words.namespace}.incentives.v1.MsgRegisterNode`,
+        operator,
+        payout_recipient: operator,
+        label: "rack-k-3",
+      });
+    },
+  );
 
   it("answers ?wait=block once the block holding the change is the latest", async () => {
     const payout = fresh();
@@ -166,63 +178,67 @@ describe("devnet transactions land in the next block", () => {
 });
 
 describe("devnet block endpoints (stock Cosmos SDK 0.50 shapes)", () => {
-  it("serves a block with its transactions' bytes, the same in GetBlockByHeight, GetBlockWithTxs, GetTxsEvent and GetTx", async () => {
-    const payout = fresh();
-    const ok = await broadcast(payout, [authorizeMessage(payout, fresh())]);
-    // The same pair again in the same block: a failed transaction is in the block too.
-    const failed = await broadcast(payout, [authorizeMessage(payout, fresh()), authorizeMessage(payout, payout)]);
-    expect(failed.height).toBe(ok.height);
-    expect(failed.code).not.toBe(0);
-    const height = Number(ok.height);
-    await untilHeight(height);
+  it(
+    "serves a block with its transactions' bytes, the same in GetBlockByHeight, GetBlockWithTxs, GetTxsEvent and " +
+      "GetTx",
+    async () => {
+      const payout = fresh();
+      const ok = await broadcast(payout, [authorizeMessage(payout, fresh())]);
+      // The same pair again in the same block: a failed transaction is in the block too.
+      const failed = await broadcast(payout, [authorizeMessage(payout, fresh()), authorizeMessage(payout, payout)]);
+      expect(failed.height).toBe(ok.height);
+      expect(failed.code).not.toBe(0);
+      const height = Number(ok.height);
+      await untilHeight(height);
 
-    const byHeight = await getJson<BlockAnswer>(`/cosmos/base/tendermint/v1beta1/blocks/${height}`);
-    expect(Object.keys(byHeight).sort()).toEqual(["block", "block_id", "sdk_block"]);
-    expect(byHeight.block.header).toMatchObject({
-      chain_id: words.chain_id,
-      height: String(height),
-      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
-    });
-    expect(byHeight.block.header.proposer_address).toMatch(/^[A-Za-z0-9+/]{27}=$/);
-    expect(byHeight.sdk_block.header.proposer_address.startsWith(`${words.bech32_prefix}valcons1`)).toBe(true);
-    expect(byHeight.block.last_commit.height).toBe(String(height - 1));
-    const previous = await getJson<BlockAnswer>(`/cosmos/base/tendermint/v1beta1/blocks/${height - 1}`);
-    expect(byHeight.block.header.last_block_id.hash).toBe(previous.block_id.hash);
-    // The block carries each transaction's bytes; their SHA-256 is the transaction hash.
-    const hashes = await Promise.all(byHeight.block.data.txs.map(sha256Hex));
-    expect(hashes).toEqual(expect.arrayContaining([ok.txhash, failed.txhash]));
+      const byHeight = await getJson<BlockAnswer>(`/cosmos/base/tendermint/v1beta1/blocks/${height}`);
+      expect(Object.keys(byHeight).sort()).toEqual(["block", "block_id", "sdk_block"]);
+      expect(byHeight.block.header).toMatchObject({
+        chain_id: words.chain_id,
+        height: String(height),
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
+      });
+      expect(byHeight.block.header.proposer_address).toMatch(/^[A-Za-z0-9+/]{27}=$/);
+      expect(byHeight.sdk_block.header.proposer_address.startsWith(`${words.bech32_prefix}valcons1`)).toBe(true);
+      expect(byHeight.block.last_commit.height).toBe(String(height - 1));
+      const previous = await getJson<BlockAnswer>(`/cosmos/base/tendermint/v1beta1/blocks/${height - 1}`);
+      expect(byHeight.block.header.last_block_id.hash).toBe(previous.block_id.hash);
+      // The block carries each transaction's bytes; their SHA-256 is the transaction hash.
+      const hashes = await Promise.all(byHeight.block.data.txs.map(sha256Hex));
+      expect(hashes).toEqual(expect.arrayContaining([ok.txhash, failed.txhash]));
 
-    const withTxs = await getJson<{ txs: Tx[]; block_id: unknown; block: Block; pagination: unknown }>(
-      `/cosmos/tx/v1beta1/txs/block/${height}`,
-    );
-    expect(Object.keys(withTxs).sort()).toEqual(["block", "block_id", "pagination", "txs"]);
-    expect(withTxs.block_id).toEqual(byHeight.block_id);
-    expect(withTxs.block).toEqual(byHeight.block);
-    expect(withTxs.pagination).toEqual({ next_key: null, total: String(hashes.length) });
-    const searched = await getJson<{ txs: Tx[]; tx_responses: TxResponse[]; pagination: unknown; total: string }>(
-      `/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(`tx.height=${height}`)}`,
-    );
-    expect(Object.keys(searched).sort()).toEqual(["pagination", "total", "tx_responses", "txs"]);
-    expect(searched.pagination).toBeNull();
-    expect(searched.total).toBe(String(hashes.length));
-    expect(searched.tx_responses.map((r) => r.txhash)).toEqual(hashes);
-    expect(searched.txs).toEqual(withTxs.txs);
+      const withTxs = await getJson<{ txs: Tx[]; block_id: unknown; block: Block; pagination: unknown }>(
+        `/cosmos/tx/v1beta1/txs/block/${height}`,
+      );
+      expect(Object.keys(withTxs).sort()).toEqual(["block", "block_id", "pagination", "txs"]);
+      expect(withTxs.block_id).toEqual(byHeight.block_id);
+      expect(withTxs.block).toEqual(byHeight.block);
+      expect(withTxs.pagination).toEqual({ next_key: null, total: String(hashes.length) });
+      const searched = await getJson<{ txs: Tx[]; tx_responses: TxResponse[]; pagination: unknown; total: string }>(
+        `/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(`tx.height=${height}`)}`,
+      );
+      expect(Object.keys(searched).sort()).toEqual(["pagination", "total", "tx_responses", "txs"]);
+      expect(searched.pagination).toBeNull();
+      expect(searched.total).toBe(String(hashes.length));
+      expect(searched.tx_responses.map((r) => r.txhash)).toEqual(hashes);
+      expect(searched.txs).toEqual(withTxs.txs);
 
-    for (const sent of [ok, failed]) {
-      const index = hashes.indexOf(sent.txhash);
-      const single = await getJson<{ tx: Tx; tx_response: TxResponse }>(`/cosmos/tx/v1beta1/txs/${sent.txhash}`);
-      expect(withTxs.txs[index]).toEqual(single.tx);
-      expect(searched.tx_responses[index]).toEqual(single.tx_response);
-      expect(single.tx_response).toMatchObject({ height: String(height), code: sent.code });
-    }
-    // Decoded messages in protobuf JSON: "@type" and snake_case fields.
-    expect(withTxs.txs[hashes.indexOf(ok.txhash)]!.body.messages[0]).toEqual({
-      "@type": `/${words.namespace}.incentives.v1.MsgAuthorizeOperator`,
-      payout_recipient: payout,
-      operator: expect.any(String),
-      label: "rack-k-1",
-    });
-  });
+      for (const sent of [ok, failed]) {
+        const index = hashes.indexOf(sent.txhash);
+        const single = await getJson<{ tx: Tx; tx_response: TxResponse }>(`/cosmos/tx/v1beta1/txs/${sent.txhash}`);
+        expect(withTxs.txs[index]).toEqual(single.tx);
+        expect(searched.tx_responses[index]).toEqual(single.tx_response);
+        expect(single.tx_response).toMatchObject({ height: String(height), code: sent.code });
+      }
+      // Decoded messages in protobuf JSON: "@type" and snake_case fields.
+      expect(withTxs.txs[hashes.indexOf(ok.txhash)]!.body.messages[0]).toEqual({
+        "@type": `/${words.namespace}.incentives.v1.MsgAuthorizeOperator`,
+        payout_recipient: payout,
+        operator: expect.any(String),
+        label: "rack-k-1",
+      });
+    },
+  );
 
   it("serves the latest block with the height it answers at, and as a lagging node sees it", async () => {
     const before = (await status()).height;
@@ -286,7 +302,10 @@ describe("devnet block endpoints (stock Cosmos SDK 0.50 shapes)", () => {
       await get(`/cosmos/tx/v1beta1/txs/block/${height + 100}`),
       500,
       2,
-      /^requested height \d+ but height must not be less than 1 or greater than the current height \d+: invalid height$/,
+      new RegExp(
+        "^requested height \\d+ but height must not be less than 1 or greater than the current height \\d+: " +
+          "invalid height$",
+      ),
     );
     await expectNodeError(await get("/cosmos/tx/v1beta1/txs/block/0"), 500, 2, /invalid height$/);
     // Before the devnet started there are no blocks to serve (a node that joined by state sync).
@@ -304,50 +323,57 @@ describe("devnet block endpoints (stock Cosmos SDK 0.50 shapes)", () => {
     );
   });
 
-  it("prunes: a node that keeps only its last blocks refuses older ones, its lowest block moving up with the chain", async () => {
-    // The bare-header devnet keeps 5 blocks.
-    const bare = inject("bareDevnetUrl");
-    const lowest = async () => {
-      const refused = await get("/cosmos/base/tendermint/v1beta1/blocks/1", bare);
-      expect(refused.status).toBe(500);
-      return Number(/lowest height is (\d+)$/.exec((await json<{ message: string }>(refused)).message)![1]);
-    };
-    const first = await lowest();
-    while ((await status(bare)).height < first + 6) await new Promise((r) => setTimeout(r, 50));
-    const later = await lowest();
-    expect(later).toBeGreaterThan(first);
-    const { height } = await status(bare);
-    expect(later).toBeGreaterThanOrEqual(height - 4);
-    await expectNodeError(
-      await get(`/cosmos/tx/v1beta1/txs/block/${later - 1}`, bare),
-      500,
-      2,
-      `height ${later - 1} is not available, lowest height is ${later}`,
-    );
-    expect((await get(`/cosmos/base/tendermint/v1beta1/blocks/${height}`, bare)).status).toBe(200);
-  });
+  it(
+    "prunes: a node that keeps only its last blocks refuses older ones, its lowest block moving up with " + "the chain",
+    async () => {
+      // The bare-header devnet keeps 5 blocks.
+      const bare = inject("bareDevnetUrl");
+      const lowest = async () => {
+        const refused = await get("/cosmos/base/tendermint/v1beta1/blocks/1", bare);
+        expect(refused.status).toBe(500);
+        return Number(/lowest height is (\d+)$/.exec((await json<{ message: string }>(refused)).message)![1]);
+      };
+      const first = await lowest();
+      while ((await status(bare)).height < first + 6) await new Promise((r) => setTimeout(r, 50));
+      const later = await lowest();
+      expect(later).toBeGreaterThan(first);
+      const { height } = await status(bare);
+      expect(later).toBeGreaterThanOrEqual(height - 4);
+      await expectNodeError(
+        await get(`/cosmos/tx/v1beta1/txs/block/${later - 1}`, bare),
+        500,
+        2,
+        `height ${later - 1} is not available, lowest height is ${later}`,
+      );
+      expect((await get(`/cosmos/base/tendermint/v1beta1/blocks/${height}`, bare)).status).toBe(200);
+    },
+  );
 
-  it("searches by tx.height only through `query` (SDK 0.50): none is 400, other searches are the devnet's 501, a future height finds nothing", async () => {
-    await expectNodeError(await get("/cosmos/tx/v1beta1/txs"), 400, 3, "query cannot be empty");
-    // The pre-0.50 parameter is not read any more.
-    await expectNodeError(
-      await get(`/cosmos/tx/v1beta1/txs?events=${encodeURIComponent("tx.height=5")}`),
-      400,
-      3,
-      "query cannot be empty",
-    );
-    await expectNodeError(
-      await get(`/cosmos/tx/v1beta1/txs?query=${encodeURIComponent("message.sender='x'")}`),
-      501,
-      12,
-      /tx\.height/,
-    );
-    const { height } = await status();
-    expect(await getJson(`/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(`tx.height=${height + 100}`)}`)).toEqual({
-      txs: [],
-      tx_responses: [],
-      pagination: null,
-      total: "0",
-    });
-  });
+  it(
+    "searches by tx.height only through `query` (SDK 0.50): none is 400, other searches are the devnet's 501, a " +
+      "future height finds nothing",
+    async () => {
+      await expectNodeError(await get("/cosmos/tx/v1beta1/txs"), 400, 3, "query cannot be empty");
+      // The pre-0.50 parameter is not read any more.
+      await expectNodeError(
+        await get(`/cosmos/tx/v1beta1/txs?events=${encodeURIComponent("tx.height=5")}`),
+        400,
+        3,
+        "query cannot be empty",
+      );
+      await expectNodeError(
+        await get(`/cosmos/tx/v1beta1/txs?query=${encodeURIComponent("message.sender='x'")}`),
+        501,
+        12,
+        /tx\.height/,
+      );
+      const { height } = await status();
+      expect(await getJson(`/cosmos/tx/v1beta1/txs?query=${encodeURIComponent(`tx.height=${height + 100}`)}`)).toEqual({
+        txs: [],
+        tx_responses: [],
+        pagination: null,
+        total: "0",
+      });
+    },
+  );
 });

@@ -79,96 +79,117 @@ async function lookUp(hash: string): Promise<{
 }
 
 describe("devnet node registration (POST /__devnet/nodes)", () => {
-  it("registers a node paying its operator, listed from its block on; refuses the same operator (409) and a bad address (400)", async () => {
-    const operator = fresh();
-    const response = await register(operator, "rack-h-0");
-    expect(response.status).toBe(201);
-    const record = await json<NodeRecord>(response);
-    expect(record).toMatchObject({
-      operator,
-      label: "rack-h-0",
-      payout_recipient: operator,
-      status: "NODE_STATUS_ACTIVE",
-    });
-    expect(record.node_id).toMatch(/^[0-9a-f]{40}$/);
-    expect(await nodeOf(operator)).toEqual(record);
-    const earlier = await fetch(`${DEVNET}/${words.namespace}/incentives/v1/node/${operator}`, {
-      headers: { "x-cosmos-block-height": String(Number(record.registered_height) - 1) },
-    });
-    expect(earlier.status).toBe(404);
-    const { nodes } = await json<{ nodes: NodeRecord[] }>(
-      await fetch(`${DEVNET}/${words.namespace}/incentives/v1/nodes`),
-    );
-    expect(nodes.filter((n) => n.operator === operator)).toEqual([record]);
+  it(
+    "registers a node paying its operator, listed from its block on; refuses the same operator (409) and a bad " +
+      "address (400)",
+    async () => {
+      const operator = fresh();
+      const response = await register(operator, "rack-h-0");
+      expect(response.status).toBe(201);
+      const record = await json<NodeRecord>(response);
+      expect(record).toMatchObject({
+        operator,
+        label: "rack-h-0",
+        payout_recipient: operator,
+        status: "NODE_STATUS_ACTIVE",
+      });
+      expect(record.node_id).toMatch(/^[0-9a-f]{40}$/);
+      expect(await nodeOf(operator)).toEqual(record);
+      const earlier = await fetch(`${DEVNET}/${words.namespace}/incentives/v1/node/${operator}`, {
+        headers: { "x-cosmos-block-height": String(Number(record.registered_height) - 1) },
+      });
+      expect(earlier.status).toBe(404);
+      const { nodes } = await json<{ nodes: NodeRecord[] }>(
+        await fetch(`${DEVNET}/${words.namespace}/incentives/v1/nodes`),
+      );
+      expect(nodes.filter((n) => n.operator === operator)).toEqual([record]);
 
-    expect((await register(operator)).status).toBe(409);
-    expect((await register("nothing")).status).toBe(400);
-    expect((await register(fresh(), 7 as unknown as string)).status).toBe(400);
-  });
+      expect((await register(operator)).status).toBe(409);
+      expect((await register("nothing")).status).toBe(400);
+      expect((await register(fresh(), 7 as unknown as string)).status).toBe(400);
+    },
+  );
 });
 
 describe("devnet MsgUpdateNode (POST /__devnet/txs)", () => {
-  it("moves the payout to an address that authorized the operator: code 0, the record changes from its block on, the tx found by hash", async () => {
-    // A seeded node that pays its operator (registered long ago, so the block before the update shows it).
-    const { nodes } = await json<{ nodes: NodeRecord[] }>(
-      await fetch(`${DEVNET}/${words.namespace}/incentives/v1/nodes`),
-    );
-    const { operator, label } = nodes.find(
-      (n) => n.payout_recipient === n.operator && n.status === "NODE_STATUS_ACTIVE",
-    )!;
-    const payout = fresh();
-    expect((await broadcast(payout, [authorize(payout, operator)])).code).toBe(0);
-    const sent = await broadcast(operator, [updateNode({ operator, payoutRecipient: payout })]);
-    expect(sent).toMatchObject({ code: 0, codespace: "", raw_log: "" });
-    expect(await nodeOf(operator)).toMatchObject({ payout_recipient: payout, label });
-    expect((await nodeOf(operator, Number(sent.height) - 1)).payout_recipient).toBe(operator);
+  it(
+    "moves the payout to an address that authorized the operator: code 0, the record changes from its block on, " +
+      "the tx found by hash",
+    async () => {
+      // A seeded node that pays its operator (registered long ago, so the block before the update shows it).
+      const { nodes } = await json<{ nodes: NodeRecord[] }>(
+        await fetch(`${DEVNET}/${words.namespace}/incentives/v1/nodes`),
+      );
+      const { operator, label } = nodes.find(
+        (n) => n.payout_recipient === n.operator && n.status === "NODE_STATUS_ACTIVE",
+      )!;
+      const payout = fresh();
+      expect((await broadcast(payout, [authorize(payout, operator)])).code).toBe(0);
+      const sent = await broadcast(operator, [updateNode({ operator, payoutRecipient: payout })]);
+      expect(sent).toMatchObject({ code: 0, codespace: "", raw_log: "" });
+      expect(await nodeOf(operator)).toMatchObject({ payout_recipient: payout, label });
+      expect((await nodeOf(operator, Number(sent.height) - 1)).payout_recipient).toBe(operator);
 
-    const found = await lookUp(sent.txhash);
-    expect(found.status).toBe(200);
-    expect(found.body.tx_response).toMatchObject({ txhash: sent.txhash, code: 0, height: sent.height });
-    expect(found.body.tx.body.messages).toEqual([
-      { "@type": `/${words.namespace}.incentives.v1.MsgUpdateNode`, operator, payout_recipient: payout },
-    ]);
-  });
+      const found = await lookUp(sent.txhash);
+      expect(found.status).toBe(200);
+      expect(found.body.tx_response).toMatchObject({ txhash: sent.txhash, code: 0, height: sent.height });
+      expect(found.body.tx.body.messages).toEqual([
+        { "@type": `/${words.namespace}.incentives.v1.MsgUpdateNode`, operator, payout_recipient: payout },
+      ]);
+    },
+  );
 
-  it("refuses a payout recipient that has not authorized the operator: a failed incentives transaction, the record unchanged", async () => {
-    const { operator } = await authorizedPair();
-    // An address that authorized another operator is no authorization for this one.
-    const stranger = fresh();
-    expect((await broadcast(stranger, [authorize(stranger, fresh())])).code).toBe(0);
-    for (const payoutRecipient of [fresh(), stranger]) {
-      const refused = await broadcast(operator, [updateNode({ operator, payoutRecipient, label: "renamed" })]);
-      expect(refused).toMatchObject({ codespace: "incentives", raw_log: expect.stringContaining("not authorized") });
+  it(
+    "refuses a payout recipient that has not authorized the operator: a failed incentives transaction, the record " +
+      "unchanged",
+    async () => {
+      const { operator } = await authorizedPair();
+      // An address that authorized another operator is no authorization for this one.
+      const stranger = fresh();
+      expect((await broadcast(stranger, [authorize(stranger, fresh())])).code).toBe(0);
+      for (const payoutRecipient of [fresh(), stranger]) {
+        const refused = await broadcast(operator, [updateNode({ operator, payoutRecipient, label: "renamed" })]);
+        expect(refused).toMatchObject({ codespace: "incentives", raw_log: expect.stringContaining("not authorized") });
+        expect(refused.code).not.toBe(0);
+        expect((await lookUp(refused.txhash)).body.tx_response).toMatchObject({
+          code: refused.code,
+          codespace: "incentives",
+        });
+      }
+      expect(await nodeOf(operator)).toMatchObject({ payout_recipient: operator, label: "rack-h-1" });
+    },
+  );
+
+  it(
+    "leaves the payout unchanged when the payout recipient is empty, the label when the label is empty, and takes " +
+      "the operator itself",
+    async () => {
+      const { operator, payout } = await authorizedPair();
+      expect((await broadcast(operator, [updateNode({ operator, payoutRecipient: payout })])).code).toBe(0);
+      expect((await broadcast(operator, [updateNode({ operator, payoutRecipient: "", label: "rack-h-2" })])).code).toBe(
+        0,
+      );
+      expect(await nodeOf(operator)).toMatchObject({ payout_recipient: payout, label: "rack-h-2" });
+      expect((await broadcast(operator, [updateNode({ operator })])).code).toBe(0);
+      expect(await nodeOf(operator)).toMatchObject({ payout_recipient: payout, label: "rack-h-2" });
+      expect((await broadcast(operator, [updateNode({ operator, payoutRecipient: operator, label: "" })])).code).toBe(
+        0,
+      );
+      expect(await nodeOf(operator)).toMatchObject({ payout_recipient: operator, label: "rack-h-2" });
+    },
+  );
+
+  it(
+    "refuses at CheckTx an update signed by anyone but the operator: never in a block, the record " + "unchanged",
+    async () => {
+      const { operator, payout } = await authorizedPair();
+      const refused = await broadcast(payout, [updateNode({ operator, payoutRecipient: payout })]);
+      expect(refused).toMatchObject({ codespace: "sdk", height: "0", raw_log: expect.stringContaining(operator) });
       expect(refused.code).not.toBe(0);
-      expect((await lookUp(refused.txhash)).body.tx_response).toMatchObject({
-        code: refused.code,
-        codespace: "incentives",
-      });
-    }
-    expect(await nodeOf(operator)).toMatchObject({ payout_recipient: operator, label: "rack-h-1" });
-  });
-
-  it("leaves the payout unchanged when the payout recipient is empty, the label when the label is empty, and takes the operator itself", async () => {
-    const { operator, payout } = await authorizedPair();
-    expect((await broadcast(operator, [updateNode({ operator, payoutRecipient: payout })])).code).toBe(0);
-    expect((await broadcast(operator, [updateNode({ operator, payoutRecipient: "", label: "rack-h-2" })])).code).toBe(
-      0,
-    );
-    expect(await nodeOf(operator)).toMatchObject({ payout_recipient: payout, label: "rack-h-2" });
-    expect((await broadcast(operator, [updateNode({ operator })])).code).toBe(0);
-    expect(await nodeOf(operator)).toMatchObject({ payout_recipient: payout, label: "rack-h-2" });
-    expect((await broadcast(operator, [updateNode({ operator, payoutRecipient: operator, label: "" })])).code).toBe(0);
-    expect(await nodeOf(operator)).toMatchObject({ payout_recipient: operator, label: "rack-h-2" });
-  });
-
-  it("refuses at CheckTx an update signed by anyone but the operator: never in a block, the record unchanged", async () => {
-    const { operator, payout } = await authorizedPair();
-    const refused = await broadcast(payout, [updateNode({ operator, payoutRecipient: payout })]);
-    expect(refused).toMatchObject({ codespace: "sdk", height: "0", raw_log: expect.stringContaining(operator) });
-    expect(refused.code).not.toBe(0);
-    expect((await lookUp(refused.txhash)).status).toBe(404);
-    expect((await nodeOf(operator)).payout_recipient).toBe(operator);
-  });
+      expect((await lookUp(refused.txhash)).status).toBe(404);
+      expect((await nodeOf(operator)).payout_recipient).toBe(operator);
+    },
+  );
 
   it("refuses an update for an operator with no node record", async () => {
     const operator = fresh();

@@ -97,43 +97,51 @@ const nodes = async (query = "") =>
   );
 
 describe("devnet height header", () => {
-  it("answers with grpc-gateway's Grpc-Metadata-X-Cosmos-Block-Height, not the bare name, on answers and node errors", async () => {
-    const before = (await status()).height;
-    const ok = await get("/{ns}/incentives/v1/params");
-    expect(heightOf(ok)).toBeGreaterThanOrEqual(before);
-    expect(ok.headers.get(BARE_HEIGHT)).toBeNull();
-    const missing = await get("/{ns}/campaign/v1/campaign/99");
-    expect(heightOf(missing)).toBeGreaterThanOrEqual(before);
-    expect(missing.headers.get(BARE_HEIGHT)).toBeNull();
-  });
+  it(
+    "answers with grpc-gateway's Grpc-Metadata-X-Cosmos-Block-Height, not the bare name, on answers and node " +
+      "errors",
+    async () => {
+      const before = (await status()).height;
+      const ok = await get("/{ns}/incentives/v1/params");
+      expect(heightOf(ok)).toBeGreaterThanOrEqual(before);
+      expect(ok.headers.get(BARE_HEIGHT)).toBeNull();
+      const missing = await get("/{ns}/campaign/v1/campaign/99");
+      expect(heightOf(missing)).toBeGreaterThanOrEqual(before);
+      expect(missing.headers.get(BARE_HEIGHT)).toBeNull();
+    },
+  );
 
-  it("sends the bare name only for requests a rename_height fault matches; omit_height and height_offset work in both forms", async () => {
-    const t = tag();
-    const path = `${DEVNET}/~${t}/cosmos/bank/v1beta1/supply`;
-    const n = (await status()).height - 50;
-    const fault = (spec: Record<string, unknown>) =>
-      fetch(`${DEVNET}/__devnet/faults`, { method: "POST", body: JSON.stringify({ tag: t, times: 1, ...spec }) });
+  it(
+    "sends the bare name only for requests a rename_height fault matches; omit_height and height_offset work in " +
+      "both forms",
+    async () => {
+      const t = tag();
+      const path = `${DEVNET}/~${t}/cosmos/bank/v1beta1/supply`;
+      const n = (await status()).height - 50;
+      const fault = (spec: Record<string, unknown>) =>
+        fetch(`${DEVNET}/__devnet/faults`, { method: "POST", body: JSON.stringify({ tag: t, times: 1, ...spec }) });
 
-    await fault({ rename_height: true });
-    const renamed = await fetch(path, at(n));
-    expect([renamed.headers.get(BARE_HEIGHT), renamed.headers.get(GRPC_HEIGHT)]).toEqual([String(n), null]);
-    const plain = await fetch(path, at(n));
-    expect([plain.headers.get(BARE_HEIGHT), plain.headers.get(GRPC_HEIGHT)]).toEqual([null, String(n)]);
+      await fault({ rename_height: true });
+      const renamed = await fetch(path, at(n));
+      expect([renamed.headers.get(BARE_HEIGHT), renamed.headers.get(GRPC_HEIGHT)]).toEqual([String(n), null]);
+      const plain = await fetch(path, at(n));
+      expect([plain.headers.get(BARE_HEIGHT), plain.headers.get(GRPC_HEIGHT)]).toEqual([null, String(n)]);
 
-    await fault({ height_offset: -3 });
-    expect((await fetch(path, at(n))).headers.get(GRPC_HEIGHT)).toBe(String(n - 3));
-    await fault({ height_offset: 2, rename_height: true });
-    expect((await fetch(path, at(n))).headers.get(BARE_HEIGHT)).toBe(String(n + 2));
-    for (const spec of [{ omit_height: true }, { omit_height: true, rename_height: true }]) {
-      await fault(spec);
-      const omitted = await fetch(path, at(n));
-      expect([omitted.status, omitted.headers.get(BARE_HEIGHT), omitted.headers.get(GRPC_HEIGHT)]).toEqual([
-        200,
-        null,
-        null,
-      ]);
-    }
-  });
+      await fault({ height_offset: -3 });
+      expect((await fetch(path, at(n))).headers.get(GRPC_HEIGHT)).toBe(String(n - 3));
+      await fault({ height_offset: 2, rename_height: true });
+      expect((await fetch(path, at(n))).headers.get(BARE_HEIGHT)).toBe(String(n + 2));
+      for (const spec of [{ omit_height: true }, { omit_height: true, rename_height: true }]) {
+        await fault(spec);
+        const omitted = await fetch(path, at(n));
+        expect([omitted.status, omitted.headers.get(BARE_HEIGHT), omitted.headers.get(GRPC_HEIGHT)]).toEqual([
+          200,
+          null,
+          null,
+        ]);
+      }
+    },
+  );
 
   it("sends only the bare name from a devnet started with heightHeader: 'bare' (a renaming proxy)", async () => {
     const bare = inject("bareDevnetUrl");
@@ -156,18 +164,22 @@ describe("devnet height header", () => {
 });
 
 describe("the gateway reading the devnet's height", () => {
-  it("takes grpc-gateway's header, or the bare one a renaming proxy sends, and answers with it as x-cosmos-block-height", async () => {
-    const before = (await status()).height;
-    for (const rename_height of [false, true]) {
-      const gw = gateway();
-      await fault({ tag: gw.tags[0], rename_height });
-      const response = await gw.fetch(`/api/cosmos/bank/v1beta1/balances/${freshAddress()}`);
-      expect(response.status).toBe(200);
-      expect(Number(response.headers.get(BARE_HEIGHT)), `rename_height: ${rename_height}`).toBeGreaterThanOrEqual(
-        before,
-      );
-    }
-  });
+  it(
+    "takes grpc-gateway's header, or the bare one a renaming proxy sends, and answers with it as " +
+      "x-cosmos-block-height",
+    async () => {
+      const before = (await status()).height;
+      for (const rename_height of [false, true]) {
+        const gw = gateway();
+        await fault({ tag: gw.tags[0], rename_height });
+        const response = await gw.fetch(`/api/cosmos/bank/v1beta1/balances/${freshAddress()}`);
+        expect(response.status).toBe(200);
+        expect(Number(response.headers.get(BARE_HEIGHT)), `rename_height: ${rename_height}`).toBeGreaterThanOrEqual(
+          before,
+        );
+      }
+    },
+  );
 });
 
 describe("devnet historical reads (request header x-cosmos-block-height)", () => {
@@ -184,7 +196,8 @@ describe("devnet historical reads (request header x-cosmos-block-height)", () =>
     expect(await getJson("/{ns}/incentives/v1/estimated_daily_payout", at(n))).toMatchObject({
       epoch: String(Math.floor(n / 1200)),
     });
-    // The node list is read at n too, and says so: its last proof is one block before n whatever the latest height is by now.
+    // The node list is read at n too, and says so: its last proof is one block before n whatever the latest height is
+    // by now.
     const nodes = await get("/{ns}/incentives/v1/nodes", at(n));
     expect(heightOf(nodes)).toBe(n);
     const node = await json<{ nodes: { last_seen_height: string }[] }>(nodes);
@@ -200,53 +213,60 @@ describe("devnet historical reads (request header x-cosmos-block-height)", () =>
     expect(heightOf(await get("/{ns}/trustscore/v1/epoch", at(0)))).toBeGreaterThanOrEqual(before);
   });
 
-  it("refuses a future height and a height that is not an integer with the node's 400 code 3, reporting no height", async () => {
-    const future = await get("/{ns}/trustscore/v1/epoch", at((await status()).height + 1000));
-    expect(future.headers.get(GRPC_HEIGHT)).toBeNull();
-    await expectNodeError(future, 400, 3, /cannot query with height in the future/);
-    for (const bad of ["abc", "-5", "1.5"])
-      await expectNodeError(await get("/{ns}/trustscore/v1/epoch", at(bad)), 400, 3, /height/);
-  });
+  it(
+    "refuses a future height and a height that is not an integer with the node's 400 code 3, reporting no " + "height",
+    async () => {
+      const future = await get("/{ns}/trustscore/v1/epoch", at((await status()).height + 1000));
+      expect(future.headers.get(GRPC_HEIGHT)).toBeNull();
+      await expectNodeError(future, 400, 3, /cannot query with height in the future/);
+      for (const bad of ["abc", "-5", "1.5"])
+        await expectNodeError(await get("/{ns}/trustscore/v1/epoch", at(bad)), 400, 3, /height/);
+    },
+  );
 });
 
 describe("devnet operator authorizations", () => {
-  it("records one through the control route (201), refuses the same pair (409) and self authorization (400), then lists it", async () => {
-    const payout = fresh();
-    const operator = fresh();
-    const created = await controlAuthorize({ payout_recipient: payout, operator, label: "rack-b-7" });
-    expect(created.status).toBe(201);
-    const entry = await json<Authorization>(created);
-    expect(entry).toEqual({
-      payout_recipient: payout,
-      operator,
-      label: "rack-b-7",
-      authorized_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
-    });
-    await expectNodeError(
-      await controlAuthorize({ payout_recipient: payout, operator, label: "other" }),
-      409,
-      6,
-      /authorization already exists/,
-    );
-    await expectNodeError(
-      await controlAuthorize({ payout_recipient: payout, operator: payout, label: "" }),
-      400,
-      3,
-      /self authorization/,
-    );
-    await expectNodeError(
-      await controlAuthorize({ payout_recipient: payout, operator: "cosmos1notanaddress", label: "" }),
-      400,
-      3,
-    );
+  it(
+    "records one through the control route (201), refuses the same pair (409) and self authorization (400), then " +
+      "lists it",
+    async () => {
+      const payout = fresh();
+      const operator = fresh();
+      const created = await controlAuthorize({ payout_recipient: payout, operator, label: "rack-b-7" });
+      expect(created.status).toBe(201);
+      const entry = await json<Authorization>(created);
+      expect(entry).toEqual({
+        payout_recipient: payout,
+        operator,
+        label: "rack-b-7",
+        authorized_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      });
+      await expectNodeError(
+        await controlAuthorize({ payout_recipient: payout, operator, label: "other" }),
+        409,
+        6,
+        /authorization already exists/,
+      );
+      await expectNodeError(
+        await controlAuthorize({ payout_recipient: payout, operator: payout, label: "" }),
+        400,
+        3,
+        /self authorization/,
+      );
+      await expectNodeError(
+        await controlAuthorize({ payout_recipient: payout, operator: "cosmos1notanaddress", label: "" }),
+        400,
+        3,
+      );
 
-    expect(await authorizations(payout)).toEqual({
-      authorizations: [entry],
-      pagination: { next_key: null, total: "1" },
-    });
-    const all = await json<{ authorizations: Authorization[] }>(await fetch(`${DEVNET}/__devnet/authorizations`));
-    expect(all.authorizations).toContainEqual(entry);
-  });
+      expect(await authorizations(payout)).toEqual({
+        authorizations: [entry],
+        pagination: { next_key: null, total: "1" },
+      });
+      const all = await json<{ authorizations: Authorization[] }>(await fetch(`${DEVNET}/__devnet/authorizations`));
+      expect(all.authorizations).toContainEqual(entry);
+    },
+  );
 
   it("lists them under `authorizations`, paged with keys and counted only when asked", async () => {
     const payout = fresh();
@@ -258,7 +278,8 @@ describe("devnet operator authorizations", () => {
     expect(first.pagination).toEqual({ next_key: expect.stringMatching(/^[A-Za-z0-9+/]+={0,2}$/), total: "0" });
     const rest = await authorizations(
       payout,
-      `?pagination.limit=2&pagination.count_total=true&pagination.key=${encodeURIComponent(first.pagination.next_key!)}`,
+      "?pagination.limit=2&pagination.count_total=true" +
+        `&pagination.key=${encodeURIComponent(first.pagination.next_key!)}`,
     );
     // count_total is ignored on a key page, as the SDK documents.
     expect([rest.authorizations.map((a) => a.operator), rest.pagination]).toEqual([
@@ -405,7 +426,8 @@ describe("devnet queries", () => {
     await expectNodeError(await get(`/{ns}/incentives/v1/peer_grant/${stranger}`), 404, 5, new RegExp(stranger));
     await expectNodeError(await get("/{ns}/incentives/v1/peer_grant/nothing"), 400, 3);
 
-    // Eligible: active, last proof at most 100 blocks old, healthy sync proofs; the seeded chain has a node failing each rule.
+    // Eligible: active, last proof at most 100 blocks old, healthy sync proofs; the seeded chain has a node failing
+    // each rule.
     const n = (await status()).height - 10;
     const eligibleAt = async (h: number) =>
       getJson<{ eligible_nodes: { operator: string; payout_recipient: string }[]; pagination: Pagination }>(
@@ -487,66 +509,70 @@ describe("devnet queries", () => {
 });
 
 describe("devnet transactions (POST /__devnet/txs)", () => {
-  it("applies a signed MsgAuthorizeOperator: code 0, an upper-case hash found in either case, listed from its block on", async () => {
-    const payout = fresh();
-    const operator = fresh();
-    const sent = await broadcast(payout, [authorizeMessage(payout, operator, "rack-c-1")], "onboarding");
-    expect(sent).toEqual({
-      txhash: expect.stringMatching(/^[0-9A-F]{64}$/),
-      code: 0,
-      codespace: "",
-      raw_log: "",
-      height: expect.stringMatching(/^\d+$/),
-    });
-    const height = Number(sent.height);
-    expect(await operatorsOf(payout, at(height))).toEqual([operator]);
-    expect(await operatorsOf(payout, at(height - 1))).toEqual([]);
+  it(
+    "applies a signed MsgAuthorizeOperator: code 0, an upper-case hash found in either case, listed from its block " +
+      "on",
+    async () => {
+      const payout = fresh();
+      const operator = fresh();
+      const sent = await broadcast(payout, [authorizeMessage(payout, operator, "rack-c-1")], "onboarding");
+      expect(sent).toEqual({
+        txhash: expect.stringMatching(/^[0-9A-F]{64}$/),
+        code: 0,
+        codespace: "",
+        raw_log: "",
+        height: expect.stringMatching(/^\d+$/),
+      });
+      const height = Number(sent.height);
+      expect(await operatorsOf(payout, at(height))).toEqual([operator]);
+      expect(await operatorsOf(payout, at(height - 1))).toEqual([]);
 
-    const found = await get(`/cosmos/tx/v1beta1/txs/${sent.txhash.toLowerCase()}`);
-    expect(found.status).toBe(200);
-    const { tx, tx_response } = await json<{
-      tx: { body: { messages: unknown[]; memo: string } };
-      tx_response: Record<string, unknown>;
-    }>(found);
-    expect(Object.keys(tx_response).sort()).toEqual([
-      "code",
-      "codespace",
-      "data",
-      "events",
-      "gas_used",
-      "gas_wanted",
-      "height",
-      "info",
-      "logs",
-      "raw_log",
-      "timestamp",
-      "tx",
-      "txhash",
-    ]);
-    expect(tx_response).toMatchObject({
-      height: sent.height,
-      txhash: sent.txhash,
-      code: 0,
-      codespace: "",
-      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
-    });
-    expect(tx_response.tx).toMatchObject({ "@type": "/cosmos.tx.v1beta1.Tx", body: tx.body });
-    expect(tx.body.memo).toBe("onboarding");
-    expect(tx.body.messages).toEqual([
-      {
-        "@type": `/${words.namespace}.incentives.v1.MsgAuthorizeOperator`,
-        payout_recipient: payout,
-        operator,
-        label: "rack-c-1",
-      },
-    ]);
+      const found = await get(`/cosmos/tx/v1beta1/txs/${sent.txhash.toLowerCase()}`);
+      expect(found.status).toBe(200);
+      const { tx, tx_response } = await json<{
+        tx: { body: { messages: unknown[]; memo: string } };
+        tx_response: Record<string, unknown>;
+      }>(found);
+      expect(Object.keys(tx_response).sort()).toEqual([
+        "code",
+        "codespace",
+        "data",
+        "events",
+        "gas_used",
+        "gas_wanted",
+        "height",
+        "info",
+        "logs",
+        "raw_log",
+        "timestamp",
+        "tx",
+        "txhash",
+      ]);
+      expect(tx_response).toMatchObject({
+        height: sent.height,
+        txhash: sent.txhash,
+        code: 0,
+        codespace: "",
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      });
+      expect(tx_response.tx).toMatchObject({ "@type": "/cosmos.tx.v1beta1.Tx", body: tx.body });
+      expect(tx.body.memo).toBe("onboarding");
+      expect(tx.body.messages).toEqual([
+        {
+          "@type": `/${words.namespace}.incentives.v1.MsgAuthorizeOperator`,
+          payout_recipient: payout,
+          operator,
+          label: "rack-c-1",
+        },
+      ]);
 
-    // The signer's account exists from that block on, with its key and one transaction.
-    await expectNodeError(await get(`/cosmos/auth/v1beta1/accounts/${payout}`, at(height - 1)), 404, 5);
-    expect(await getJson(`/cosmos/auth/v1beta1/accounts/${payout}`)).toMatchObject({
-      account: { address: payout, sequence: "1", pub_key: { key: expect.any(String) } },
-    });
-  });
+      // The signer's account exists from that block on, with its key and one transaction.
+      await expectNodeError(await get(`/cosmos/auth/v1beta1/accounts/${payout}`, at(height - 1)), 404, 5);
+      expect(await getJson(`/cosmos/auth/v1beta1/accounts/${payout}`)).toMatchObject({
+        account: { address: payout, sequence: "1", pub_key: { key: expect.any(String) } },
+      });
+    },
+  );
 
   it("records a repeated and a self authorization as failed incentives transactions that change nothing", async () => {
     const payout = fresh();

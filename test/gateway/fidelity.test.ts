@@ -94,21 +94,24 @@ describe("historical reads (x-cosmos-block-height on the request)", () => {
     expect((await lastUpstreamHeaders(`~${t}${path}`))["x-cosmos-block-height"]).toBeUndefined();
   });
 
-  it("answers a past height even when a higher one is cached for the latest state (no monotonicity across heights)", async () => {
-    const gw = gateway();
-    const path = balances();
-    const latest = await gw.fetch(`/api${path}`);
-    await gw.settle();
-    const past = String(Number(latest.headers.get("x-cosmos-block-height")) - 1);
-    const historical = await gw.fetch(`/api${path}`, { headers: { "x-cosmos-block-height": past } });
-    expect([historical.headers.get("x-cache"), historical.headers.get("x-cosmos-block-height")]).toEqual([
-      "MISS",
-      past,
-    ]);
-    expect((await gw.fetch(`/api${path}`)).headers.get("x-cosmos-block-height")).toBe(
-      latest.headers.get("x-cosmos-block-height"),
-    );
-  });
+  it(
+    "answers a past height even when a higher one is cached for the latest state (no monotonicity across " + "heights)",
+    async () => {
+      const gw = gateway();
+      const path = balances();
+      const latest = await gw.fetch(`/api${path}`);
+      await gw.settle();
+      const past = String(Number(latest.headers.get("x-cosmos-block-height")) - 1);
+      const historical = await gw.fetch(`/api${path}`, { headers: { "x-cosmos-block-height": past } });
+      expect([historical.headers.get("x-cache"), historical.headers.get("x-cosmos-block-height")]).toEqual([
+        "MISS",
+        past,
+      ]);
+      expect((await gw.fetch(`/api${path}`)).headers.get("x-cosmos-block-height")).toBe(
+        latest.headers.get("x-cosmos-block-height"),
+      );
+    },
+  );
 
   it("does not count a past height against the node that answered it", async () => {
     const gw = gateway([tag(), tag()], { UPSTREAM_COOLDOWN_MS: "0" });

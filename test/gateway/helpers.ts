@@ -12,7 +12,9 @@ export const ORIGIN = "https://edge.test";
 /** Base URL of the devnet that vitest's globalSetup started. */
 export const DEVNET = (env as unknown as { DEVNET_URL: string }).DEVNET_URL;
 
-/** The mount tags of the deployment's own upstreams (the test configuration's UPSTREAM_URLS): the nodes its shields ask. */
+/**
+ * The mount tags of the deployment's own upstreams (the test configuration's UPSTREAM_URLS): the nodes its shields ask.
+ */
 export const NODES = readConfig(env).upstreamUrls.map((url) => url.slice(url.lastIndexOf("/~") + 2));
 
 /** A devnet delay no test waits out: an upstream that never answers, against a gateway timeout of a few hundred ms. */
@@ -64,7 +66,9 @@ export function gateway(
   );
 }
 
-/** The Worker app of the deployment's own configuration (upstreams `NODES`, shield tier on), as its shields see it too. */
+/**
+ * The Worker app of the deployment's own configuration (upstreams `NODES`, shield tier on), as its shields see it too.
+ */
 export function deployment(placement: Placement = {}): Gateway {
   return harness(readConfig(env), NODES, placement);
 }

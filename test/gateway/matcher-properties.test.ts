@@ -88,58 +88,63 @@ const sortedPairs = (search: string) =>
   [...new URLSearchParams(search)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 describe("the gateway under arbitrary paths, queries and methods", () => {
-  it("asks an upstream only for a table route, at exactly its path with its parameters sorted, and refuses everything else in the one error shape", async () => {
-    const t = tag();
-    const base = `${DEVNET}/~${t}`;
-    const gw = gateway([t]);
-    await fc.assert(
-      fc.asyncProperty(path, query, fc.constantFrom("GET", "HEAD", "POST", "OPTIONS"), async (p, q, method) => {
-        askedSince(base);
-        const response = await gw.fetch(`/api${p}${q}`, { method });
-        const asked = askedSince(base);
-        // As the Worker sees it: the runtime has resolved dot segments already.
-        const sent = new URL(`https://edge.test/api${p}${q}`);
-        const underGateway = GATEWAY_PREFIXES.some(
-          (prefix) => sent.pathname === prefix || sent.pathname.startsWith(`${prefix}/`),
-        );
-        expect(response.status).toBeLessThan(500);
-        // Dot segments that climb out of /api (`/api/%2e%2e`) reach the page's document at `/`, not the API.
-        if (sent.pathname !== "/api" && !sent.pathname.startsWith("/api/")) {
-          expect(asked).toEqual([]);
-          return;
-        }
-        if (response.status >= 400) {
-          expect(asked).toEqual([]);
-          expect(response.headers.get("cache-control")).toBe("no-store");
-          if (underGateway) expect(response.headers.get("x-cache")).toBe("BYPASS");
-          if (method === "HEAD") return;
-          const reason = errorBodySchema.parse(await response.json()).details[0]!.reason;
-          expect(REFUSALS).toContain(reason);
-          if (method === "POST" && underGateway) expect([response.status, reason]).toEqual([405, "METHOD_NOT_ALLOWED"]);
-          return;
-        }
-        expect(underGateway).toBe(true);
-        if (method === "OPTIONS") {
-          expect([response.status, asked]).toEqual([204, []]);
-          return;
-        }
-        expect([method === "GET" || method === "HEAD", response.status]).toEqual([true, 200]);
-        // A hit asks nothing; a miss asks once, for the request's own path and parameters.
-        expect(asked.length).toBeLessThanOrEqual(1);
-        expect(["HIT", "MISS"]).toContain(response.headers.get("x-cache"));
-        for (const upstreamPath of asked) {
-          const [askedPath, askedQuery = ""] = upstreamPath.split("?");
-          expect(
-            tableShapes.some((shape) => shape.test(askedPath!)),
-            askedPath,
-          ).toBe(true);
-          expect(askedPath).toBe(sent.pathname.slice("/api".length));
-          expect([...new URLSearchParams(askedQuery)]).toEqual(sortedPairs(sent.search));
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it(
+    "asks an upstream only for a table route, at exactly its path with its parameters sorted, and refuses " +
+      "everything else in the one error shape",
+    async () => {
+      const t = tag();
+      const base = `${DEVNET}/~${t}`;
+      const gw = gateway([t]);
+      await fc.assert(
+        fc.asyncProperty(path, query, fc.constantFrom("GET", "HEAD", "POST", "OPTIONS"), async (p, q, method) => {
+          askedSince(base);
+          const response = await gw.fetch(`/api${p}${q}`, { method });
+          const asked = askedSince(base);
+          // As the Worker sees it: the runtime has resolved dot segments already.
+          const sent = new URL(`https://edge.test/api${p}${q}`);
+          const underGateway = GATEWAY_PREFIXES.some(
+            (prefix) => sent.pathname === prefix || sent.pathname.startsWith(`${prefix}/`),
+          );
+          expect(response.status).toBeLessThan(500);
+          // Dot segments that climb out of /api (`/api/%2e%2e`) reach the page's document at `/`, not the API.
+          if (sent.pathname !== "/api" && !sent.pathname.startsWith("/api/")) {
+            expect(asked).toEqual([]);
+            return;
+          }
+          if (response.status >= 400) {
+            expect(asked).toEqual([]);
+            expect(response.headers.get("cache-control")).toBe("no-store");
+            if (underGateway) expect(response.headers.get("x-cache")).toBe("BYPASS");
+            if (method === "HEAD") return;
+            const reason = errorBodySchema.parse(await response.json()).details[0]!.reason;
+            expect(REFUSALS).toContain(reason);
+            if (method === "POST" && underGateway)
+              expect([response.status, reason]).toEqual([405, "METHOD_NOT_ALLOWED"]);
+            return;
+          }
+          expect(underGateway).toBe(true);
+          if (method === "OPTIONS") {
+            expect([response.status, asked]).toEqual([204, []]);
+            return;
+          }
+          expect([method === "GET" || method === "HEAD", response.status]).toEqual([true, 200]);
+          // A hit asks nothing; a miss asks once, for the request's own path and parameters.
+          expect(asked.length).toBeLessThanOrEqual(1);
+          expect(["HIT", "MISS"]).toContain(response.headers.get("x-cache"));
+          for (const upstreamPath of asked) {
+            const [askedPath, askedQuery = ""] = upstreamPath.split("?");
+            expect(
+              tableShapes.some((shape) => shape.test(askedPath!)),
+              askedPath,
+            ).toBe(true);
+            expect(askedPath).toBe(sent.pathname.slice("/api".length));
+            expect([...new URLSearchParams(askedQuery)]).toEqual(sortedPairs(sent.search));
+          }
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
 
   it("asks for every table route filled with valid parameters at exactly that path", async () => {
     const t = tag();

@@ -226,7 +226,8 @@ describe("refusals, each with zero upstream requests", () => {
   it("resolves dot segments before matching: ../ cannot smuggle a different upstream path past the table", async () => {
     const gw = gateway();
     const response = await gw.fetch("/api/chain/incentives/v1/node/../../../../cosmos/bank/v1beta1/supply");
-    // The URL is resolved before the Worker sees it: this is a plain request for /api/cosmos/bank/v1beta1/supply, never a trick.
+    // The URL is resolved before the Worker sees it: this is a plain request for /api/cosmos/bank/v1beta1/supply, never
+    // a trick.
     expect(
       new URL(`https://edge.test/api/chain/incentives/v1/node/../../../../cosmos/bank/v1beta1/supply`).pathname,
     ).toBe("/api/cosmos/bank/v1beta1/supply");

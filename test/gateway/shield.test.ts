@@ -32,7 +32,10 @@ afterEach(() => {
 
 const balances = () => `/cosmos/bank/v1beta1/balances/${freshAddress()}`;
 
-/** `n` data centers of the deployment: its upstreams (`NODES`, which its shields read from the configuration too) and its shield namespace. */
+/**
+ * `n` data centers of the deployment: its upstreams (`NODES`, which its shields read from the configuration too) and
+ * its shield namespace.
+ */
 function cities(n: number): Gateway[] {
   return Array.from({ length: n }, (_, i) =>
     deployment({ origin: `https://city-${i}-${crypto.randomUUID().slice(0, 6)}.test` }),
@@ -129,21 +132,24 @@ describe("one upstream request per key for every data center", () => {
 });
 
 describe("what the shield serves", () => {
-  it("never lets a lagging node take a key back in time, for a data center that never saw the higher answer either", async () => {
-    const [a, b] = cities(2);
-    const path = balances();
-    const first = await a!.fetch(`/api${path}`);
-    const body = await first.text();
-    await a!.settle();
-    await fault({ prefix: path, height_offset: -50 });
-    advanceSeconds(120); // past TTL and SWR: the shield waits for the lagging node
-    const lagging = await b!.fetch(`/api${path}`);
-    expect(lagging.headers.get("x-cache")).toBe("REVALIDATED");
-    expect(shieldTiming(lagging)).toBe("REVALIDATED");
-    expect(height(lagging)).toBe(height(first));
-    expect(await lagging.text()).toBe(body);
-    expect(await nodeRequests(path)).toBe(2);
-  });
+  it(
+    "never lets a lagging node take a key back in time, for a data center that never saw the higher answer " + "either",
+    async () => {
+      const [a, b] = cities(2);
+      const path = balances();
+      const first = await a!.fetch(`/api${path}`);
+      const body = await first.text();
+      await a!.settle();
+      await fault({ prefix: path, height_offset: -50 });
+      advanceSeconds(120); // past TTL and SWR: the shield waits for the lagging node
+      const lagging = await b!.fetch(`/api${path}`);
+      expect(lagging.headers.get("x-cache")).toBe("REVALIDATED");
+      expect(shieldTiming(lagging)).toBe("REVALIDATED");
+      expect(height(lagging)).toBe(height(first));
+      expect(await lagging.text()).toBe(body);
+      expect(await nodeRequests(path)).toBe(2);
+    },
+  );
 
   it("serves its entry within the SWR window at once, refreshing it upstream once for every data center", async () => {
     const [a, ...others] = cities(4);
@@ -183,44 +189,50 @@ describe("what the shield serves", () => {
     },
   );
 
-  it("passes the upstreams' failure on when it has nothing to stand in, and the Worker adds no request of its own", async () => {
-    const [a] = cities(1);
-    const path = balances();
-    await fault({ prefix: path, status: 500 });
-    const response = await a!.fetch(`/api${path}`);
-    expect(response.status).toBe(502);
-    expect(response.headers.get("x-cache")).toBe("MISS");
-    expect(await json(response)).toMatchObject({
-      code: 14,
-      message: expect.stringContaining("upstream #1 answered 500"),
-    });
-    // One round of the shield: each node once.
-    expect(await nodeRequests(path)).toBe(NODES.length);
-  });
+  it(
+    "passes the upstreams' failure on when it has nothing to stand in, and the Worker adds no request of " + "its own",
+    async () => {
+      const [a] = cities(1);
+      const path = balances();
+      await fault({ prefix: path, status: 500 });
+      const response = await a!.fetch(`/api${path}`);
+      expect(response.status).toBe(502);
+      expect(response.headers.get("x-cache")).toBe("MISS");
+      expect(await json(response)).toMatchObject({
+        code: 14,
+        message: expect.stringContaining("upstream #1 answered 500"),
+      });
+      // One round of the shield: each node once.
+      expect(await nodeRequests(path)).toBe(NODES.length);
+    },
+  );
 });
 
 describe("historical reads", () => {
-  it("give a past height a shield of its own, shared by every data center, with the height forwarded once", async () => {
-    const [a, b] = cities(2);
-    const path = balances();
-    const latest = await a!.fetch(`/api${path}`);
-    const past = String(height(latest) - 1);
-    const atPast = { headers: { "x-cosmos-block-height": past } };
-    const first = await a!.fetch(`/api${path}`, atPast);
-    const second = await b!.fetch(`/api${path}`, atPast);
-    expect([first.headers.get("x-cosmos-block-height"), second.headers.get("x-cosmos-block-height")]).toEqual([
-      past,
-      past,
-    ]);
-    expect([shieldTiming(first), shieldTiming(second)]).toEqual(["MISS", "HIT"]);
-    const heightsAsked = await Promise.all(
-      NODES.map(async (node) => (await lastUpstreamHeaders(`~${node}${path}`))["x-cosmos-block-height"]),
-    );
-    expect(heightsAsked).toContain(past);
-    // One request for the latest state, one for the past height, whatever the number of cities.
-    expect(await nodeRequests(path)).toBe(2);
-    expect(height(await b!.fetch(`/api${path}`))).toBe(height(latest));
-  });
+  it(
+    "give a past height a shield of its own, shared by every data center, with the height " + "forwarded once",
+    async () => {
+      const [a, b] = cities(2);
+      const path = balances();
+      const latest = await a!.fetch(`/api${path}`);
+      const past = String(height(latest) - 1);
+      const atPast = { headers: { "x-cosmos-block-height": past } };
+      const first = await a!.fetch(`/api${path}`, atPast);
+      const second = await b!.fetch(`/api${path}`, atPast);
+      expect([first.headers.get("x-cosmos-block-height"), second.headers.get("x-cosmos-block-height")]).toEqual([
+        past,
+        past,
+      ]);
+      expect([shieldTiming(first), shieldTiming(second)]).toEqual(["MISS", "HIT"]);
+      const heightsAsked = await Promise.all(
+        NODES.map(async (node) => (await lastUpstreamHeaders(`~${node}${path}`))["x-cosmos-block-height"]),
+      );
+      expect(heightsAsked).toContain(past);
+      // One request for the latest state, one for the past height, whatever the number of cities.
+      expect(await nodeRequests(path)).toBe(2);
+      expect(height(await b!.fetch(`/api${path}`))).toBe(height(latest));
+    },
+  );
 });
 
 describe("fail open", () => {
@@ -273,50 +285,58 @@ describe("fail open", () => {
     },
   );
 
-  it("still serves the data center's stale copy, or the upstreams' own error, when the direct request fails too, and says so", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    const broken = shieldsThat(() => Promise.reject(new Error("Network connection lost.")));
-    const gw = gateway([tag()], { CACHE_SHIELD: "on" }, { bindings: { QUERY_SHIELDS: broken } });
-    const t = gw.tags[0]!;
-    const path = balances();
-    await gw.fetch(`/api${path}`);
-    await gw.settle();
-    await fault({ tag: t, status: 503 });
-    advanceSeconds(3600);
-    const stale = await gw.fetch(`/api${path}`);
-    expect([stale.status, stale.headers.get("x-cache")]).toEqual([200, "STALE-IF-ERROR, SHIELD-FAIL-OPEN"]);
-    const nothing = await gw.fetch(`/api${balances()}`);
-    expect(nothing.status).toBe(502);
-    expect(await errorReason(nothing)).toBe("UPSTREAM_UNAVAILABLE");
-    expect(nothing.headers.get("x-cache")).toBe("MISS, SHIELD-FAIL-OPEN");
-  });
+  it(
+    "still serves the data center's stale copy, or the upstreams' own error, when the direct request fails too, " +
+      "and says so",
+    async () => {
+      vi.spyOn(console, "warn").mockImplementation(() => undefined);
+      const broken = shieldsThat(() => Promise.reject(new Error("Network connection lost.")));
+      const gw = gateway([tag()], { CACHE_SHIELD: "on" }, { bindings: { QUERY_SHIELDS: broken } });
+      const t = gw.tags[0]!;
+      const path = balances();
+      await gw.fetch(`/api${path}`);
+      await gw.settle();
+      await fault({ tag: t, status: 503 });
+      advanceSeconds(3600);
+      const stale = await gw.fetch(`/api${path}`);
+      expect([stale.status, stale.headers.get("x-cache")]).toEqual([200, "STALE-IF-ERROR, SHIELD-FAIL-OPEN"]);
+      const nothing = await gw.fetch(`/api${balances()}`);
+      expect(nothing.status).toBe(502);
+      expect(await errorReason(nothing)).toBe("UPSTREAM_UNAVAILABLE");
+      expect(nothing.headers.get("x-cache")).toBe("MISS, SHIELD-FAIL-OPEN");
+    },
+  );
 });
 
 describe("the shield's storage", () => {
-  it("keeps its entry durably for TTL + the longer of SWR and stale-if-error, and deletes it by alarm once no window can serve it", async () => {
-    const [a] = cities(1);
-    const path = balances();
-    await a!.fetch(`/api${path}`);
-    const stub = shieldOf(path);
-    const kept = await runInDurableObject(stub, async (_shield, state) => ({
-      kept: await state.storage.get("kept"),
-      alarm: await state.storage.getAlarm(),
-    }));
-    expect(kept.kept).toMatchObject({ entry: { status: 200, ttl: 5 } });
-    // 5 s of TTL and the day of stale-if-error (longer than the minute of SWR).
-    expect(kept.alarm).toBeGreaterThan(Date.now() + 86_000_000);
-    expect(await runDurableObjectAlarm(stub)).toBe(true); // early: looks again later, keeps the entry
-    expect(await runInDurableObject(stub, (_shield, state) => state.storage.get("kept"))).toBeDefined();
-    advanceSeconds(2 * 86_400);
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(
-      await runInDurableObject(stub, async (_shield, state) => [
-        await state.storage.get("kept"),
-        await state.storage.getAlarm(),
-      ]),
-    ).toEqual([undefined, null]);
-    const [b] = cities(1);
-    expect(shieldTiming(await b!.fetch(`/api${path}`))).toBe("MISS");
-    expect(await nodeRequests(path)).toBe(2);
-  });
+  it(
+    "keeps its entry durably for TTL + the longer of SWR and stale-if-error, and deletes it by alarm once no " +
+      "window can serve it",
+    async () => {
+      const [a] = cities(1);
+      const path = balances();
+      await a!.fetch(`/api${path}`);
+      const stub = shieldOf(path);
+      const kept = await runInDurableObject(stub, async (_shield, state) => ({
+        kept: await state.storage.get("kept"),
+        alarm: await state.storage.getAlarm(),
+      }));
+      expect(kept.kept).toMatchObject({ entry: { status: 200, ttl: 5 } });
+      // 5 s of TTL and the day of stale-if-error (longer than the minute of SWR).
+      expect(kept.alarm).toBeGreaterThan(Date.now() + 86_000_000);
+      expect(await runDurableObjectAlarm(stub)).toBe(true); // early: looks again later, keeps the entry
+      expect(await runInDurableObject(stub, (_shield, state) => state.storage.get("kept"))).toBeDefined();
+      advanceSeconds(2 * 86_400);
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+      expect(
+        await runInDurableObject(stub, async (_shield, state) => [
+          await state.storage.get("kept"),
+          await state.storage.getAlarm(),
+        ]),
+      ).toEqual([undefined, null]);
+      const [b] = cities(1);
+      expect(shieldTiming(await b!.fetch(`/api${path}`))).toBe("MISS");
+      expect(await nodeRequests(path)).toBe(2);
+    },
+  );
 });

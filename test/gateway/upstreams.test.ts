@@ -147,17 +147,20 @@ describe("block-height monotonicity", () => {
     expect(Number(ahead.headers.get("x-cosmos-block-height"))).toBeGreaterThanOrEqual(height + 1000);
   });
 
-  it("lets an answer without a height replace the entry (a proxy that strips the header must not freeze it)", async () => {
-    const gw = gateway();
-    const [a] = gw.tags as [string];
-    const path = balances();
-    await gw.fetch(`/api${path}`);
-    await gw.settle();
-    await fault({ tag: a, prefix: path, omit_height: true });
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(Date.now() + 120_000);
-    const response = await gw.fetch(`/api${path}`);
-    expect(response.headers.get("x-cache")).toBe("MISS");
-    expect(response.headers.get("x-cosmos-block-height")).toBeNull();
-  });
+  it(
+    "lets an answer without a height replace the entry (a proxy that strips the header must not " + "freeze it)",
+    async () => {
+      const gw = gateway();
+      const [a] = gw.tags as [string];
+      const path = balances();
+      await gw.fetch(`/api${path}`);
+      await gw.settle();
+      await fault({ tag: a, prefix: path, omit_height: true });
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + 120_000);
+      const response = await gw.fetch(`/api${path}`);
+      expect(response.headers.get("x-cache")).toBe("MISS");
+      expect(response.headers.get("x-cosmos-block-height")).toBeNull();
+    },
+  );
 });

@@ -3,7 +3,7 @@
  * path)` finds the operation's schema for the response's status and validates the JSON body with
  * every key declared (an object schema without `additionalProperties` counts as `false`). A small
  * JSON Schema validator for the keywords the document uses (workerd runs no code-generating
- * validator); a keyword it does not know fails the check instead of passing silently.
+ * validator); a keyword or a `format` it does not know fails the check instead of passing silently.
  */
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
@@ -28,7 +28,7 @@ export function servedDocument(): Promise<OpenApiDocument> {
 }
 
 /** The schema of `method path`'s JSON answer with `status`; fails the test when the document has none. */
-export function answerSchema(doc: OpenApiDocument, method: string, path: string, status: number): Schema {
+function answerSchema(doc: OpenApiDocument, method: string, path: string, status: number): Schema {
   const operation = doc.paths[path]?.[method.toLowerCase()];
   expect(operation, `${method.toUpperCase()} ${path} is not in the document`).toBeDefined();
   const answer = operation!.responses[String(status)];
@@ -63,8 +63,16 @@ const ANNOTATIONS = new Set([
   "deprecated",
   "readOnly",
   "writeOnly",
-  "format",
 ]);
+
+/** The `format`s the document uses, each as a check of a string (any other format fails the check). */
+const FORMATS: Record<string, (value: string) => boolean> = {
+  // RFC 3339's date-time, as JSON Schema means it: a full date, a time and an offset.
+  "date-time": (value) =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value) && !Number.isNaN(Date.parse(value)),
+  // An absolute URI: a scheme, then what the scheme takes.
+  uri: (value) => /^[a-z][a-z0-9+.-]*:/i.test(value) && URL.canParse(value),
+};
 
 /** Every way `value` breaks `schema` (empty when it fits), each with the JSON path where. */
 export function schemaProblems(doc: OpenApiDocument, schema: Schema, value: unknown, at = "$"): string[] {
@@ -94,6 +102,12 @@ export function schemaProblems(doc: OpenApiDocument, schema: Schema, value: unkn
         if (typeof value === "string" && !new RegExp(rule as string, "u").test(value))
           problems.push(`${at}: "${value}" does not match ${rule}`);
         break;
+      case "format": {
+        const check = FORMATS[rule as string];
+        if (!check) problems.push(`${at}: the check does not know the format "${rule}"`);
+        else if (typeof value === "string" && !check(value)) problems.push(`${at}: "${value}" is not a ${rule}`);
+        break;
+      }
       case "minLength":
       case "maxLength":
         if (typeof value === "string" && (keyword === "minLength" ? value.length < rule : value.length > rule))

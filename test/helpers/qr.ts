@@ -26,7 +26,7 @@ export function svgModules(svg: string): boolean[][] {
 }
 
 /** What a QR of these modules says, decoded from pixels (4 per module), or null when unreadable. */
-export function decodeModules(modules: boolean[][]): string | null {
+function decodeModules(modules: boolean[][]): string | null {
   const scale = 4;
   const side = modules.length * scale;
   const pixels = new Uint8ClampedArray(side * side * 4).fill(255);

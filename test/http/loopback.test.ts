@@ -1,4 +1,7 @@
-/** The one loopback rule, and its users: plain http for sessions, plain http for where the local profile sends events and customers, local-only upstreams in configuration. */
+/**
+ * The one loopback rule, and its users: plain http for sessions, plain http for where the local profile sends events
+ * and customers, local-only upstreams in configuration.
+ */
 import { describe, expect, it } from "vitest";
 import { ConfigError, readConfig } from "../../src/config";
 import { isHttpsOrLocalLoopback, isHttpsOrLoopback, isLoopbackHost } from "../../src/http/loopback";
@@ -41,23 +44,26 @@ describe("isLoopbackHost", () => {
   });
 });
 
-describe("plain http: on a loopback host for this server's own pages, and only in the local profile for where it sends", () => {
-  it("isHttpsOrLoopback: https anywhere, http on loopback in any profile", () => {
-    for (const url of ["https://edge.example", "http://127.0.0.2:8787", "http://[::1]"])
-      expect(isHttpsOrLoopback(new URL(url)), url).toBe(true);
-    for (const url of ["http://edge.example", "http://127.0.0.1.evil.test", "ws://127.0.0.1", "ftp://edge.example"])
-      expect(isHttpsOrLoopback(new URL(url)), url).toBe(false);
-  });
+describe(
+  "plain http: on a loopback host for this server's own pages, and only in the local profile for where it " + "sends",
+  () => {
+    it("isHttpsOrLoopback: https anywhere, http on loopback in any profile", () => {
+      for (const url of ["https://edge.example", "http://127.0.0.2:8787", "http://[::1]"])
+        expect(isHttpsOrLoopback(new URL(url)), url).toBe(true);
+      for (const url of ["http://edge.example", "http://127.0.0.1.evil.test", "ws://127.0.0.1", "ftp://edge.example"])
+        expect(isHttpsOrLoopback(new URL(url)), url).toBe(false);
+    });
 
-  it("isHttpsOrLocalLoopback: http on loopback only when the profile is local", () => {
-    for (const local of [true, false])
-      expect(isHttpsOrLocalLoopback(new URL("https://host.example/hooks"), local)).toBe(true);
-    expect(isHttpsOrLocalLoopback(new URL("http://127.0.0.2:8788/"), true)).toBe(true);
-    expect(isHttpsOrLocalLoopback(new URL("http://localhost:8788/"), false)).toBe(false);
-    expect(isHttpsOrLocalLoopback(new URL("http://host.example/"), true)).toBe(false);
-    expect(isHttpsOrLocalLoopback(new URL("http://127.0.0.1.evil.test/"), true)).toBe(false);
-  });
-});
+    it("isHttpsOrLocalLoopback: http on loopback only when the profile is local", () => {
+      for (const local of [true, false])
+        expect(isHttpsOrLocalLoopback(new URL("https://host.example/hooks"), local)).toBe(true);
+      expect(isHttpsOrLocalLoopback(new URL("http://127.0.0.2:8788/"), true)).toBe(true);
+      expect(isHttpsOrLocalLoopback(new URL("http://localhost:8788/"), false)).toBe(false);
+      expect(isHttpsOrLocalLoopback(new URL("http://host.example/"), true)).toBe(false);
+      expect(isHttpsOrLocalLoopback(new URL("http://127.0.0.1.evil.test/"), true)).toBe(false);
+    });
+  },
+);
 
 describe("sessions allow plain http on a loopback host only", () => {
   const createOver = (base: string) => {

@@ -71,27 +71,30 @@ describe("exactly one access-log line per /api request, whatever the answer", ()
 });
 
 describe("gateway access log", () => {
-  it("names the route pattern, the cache status and the time beyond the data center of every gateway request", async () => {
-    const gw = gateway();
-    const operator = freshAddress();
-    const path = `/api/chain/incentives/v1/node/${operator}`;
-    const log = vi.spyOn(console, "log");
-    await gw.fetch(path); // a miss: the node answers 404
-    await gw.settle();
-    await gw.fetch(path); // from the isolate's memory
-    await gw.fetch("/api/chain/incentives/v1/node/not-an-address"); // refused before the cache
-    await gw.fetch(path, {
-      method: "OPTIONS",
-      headers: { origin: "https://app.example", "access-control-request-method": "GET" },
-    });
-    const route = "/api/chain/incentives/v1/node/:operator";
-    const lines = accessLines(log);
-    expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatchObject({ route, path, status: 404, cache: "MISS", miss_ms: expect.any(Number) });
-    expect(lines[1]).toMatchObject({ route, path, status: 404, cache: "HIT", miss_ms: null });
-    expect(lines[2]).toMatchObject({ route, status: 400, cache: "BYPASS", miss_ms: null });
-    expect(lines[3]).toMatchObject({ method: "OPTIONS", status: 204, cache: "BYPASS" });
-  });
+  it(
+    "names the route pattern, the cache status and the time beyond the data center of every gateway " + "request",
+    async () => {
+      const gw = gateway();
+      const operator = freshAddress();
+      const path = `/api/chain/incentives/v1/node/${operator}`;
+      const log = vi.spyOn(console, "log");
+      await gw.fetch(path); // a miss: the node answers 404
+      await gw.settle();
+      await gw.fetch(path); // from the isolate's memory
+      await gw.fetch("/api/chain/incentives/v1/node/not-an-address"); // refused before the cache
+      await gw.fetch(path, {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example", "access-control-request-method": "GET" },
+      });
+      const route = "/api/chain/incentives/v1/node/:operator";
+      const lines = accessLines(log);
+      expect(lines).toHaveLength(4);
+      expect(lines[0]).toMatchObject({ route, path, status: 404, cache: "MISS", miss_ms: expect.any(Number) });
+      expect(lines[1]).toMatchObject({ route, path, status: 404, cache: "HIT", miss_ms: null });
+      expect(lines[2]).toMatchObject({ route, status: 400, cache: "BYPASS", miss_ms: null });
+      expect(lines[3]).toMatchObject({ method: "OPTIONS", status: 204, cache: "BYPASS" });
+    },
+  );
 });
 
 describe("errors the handlers did not plan", () => {
@@ -144,5 +147,20 @@ describe("errors the handlers did not plan", () => {
     expect(accessLines(log)).toContainEqual(
       expect.objectContaining({ event: "request", request_id: "ray-http", status: 413 }),
     );
+  });
+
+  it("keeps an HTTPException's own headers, and answers its body in the one shape", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const own = new Response("Unauthorized", {
+      status: 401,
+      headers: { "www-authenticate": 'Basic realm="edge"', "content-type": "text/plain", "retry-after": "30" },
+    });
+    const response = await throwing(new HTTPException(401, { res: own, message: "Unauthorized" }), "ray-own");
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toBe('Basic realm="edge"');
+    expect(response.headers.get("retry-after")).toBe("30");
+    expect(response.headers.get("x-request-id")).toBe("ray-own");
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await response.json()).toMatchObject({ code: 16, message: "Unauthorized" });
   });
 });

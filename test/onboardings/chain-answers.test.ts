@@ -70,7 +70,8 @@ describe("a claimed transaction whose answer lacks what is read of it", () => {
       tx: { body: { messages: [null] } },
       tx_response: txResponse,
     });
-    // Every later look-up (the wake-up the claim starts by itself too) gets the second malformed answer, so the claim stays open.
+    // Every later look-up (the wake-up the claim starts by itself too) gets the second malformed answer, so the claim
+    // stays open.
     await answerWith(
       `/cosmos/tx/v1beta1/txs/${tx.txhash}`,
       { tx: { body: { messages: [{ "@type": type, payout_recipient: payout }] } }, tx_response: txResponse },

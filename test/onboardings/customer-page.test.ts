@@ -7,7 +7,7 @@ import {
   broadcast,
   config,
   createOnboarding,
-  devnetNodes,
+  devnetNode,
   hostPost,
   page,
   pairByRelay,
@@ -31,31 +31,34 @@ async function subscribe(id: string, origin: string = ORIGIN) {
 }
 
 describe("the customer's view", () => {
-  it("shows the host's operator and label, never its reference or commands, and names where return_url leads", async () => {
-    const node = (await devnetNodes())[0]!;
-    const created = await createOnboarding({
-      operator: node.operator,
-      label: "rack-9",
-      reference: "secret-order",
-      return_url: "https://host.example/back",
-    });
-    await page.payout(created.id, { source: "in_app", address: node.payout_recipient });
-    await settle(created.id);
-    const response = await page.view(created.id);
-    expect(response.headers.get("cache-control")).toBe("no-store");
-    const view = await response.json<Record<string, unknown>>();
-    expect(view).toMatchObject({
-      id: created.id,
-      status: "applied",
-      operator: node.operator,
-      label: "rack-9",
-      return_url: "https://host.example/back",
-      host: "host.example",
-    });
-    expect(view).not.toHaveProperty("reference");
-    expect(view).not.toHaveProperty("commands");
-    expect(JSON.stringify(view)).not.toContain("secret-order");
-  });
+  it(
+    "shows the host's operator and label, never its reference or commands, and names where " + "return_url leads",
+    async () => {
+      const node = await devnetNode("paying-authorized-payout");
+      const created = await createOnboarding({
+        operator: node.operator,
+        label: "rack-9",
+        reference: "secret-order",
+        return_url: "https://host.example/back",
+      });
+      await page.payout(created.id, { source: "in_app", address: node.payout_recipient });
+      await settle(created.id);
+      const response = await page.view(created.id);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      const view = await response.json<Record<string, unknown>>();
+      expect(view).toMatchObject({
+        id: created.id,
+        status: "applied",
+        operator: node.operator,
+        label: "rack-9",
+        return_url: "https://host.example/back",
+        host: "host.example",
+      });
+      expect(view).not.toHaveProperty("reference");
+      expect(view).not.toHaveProperty("commands");
+      expect(JSON.stringify(view)).not.toContain("secret-order");
+    },
+  );
 
   it("answers 404 for an unknown id and 400 for a malformed one", async () => {
     expect(await errorReason(await page.view(mintOnboardingId()))).toBe("ONBOARDING_NOT_FOUND");
@@ -63,7 +66,7 @@ describe("the customer's view", () => {
   });
 
   it("pushes each change over a WebSocket and closes once the onboarding has ended", async () => {
-    const node = (await devnetNodes())[1]!;
+    const node = await devnetNode("paying-authorized-payout");
     const created = await createOnboarding({ operator: node.operator });
     const { response, views, closed } = await subscribe(created.id);
     expect(response.status).toBe(101);
@@ -119,45 +122,55 @@ describe("pairing the payout", () => {
     expect(await errorReason(response)).toBe("INVALID_FIELD");
   });
 
-  it("limits the page's bodies to 1 KiB: one byte over is 413 on the payout and the authorization, one at the limit is read", async () => {
-    const created = await createOnboarding({ operator: accountAddress() });
-    /** A JSON body of exactly `bytes` bytes, padded in a field the schema refuses (so a body that is read answers 400). */
-    const sized = (fields: Record<string, unknown>, bytes: number) => {
-      const bare = JSON.stringify({ ...fields, pad: "" });
-      return JSON.stringify({ ...fields, pad: "x".repeat(bytes - bare.length) });
-    };
-    for (const [path, fields] of [
-      ["payout", { source: "in_app", address: accountAddress() }],
-      ["authorization", { txhash: "AB".repeat(32) }],
-    ] as const) {
-      const over = await postJson(`/api/onboarding-pages/${created.id}/${path}`, sized(fields, 1025), {
-        headers: { origin: ORIGIN },
-      });
-      expect(over.status, path).toBe(413);
-      expect(await errorReason(over)).toBe("BODY_TOO_LARGE");
-      const at = await postJson(`/api/onboarding-pages/${created.id}/${path}`, sized(fields, 1024), {
-        headers: { origin: ORIGIN },
-      });
-      expect(at.status, path).toBe(400);
-      expect(await errorReason(at)).toBe("INVALID_FIELD");
-    }
-    expect((await readOnboarding(created.id)).status).toBe("open");
-  });
+  it(
+    "limits the page's bodies to 1 KiB: one byte over is 413 on the payout and the authorization, one at the limit " +
+      "is read",
+    async () => {
+      const created = await createOnboarding({ operator: accountAddress() });
+      /**
+       * A JSON body of exactly `bytes` bytes, padded in a field the schema refuses (so a body that is read answers
+       * 400).
+       */
+      const sized = (fields: Record<string, unknown>, bytes: number) => {
+        const bare = JSON.stringify({ ...fields, pad: "" });
+        return JSON.stringify({ ...fields, pad: "x".repeat(bytes - bare.length) });
+      };
+      for (const [path, fields] of [
+        ["payout", { source: "in_app", address: accountAddress() }],
+        ["authorization", { txhash: "AB".repeat(32) }],
+      ] as const) {
+        const over = await postJson(`/api/onboarding-pages/${created.id}/${path}`, sized(fields, 1025), {
+          headers: { origin: ORIGIN },
+        });
+        expect(over.status, path).toBe(413);
+        expect(await errorReason(over)).toBe("BODY_TOO_LARGE");
+        const at = await postJson(`/api/onboarding-pages/${created.id}/${path}`, sized(fields, 1024), {
+          headers: { origin: ORIGIN },
+        });
+        expect(at.status, path).toBe(400);
+        expect(await errorReason(at)).toBe("INVALID_FIELD");
+      }
+      expect((await readOnboarding(created.id)).status).toBe("open");
+    },
+  );
 
-  it("refuses a page of a sibling subdomain (Sec-Fetch-Site: same-site) on the payout and the authorization", async () => {
-    const created = await createOnboarding({ operator: accountAddress() });
-    for (const [path, body] of [
-      ["payout", { source: "in_app", address: accountAddress() }],
-      ["authorization", { txhash: "AB".repeat(32) }],
-    ] as const) {
-      const response = await postJson(`/api/onboarding-pages/${created.id}/${path}`, body, {
-        headers: { "sec-fetch-site": "same-site" },
-      });
-      expect(response.status, path).toBe(403);
-      expect(await errorReason(response)).toBe("CROSS_ORIGIN");
-    }
-    expect((await readOnboarding(created.id)).status).toBe("open");
-  });
+  it(
+    "refuses a page of a sibling subdomain (Sec-Fetch-Site: same-site) on the payout and the " + "authorization",
+    async () => {
+      const created = await createOnboarding({ operator: accountAddress() });
+      for (const [path, body] of [
+        ["payout", { source: "in_app", address: accountAddress() }],
+        ["authorization", { txhash: "AB".repeat(32) }],
+      ] as const) {
+        const response = await postJson(`/api/onboarding-pages/${created.id}/${path}`, body, {
+          headers: { "sec-fetch-site": "same-site" },
+        });
+        expect(response.status, path).toBe(403);
+        expect(await errorReason(response)).toBe("CROSS_ORIGIN");
+      }
+      expect((await readOnboarding(created.id)).status).toBe("open");
+    },
+  );
 
   it("refuses a page of another origin, and says plainly when the onboarding was cancelled", async () => {
     const created = await createOnboarding({ operator: accountAddress() });
@@ -177,7 +190,7 @@ describe("pairing the payout", () => {
 
 describe("the in-app authorization's signer", () => {
   it("stops the onboarding when the authorization was signed by another address than the paired payout", async () => {
-    const operator = (await devnetNodes())[3]!.operator;
+    const operator = (await devnetNode("paying-itself")).operator;
     const created = await createOnboarding({ operator });
     const paired = accountAddress();
     await page.payout(created.id, { source: "in_app", address: paired });
@@ -195,7 +208,7 @@ describe("the in-app authorization's signer", () => {
   });
 
   it("records the hash of an authorization signed by the payout and reads the chain at once", async () => {
-    const operator = (await devnetNodes())[4]!.operator;
+    const operator = (await devnetNode("paying-itself")).operator;
     const created = await createOnboarding({ operator });
     const payout = accountAddress();
     await page.payout(created.id, { source: "in_app", address: payout });
@@ -209,7 +222,7 @@ describe("the in-app authorization's signer", () => {
   });
 
   it("keeps a hash no block holds yet and refuses one that authorizes nothing", async () => {
-    const operator = (await devnetNodes())[4]!.operator;
+    const operator = (await devnetNode("paying-itself")).operator;
     const created = await createOnboarding({ operator });
     const payout = accountAddress();
     await page.payout(created.id, { source: "in_app", address: payout });

@@ -36,64 +36,71 @@ async function verifiedEvents(id: string) {
 }
 
 describe("an onboarding verified on chain and handed to the host", () => {
-  it("goes open → connected → authorized → applied on the chain's word, each step a verified event in order", async () => {
-    const node = await devnetNode("paying-authorized-payout");
-    const created = await createOnboarding({
-      operator: node.operator,
-      label: "rack-7",
-      reference: "order-42",
-      return_url: "https://host.example/done",
-    });
-    expect(created).toMatchObject({
-      status: "open",
-      operator: node.operator,
-      label: "rack-7",
-      reference: "order-42",
-      payout: null,
-      url: `${ORIGIN}/?onboarding=${created.id}`,
-    });
+  it(
+    "goes open → connected → authorized → applied on the chain's word, each step a verified event " + "in order",
+    async () => {
+      const node = await devnetNode("paying-authorized-payout");
+      const created = await createOnboarding({
+        operator: node.operator,
+        label: "rack-7",
+        reference: "order-42",
+        return_url: "https://host.example/done",
+      });
+      expect(created).toMatchObject({
+        status: "open",
+        operator: node.operator,
+        label: "rack-7",
+        reference: "order-42",
+        payout: null,
+        url: `${ORIGIN}/?onboarding=${created.id}`,
+      });
 
-    const paired = await pairByRelay(created.id, node.payout_recipient);
-    expect(paired.status).toBe(200);
-    expect(await paired.json()).toMatchObject({
-      status: "connected",
-      payout: node.payout_recipient,
-      payout_source: "relay",
-      host: "host.example",
-    });
+      const paired = await pairByRelay(created.id, node.payout_recipient);
+      expect(paired.status).toBe(200);
+      expect(await paired.json()).toMatchObject({
+        status: "connected",
+        payout: node.payout_recipient,
+        payout_source: "relay",
+        host: "host.example",
+      });
 
-    await settle(created.id);
-    const applied = await readOnboarding(created.id);
-    expect(applied).toMatchObject({
-      status: "applied",
-      authorization: { required: true },
-      node: { payout_recipient: node.payout_recipient },
-    });
-    expect(applied.authorization.height).toBeGreaterThan(0);
-    expect(applied.node.height).toBeGreaterThan(0);
-    expect(applied.commands.update_node).toContain(node.payout_recipient);
+      await settle(created.id);
+      const applied = await readOnboarding(created.id);
+      expect(applied).toMatchObject({
+        status: "applied",
+        authorization: { required: true },
+        node: { payout_recipient: node.payout_recipient },
+      });
+      expect(applied.authorization.height).toBeGreaterThan(0);
+      expect(applied.node.height).toBeGreaterThan(0);
+      expect(applied.commands.update_node).toContain(node.payout_recipient);
 
-    // The wake-up also delivered the three events, in order, each signed.
-    const events = await verifiedEvents(created.id);
-    expect(events.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.authorized", "onboarding.applied"]);
-    expect(events.map((e) => e.data.status)).toEqual(["connected", "authorized", "applied"]);
-    expect(events[0]!.data).toMatchObject({
-      payout: node.payout_recipient,
-      payout_source: "relay",
-      reference: "order-42",
-    });
-    expect(events[0]!.data.commands).toBeUndefined();
-    expect(events[1]!.data.commands.update_node).toContain(`--payout-recipient ${node.payout_recipient}`);
-    expect(new Set(events.map((e) => e.webhookId)).size).toBe(3);
+      // The wake-up also delivered the three events, in order, each signed.
+      const events = await verifiedEvents(created.id);
+      expect(events.map((e) => e.type)).toEqual([
+        "onboarding.connected",
+        "onboarding.authorized",
+        "onboarding.applied",
+      ]);
+      expect(events.map((e) => e.data.status)).toEqual(["connected", "authorized", "applied"]);
+      expect(events[0]!.data).toMatchObject({
+        payout: node.payout_recipient,
+        payout_source: "relay",
+        reference: "order-42",
+      });
+      expect(events[0]!.data.commands).toBeUndefined();
+      expect(events[1]!.data.commands.update_node).toContain(`--payout-recipient ${node.payout_recipient}`);
+      expect(new Set(events.map((e) => e.webhookId)).size).toBe(3);
 
-    const log = await (await host(`/${created.id}/events`)).json<{ events: Record<string, any>[] }>();
-    expect(log.events.map((e) => [e.type, e.attempts.length, e.delivered_at !== null])).toEqual([
-      ["onboarding.connected", 1, true],
-      ["onboarding.authorized", 1, true],
-      ["onboarding.applied", 1, true],
-    ]);
-    expect(log.events[0]!.attempts[0]).toMatchObject({ status: 204 });
-  });
+      const log = await (await host(`/${created.id}/events`)).json<{ events: Record<string, any>[] }>();
+      expect(log.events.map((e) => [e.type, e.attempts.length, e.delivered_at !== null])).toEqual([
+        ["onboarding.connected", 1, true],
+        ["onboarding.authorized", 1, true],
+        ["onboarding.applied", 1, true],
+      ]);
+      expect(log.events[0]!.attempts[0]).toMatchObject({ status: 204 });
+    },
+  );
 
   it("waits in connected until the payout key authorizes the operator on chain", async () => {
     const node = await devnetNode("paying-itself");

@@ -119,7 +119,9 @@ export async function recover(ids: string[]): Promise<void> {
   await Promise.all(ids.map((id) => planAnswers(id, [])));
 }
 
-/** What the network's chain follower tells `id` when a block at `height` names it; then `id` has done what that woke. */
+/**
+ * What the network's chain follower tells `id` when a block at `height` names it; then `id` has done what that woke.
+ */
 export async function hintBlock(id: string, height: number): Promise<void> {
   await onboardingStub(id).chainHint({ height, following: true });
   await settle(id);
@@ -130,13 +132,16 @@ export async function restart(id: string): Promise<void> {
   await runInDurableObject(onboardingStub(id), (_instance, state) => state.abort("restart")).catch(() => undefined);
 }
 
-/** Runs the onboarding's alarms one after the other (each what was due first: a check, a retry) until `done`, at most `max` of them. */
+/**
+ * Runs the onboarding's alarms one after the other (each what was due first: a check, a retry) until `done`, at most
+ * `max` of them.
+ */
 export async function wakeUntil(id: string, done: () => Promise<boolean>, max = 12): Promise<void> {
   for (let n = 0; n < max && !(await done()); n++) await wake(id);
 }
 
-/** A node record of the devnet (its operator and whom it pays). */
-export async function devnetNodes(): Promise<{ operator: string; payout_recipient: string }[]> {
+/** The devnet's node records (operator and whom each pays). */
+async function devnetNodes(): Promise<{ operator: string; payout_recipient: string }[]> {
   const response = await fetch(`${DEVNET}/${config.namespace}/incentives/v1/nodes`);
   return ((await response.json()) as { nodes: { operator: string; payout_recipient: string }[] }).nodes;
 }
@@ -154,7 +159,10 @@ export async function devnetNode(
   return node;
 }
 
-/** Broadcasts on the devnet as `signer` would from its wallet and waits for the block that holds it; returns the tx_response. */
+/**
+ * Broadcasts on the devnet as `signer` would from its wallet and waits for the block that holds it; returns the
+ * tx_response.
+ */
 export async function broadcast(signer: string, messages: { typeUrl: string; value: Record<string, unknown> }[]) {
   const response = await fetch(`${DEVNET}/__devnet/txs?wait=block`, {
     method: "POST",

@@ -58,19 +58,22 @@ describe("the host API's door", () => {
     },
   );
 
-  it("compares the presented key with every configured key, as SHA-256 digests in constant time, whichever matched", async () => {
-    const compare = vi.spyOn(crypto.subtle, "timingSafeEqual");
-    for (const authorization of [
-      ...HOST_KEYS.map((key) => bearer(key).authorization),
-      "Bearer not-a-key-not-a-key-not-a-key-0000",
-    ]) {
-      compare.mockClear();
-      await api(`/api/onboardings/${mintOnboardingId()}`, { headers: { authorization } });
-      expect(compare, authorization.slice(0, 20)).toHaveBeenCalledTimes(HOST_KEYS.length);
-      for (const [a, b] of compare.mock.calls)
-        expect([(a as ArrayBuffer).byteLength, (b as ArrayBuffer).byteLength]).toEqual([32, 32]);
-    }
-  });
+  it(
+    "compares the presented key with every configured key, as SHA-256 digests in constant time, whichever " + "matched",
+    async () => {
+      const compare = vi.spyOn(crypto.subtle, "timingSafeEqual");
+      for (const authorization of [
+        ...HOST_KEYS.map((key) => bearer(key).authorization),
+        "Bearer not-a-key-not-a-key-not-a-key-0000",
+      ]) {
+        compare.mockClear();
+        await api(`/api/onboardings/${mintOnboardingId()}`, { headers: { authorization } });
+        expect(compare, authorization.slice(0, 20)).toHaveBeenCalledTimes(HOST_KEYS.length);
+        for (const [a, b] of compare.mock.calls)
+          expect([(a as ArrayBuffer).byteLength, (b as ArrayBuffer).byteLength]).toEqual([32, 32]);
+      }
+    },
+  );
 
   it("sends no CORS headers, not even to a preflight", async () => {
     const preflight = await api("/api/onboardings", {

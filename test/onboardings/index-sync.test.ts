@@ -3,12 +3,13 @@
  * what the object decided, a write D1 refuses is retried from the object's alarm until it lands,
  * a row never moves backwards, and everything is found again once the objects are gone from memory.
  */
+import { logged } from "../helpers/console";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { writeOnboardingRow } from "../../src/onboardings/index-store";
-import { indexRetryDelayMs } from "../../src/onboardings/index-sync";
-import { RETENTION_MS } from "../../src/onboardings/schedule";
+import { owedRetryDelayMs as indexRetryDelayMs, RETENTION_MS } from "../../src/onboardings/schedule";
+import type { OnboardingState } from "../../src/onboardings/state";
 import type { OnboardingView } from "../../src/protocol/index";
 import { api } from "../helpers/sessions";
 import {
@@ -16,7 +17,7 @@ import {
   bearer,
   clockTo,
   createOnboarding,
-  devnetNodes,
+  devnetNode,
   host,
   hostPost,
   onboardingStub,
@@ -98,7 +99,7 @@ describe("the onboarding writes its row after every change", () => {
   });
 
   it("follows the chain's word to applied", async () => {
-    const node = (await devnetNodes())[0]!;
+    const node = await devnetNode("paying-authorized-payout");
     const created = await createOnboarding({ operator: node.operator });
     await pairByRelay(created.id, node.payout_recipient);
     await settle(created.id);
@@ -114,22 +115,66 @@ describe("the onboarding writes its row after every change", () => {
     ]);
   });
 
-  it("retries a write D1 refused from its alarm until it lands, sooner than anything else the object waits for", async () => {
-    const refused = await refuseWrites("onboardings");
-    const created = await createOnboarding({ operator: accountAddress(), reference: "retried-1" });
-    await settle(created.id);
-    // An open onboarding waits for nothing but its expiry, days away: the alarm is the index's, within seconds.
-    const alarm = await runInDurableObject(onboardingStub(created.id), (_o, state) => state.storage.getAlarm());
-    expect(alarm! - Date.now()).toBeLessThanOrEqual(indexRetryDelayMs(2));
-    await refused.restore();
-    expect(await listed("reference=retried-1")).toEqual({ data: [], has_more: false });
+  it(
+    "retries a write D1 refused from its alarm until it lands, sooner than anything else the object " + "waits for",
+    async () => {
+      const refused = await refuseWrites("onboardings");
+      const created = await createOnboarding({ operator: accountAddress(), reference: "retried-1" });
+      await settle(created.id);
+      // An open onboarding waits for nothing but its expiry, days away: the alarm is the index's, within seconds.
+      const alarm = await runInDurableObject(onboardingStub(created.id), (_o, state) => state.storage.getAlarm());
+      expect(alarm! - Date.now()).toBeLessThanOrEqual(indexRetryDelayMs(2));
+      await refused.restore();
+      expect(await listed("reference=retried-1")).toEqual({ data: [], has_more: false });
+      expect(logged("warn")).toContainEqual(
+        expect.objectContaining({ event: "index_write_failed", onboarding: created.id, failures: 1 }),
+      );
 
-    expect(await runDurableObjectAlarm(onboardingStub(created.id))).toBe(true);
-    expect(await listed("reference=retried-1")).toEqual({ data: [created], has_more: false });
-    // Landed: the alarm is the expiry's again.
-    const next = await runInDurableObject(onboardingStub(created.id), (_o, state) => state.storage.getAlarm());
-    expect(next).toBe(Date.parse(created.expires_at));
-  });
+      clockTo(alarm!);
+      expect(await runDurableObjectAlarm(onboardingStub(created.id))).toBe(true);
+      expect(await listed("reference=retried-1")).toEqual({ data: [created], has_more: false });
+      // Landed: the alarm is the expiry's again.
+      const next = await runInDurableObject(onboardingStub(created.id), (_o, state) => state.storage.getAlarm());
+      expect(next).toBe(Date.parse(created.expires_at));
+    },
+  );
+
+  it(
+    "resumes a write D1 refused after a restart, from its " + "alarm alone: applied shows up in the list and the feed",
+    async () => {
+      const node = await devnetNode("paying-authorized-payout");
+      const created = await createOnboarding({ operator: node.operator, reference: "restarted-applied" });
+      await settle(created.id);
+      const refused = await refuseWrites("events");
+      await pairByRelay(created.id, node.payout_recipient);
+      await settle(created.id);
+      const applied = await readOnboarding(created.id);
+      expect(applied.status).toBe("applied");
+      expect((await listed("reference=restarted-applied")).data.map((o) => o.status)).toEqual(["open"]);
+
+      // Evicted: memory is gone; what the index is owed is in the stored state, and the stored alarm is its retry.
+      await restart(created.id);
+      const stored = await runInDurableObject(onboardingStub(created.id), (_o, state) =>
+        Promise.all([state.storage.get<OnboardingState>("state"), state.storage.getAlarm()]),
+      );
+      const [state, alarm] = [stored[0]!, stored[1]!];
+      expect(state.indexed_version).toBeLessThan(state.version);
+      expect(alarm).toBe(state.index_write!.at);
+      expect(alarm - Date.now()).toBeLessThanOrEqual(indexRetryDelayMs(20));
+      await restart(created.id);
+      await refused.restore();
+
+      // Nothing but the alarm, when it is due.
+      clockTo(alarm);
+      expect(await runDurableObjectAlarm(onboardingStub(created.id))).toBe(true);
+      expect((await listed("reference=restarted-applied")).data).toEqual([applied]);
+      expect((await feedOf(created.id)).data.map((e) => e.type)).toEqual([
+        "onboarding.connected",
+        "onboarding.authorized",
+        "onboarding.applied",
+      ]);
+    },
+  );
 
   it("waits longer after each refused write, at most 5 minutes", () => {
     expect([1, 2, 3, 4, 6, 7, 20].map(indexRetryDelayMs)).toEqual([
@@ -137,30 +182,35 @@ describe("the onboarding writes its row after every change", () => {
     ]);
   });
 
-  it("never moves a row backwards: a newer change lands past a failed one, and an older version changes nothing", async () => {
-    const created = await createOnboarding({ operator: accountAddress() });
-    await settle(created.id);
-    const refused = await refuseWrites("events");
-    await payInApp(created.id, accountAddress());
-    await settle(created.id);
-    const connected = await readOnboarding(created.id);
-    await refused.restore();
-    expect((await hostPost(`/${created.id}/cancel`, "")).status).toBe(200);
-    await settle(created.id);
-    const cancelled = await readOnboarding(created.id);
-    expect((await listed(`operator=${created.operator}`)).data).toEqual([cancelled]);
-    const version = await rowVersion(created.id);
-    expect(version).toBeGreaterThan(2);
+  it(
+    "never moves a row backwards: a newer change lands " + "past a failed one, and an older version changes nothing",
+    async () => {
+      const created = await createOnboarding({ operator: accountAddress() });
+      await settle(created.id);
+      const refused = await refuseWrites("events");
+      await payInApp(created.id, accountAddress());
+      await settle(created.id);
+      const connected = await readOnboarding(created.id);
+      await refused.restore();
+      expect((await hostPost(`/${created.id}/cancel`, "")).status).toBe(200);
+      // The refused write is retried when its lease ends, with the newest state.
+      clockTo(Date.now() + indexRetryDelayMs(1));
+      await settle(created.id);
+      const cancelled = await readOnboarding(created.id);
+      expect((await listed(`operator=${created.operator}`)).data).toEqual([cancelled]);
+      const version = await rowVersion(created.id);
+      expect(version).toBeGreaterThan(2);
 
-    // A write of the older onboarding (a stale copy of the object, a late retry) is ignored.
-    await writeOnboardingRow(db, { onboarding: connected as OnboardingView, version: version! - 1, events: [] });
-    await writeOnboardingRow(db, { onboarding: connected as OnboardingView, version: version!, events: [] });
-    expect((await listed(`operator=${created.operator}`)).data).toEqual([cancelled]);
-    expect((await feedOf(created.id)).data.map((e) => e.type)).toEqual([
-      "onboarding.connected",
-      "onboarding.cancelled",
-    ]);
-  });
+      // A write of the older onboarding (a stale copy of the object, a late retry) is ignored.
+      await writeOnboardingRow(db, { onboarding: connected as OnboardingView, version: version! - 1, events: [] });
+      await writeOnboardingRow(db, { onboarding: connected as OnboardingView, version: version!, events: [] });
+      expect((await listed(`operator=${created.operator}`)).data).toEqual([cancelled]);
+      expect((await feedOf(created.id)).data.map((e) => e.type)).toEqual([
+        "onboarding.connected",
+        "onboarding.cancelled",
+      ]);
+    },
+  );
 
   it("finds everything across a restart, and a restarted object adds no event twice", async () => {
     const operator = accountAddress();
@@ -180,7 +230,8 @@ describe("the onboarding writes its row after every change", () => {
     expect(before.data.map((o) => o.status)).toEqual(["cancelled", "connected", "open"]);
     expect(await Promise.all(ids.map(feedOf))).toEqual(feedsBefore);
 
-    // A restarted object knows nothing of what landed: its next change offers every event again, and the feed keeps one of each.
+    // A restarted object knows nothing of what landed: its next change offers every event again, and the feed keeps one
+    // of each.
     await hostPost(`/${ids[1]}/cancel`, "");
     await settle(ids[1]!);
     expect((await feedOf(ids[1]!)).data.map((e) => e.type)).toEqual(["onboarding.connected", "onboarding.cancelled"]);

@@ -71,7 +71,7 @@ async function seed(
 
 type ListAnswer = { data: OnboardingView[]; has_more: boolean };
 type FeedAnswer = {
-  data: { id: string; type: string; created_at: string; onboarding_id: string; data: OnboardingView }[];
+  data: { seq: number; id: string; type: string; created_at: string; onboarding_id: string; data: OnboardingView }[];
   has_more: boolean;
 };
 
@@ -281,24 +281,29 @@ describe("GET /api/events", () => {
     return { a, b, order };
   }
 
-  it("lists events oldest first in the order they were first indexed, each with its onboarding as it was then", async () => {
-    const { a, order } = await interleaved();
-    const page = await feed(`onboarding=${a.id}`);
-    expect(page.data.map((e) => [e.type, e.data.status])).toEqual([
-      ["onboarding.connected", "connected"],
-      ["onboarding.authorized", "authorized"],
-      ["onboarding.applied", "applied"],
-    ]);
-    expect(page.data[0]).toEqual({
-      id: order[0],
-      type: "onboarding.connected",
-      created_at: a.updated_at,
-      onboarding_id: a.id,
-      data: { ...a, status: "connected" },
-    });
-    const all = await feed(`after=${order[0]}&limit=100`);
-    expect(all.data.map((e) => e.id).slice(0, 4)).toEqual(order.slice(1));
-  });
+  it(
+    "lists events oldest first in the order they were " + "first indexed, each with its onboarding as it was then",
+    async () => {
+      const { a, order } = await interleaved();
+      const page = await feed(`onboarding=${a.id}`);
+      expect(page.data.map((e) => [e.type, e.data.status])).toEqual([
+        ["onboarding.connected", "connected"],
+        ["onboarding.authorized", "authorized"],
+        ["onboarding.applied", "applied"],
+      ]);
+      expect(page.data[0]).toEqual({
+        seq: expect.any(Number),
+        id: order[0],
+        type: "onboarding.connected",
+        created_at: a.updated_at,
+        onboarding_id: a.id,
+        failed_at: null,
+        data: { ...a, status: "connected" },
+      });
+      const all = await feed(`after=${order[0]}&limit=100`);
+      expect(all.data.map((e) => e.id).slice(0, 4)).toEqual(order.slice(1));
+    },
+  );
 
   it("catches a host up from the last event it saw, a page at a time, and finds events written later", async () => {
     const { order } = await interleaved();
@@ -313,6 +318,24 @@ describe("GET /api/events", () => {
     expect(caughtUp.has_more).toBe(false);
   });
 
+  it("reads on from a deleted onboarding's last event, by its seq and by its id", async () => {
+    const { b, order } = await interleaved();
+    const seen = await feed(`after=${order[0]}&limit=100`);
+    const last = seen.data.find((e) => e.id === order[3])!;
+    expect(seen.data.map((e) => e.seq)).toEqual([...seen.data.map((e) => e.seq)].sort((x, y) => x - y));
+    // The host saw b's last event; then b's retention ended.
+    await deleteOnboardingRows(db, b.id);
+    const bySeq = await feed(`after=${last.seq}&limit=100`);
+    const byId = await feed(`after=${last.id}&limit=100`);
+    expect(bySeq.data.map((e) => e.id).slice(0, 1)).toEqual([order[4]]);
+    expect(byId.data).toEqual(bySeq.data);
+    // Fully caught up, after a deleted event: an empty page, not a refusal.
+    const end = bySeq.data.at(-1)!;
+    await deleteOnboardingRows(db, end.onboarding_id);
+    expect(await feed(`after=${end.seq}`)).toEqual({ data: [], has_more: false });
+    expect((await feed(`after=${end.id}`)).data.every((e) => e.seq > end.seq)).toBe(true);
+  });
+
   it("filters by type", async () => {
     const { order } = await interleaved();
     const page = await feed(`after=${order[0]}&type=onboarding.cancelled`);
@@ -322,6 +345,7 @@ describe("GET /api/events", () => {
   it.each([
     ["an unknown parameter", "since=1", "UNKNOWN_QUERY_PARAMETER", "since"],
     ["an after that is not an event id", "after=ob_1", "INVALID_QUERY_PARAMETER", "after"],
+    ["an after that is not a seq", "after=-1", "INVALID_QUERY_PARAMETER", "after"],
     ["an after no event has", "after=msg_0000", "CURSOR_NOT_FOUND", "after"],
     ["an unknown type", "type=onboarding.opened", "INVALID_QUERY_PARAMETER", "type"],
     ["a bad onboarding id", "onboarding=ob_XYZ", "INVALID_QUERY_PARAMETER", "onboarding"],

@@ -10,7 +10,7 @@ import {
   accountAddress,
   clockTo,
   createOnboarding,
-  devnetNodes,
+  devnetNode,
   host,
   hostPost,
   onboardingStub,
@@ -73,7 +73,7 @@ describe("expiry from every state that waits", () => {
   );
 
   it("never expires an applied onboarding", async () => {
-    const node = (await devnetNodes())[0]!;
+    const node = await devnetNode("paying-authorized-payout");
     const created = await createOnboarding({ operator: node.operator });
     await page.payout(created.id, { source: "in_app", address: node.payout_recipient });
     await settle(created.id);

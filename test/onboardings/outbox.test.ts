@@ -1,14 +1,16 @@
 import { runInDurableObject } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { logged } from "../helpers/console";
 import { HOST_WEBHOOK_SECRET } from "../host-settings";
 import {
   accountAddress,
   createOnboarding,
   deliveriesOf,
-  devnetNodes,
+  devnetNode,
   host,
   laneStub,
+  onboardingStub,
   page,
   planAnswers,
   restart,
@@ -114,12 +116,27 @@ describe("delivery: at least once, in order, every attempt logged", () => {
     const log = await eventsLog(id);
     expect(log.map((e) => e.delivered_at !== null)).toEqual([true, true]);
     expect(log[0]!.attempts.map((a) => a.status)).toEqual([503, 503, 204]);
+    // Each failed attempt leaves one warning naming the onboarding, the event and the answer; a delivery none.
+    expect(logged("warn").filter((line) => line.event === "webhook_attempt_failed")).toEqual(
+      [1, 2].map((attempt) =>
+        expect.objectContaining({ onboarding: id, webhook_id: log[0]!.id, attempt, status: 503 }),
+      ),
+    );
   });
 
   it("writes the event in the same stored value as the state change it reports", async () => {
-    const node = (await devnetNodes())[0]!;
+    const node = await devnetNode("paying-authorized-payout");
     const { id } = await createOnboarding({ operator: node.operator });
     await page.payout(id, { source: "in_app", address: node.payout_recipient });
+    // One stored value holds both: two puts (even side by side) could leave the change without its event.
+    const stored = await runInDurableObject(onboardingStub(id), async (_instance, state) => [
+      ...(await state.storage.list()).entries(),
+    ]);
+    const holding = (text: string) =>
+      stored.filter(([, value]) => JSON.stringify(value).includes(text)).map(([key]) => key);
+    const withChange = holding('"status":"connected"');
+    expect(withChange).toHaveLength(1);
+    expect(holding('"type":"onboarding.connected"')).toEqual(withChange);
     await restart(id);
     const log = await eventsLog(id);
     const onboarding = await (await host(`/${id}`)).json<{ status: string }>();

@@ -24,7 +24,7 @@ describe("POST /api/webhook/retry", () => {
     const response = await retry();
     expect(response.status).toBe(202);
     expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(await response.json()).toEqual({ failing: false, next_attempt_at: null });
+    expect(await response.json()).toEqual({ failing: false, next_attempt_at: null, resent: 0 });
   });
 
   it("has a failing endpoint tried now, not at its next probe, and says when", async () => {

@@ -140,4 +140,20 @@ describe("the check itself", () => {
       '$: the check does not know the keyword "contentEncoding"',
     ]);
   });
+
+  it("checks the document's formats: its times are RFC 3339 date-times and its links absolute URIs", async () => {
+    const doc = await servedDocument();
+    const onboarding = { $ref: "#/components/schemas/Onboarding" };
+    const created = await (await hostPost("", { operator: accountAddress() })).json<Record<string, unknown>>();
+    expect(schemaProblems(doc, onboarding, { ...created, created_at: "2026-11-25 10:00:00" })).toEqual([
+      '$.created_at: "2026-11-25 10:00:00" is not a date-time',
+    ]);
+    expect(schemaProblems(doc, onboarding, { ...created, url: "/?onboarding=ob_1" })).toEqual([
+      '$.url: "/?onboarding=ob_1" is not a uri',
+    ]);
+    expect(schemaProblems(doc, onboarding, { ...created, return_url: "host.example/back" })).toHaveLength(1);
+    expect(schemaProblems(doc, { type: "string", format: "email" }, "a@b.c")).toEqual([
+      '$: the check does not know the format "email"',
+    ]);
+  });
 });

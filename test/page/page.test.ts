@@ -16,12 +16,14 @@ import { PAGE_ORIGIN_NAME } from "../../src/protocol/page-origin";
 import { parseDeepLink, SESSION_ID_PATTERN, type ConnectPayload } from "../../src/protocol/index";
 import { decodeSvg } from "../helpers/qr";
 import { accountAddress, CHAIN_ID, ORIGIN, TTL_MAX_SECONDS, WALLET } from "../helpers/sessions";
+import { createOnboarding } from "../onboardings/helpers";
 
 /** The static index.html's ETag: a browser that holds it asks with it, and must still get the filled-in page. */
 const assetTag = (await env.ASSETS.fetch(`${ORIGIN}/`)).headers.get("etag") ?? "";
 const get = (path: string) =>
   exports.default.fetch(new Request(`${ORIGIN}${path}`, { headers: { "if-none-match": assetTag } }));
-const ONBOARDING = `ob_${"5".repeat(32)}`;
+/** A host's onboarding, open: its page carries a session signed for it. */
+const ONBOARDING = (await createOnboarding({ operator: accountAddress(), label: "Page" })).id;
 const stylesheet = await (await env.ASSETS.fetch(`${ORIGIN}/styles.css`)).text();
 
 /** The text of the `<script type="application/json" id=…>` block. */
@@ -47,39 +49,48 @@ async function storedKeys(sessionId: string): Promise<string[]> {
   return runInDurableObject(stub, async (_instance, state) => [...(await state.storage.list()).keys()]);
 }
 
-const sha256 = async (text: string) =>
-  `'sha256-${btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))))}'`;
+const sha256 = async (text: string) => {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
+};
 
 describe("GET / (the page's document)", () => {
-  it("carries the settings /api/config answers, no session for a link without an operator, and is never cached", async () => {
-    expect(assetTag).not.toBe("");
-    const { response, html, first, svg } = await firstScreen("/");
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(response.headers.get("etag")).toBeNull();
-    const settings = await (await get("/api/config")).json();
-    expect(JSON.parse(block(html, "page-settings"))).toEqual(settings);
-    expect(first).toBeNull();
-    expect(svg).toBeNull();
-    expect(html).toMatch(/<ol id="steps" class="steps" hidden>/);
-  });
+  it(
+    "carries the settings /api/config answers, no session for a link without an operator, and is never " + "cached",
+    async () => {
+      expect(assetTag).not.toBe("");
+      const { response, html, first, svg } = await firstScreen("/");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(response.headers.get("etag")).toBeNull();
+      const settings = await (await get("/api/config")).json();
+      expect(JSON.parse(block(html, "page-settings"))).toEqual(settings);
+      expect(first).toBeNull();
+      expect(svg).toBeNull();
+      expect(html).toMatch(/<ol id="steps" class="steps" hidden>/);
+    },
+  );
 
-  it("puts the stylesheet inline, allowed by its sha256 added to public/_headers' policy; no inline script, no unsafe-inline", async () => {
-    const { response, html } = await firstScreen(`/?operator=${accountAddress()}`);
-    expect(stylesheet).toContain(".qr {");
-    expect(html).toContain(`<style>${stylesheet}</style>`);
-    expect(html).not.toContain('href="/styles.css"');
-    const policy = headers.match(/Content-Security-Policy: (.*)/)![1]!;
-    expect(response.headers.get("content-security-policy")).toBe(
-      policy.replace("style-src 'self'", `style-src 'self' ${await sha256(stylesheet)}`),
-    );
-    expect(policy).toMatch(/script-src 'self';/);
-    expect(policy).not.toContain("unsafe-inline");
-    const inlineScripts = [...html.matchAll(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/g)];
-    expect(inlineScripts).toEqual([]);
-    expect(indexHtml).not.toMatch(/ style=/);
-  });
+  it(
+    "puts the stylesheet inline, allowed by its sha256 added to public/_headers' policy; no inline script, no " +
+      "unsafe-inline",
+    async () => {
+      const { response, html } = await firstScreen(`/?operator=${accountAddress()}`);
+      expect(stylesheet).toContain(".qr {");
+      expect(html).toContain(`<style>${stylesheet}</style>`);
+      expect(html).not.toContain('href="/styles.css"');
+      const policy = headers.match(/Content-Security-Policy: (.*)/)![1]!;
+      expect(response.headers.get("content-security-policy")).toBe(
+        policy.replace("style-src 'self'", `style-src 'self' ${await sha256(stylesheet)}`),
+      );
+      expect(policy).toMatch(/script-src 'self';/);
+      expect(policy).not.toContain("unsafe-inline");
+      const inlineScripts = [...html.matchAll(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/g)];
+      expect(inlineScripts).toEqual([]);
+      expect(indexHtml).not.toMatch(/ style=/);
+    },
+  );
 
   for (const [name, path] of [
     ["a self-hoster's link (a valid operator)", () => `/?operator=${accountAddress()}&label=rack-1`],
@@ -87,6 +98,7 @@ describe("GET / (the page's document)", () => {
   ] as const) {
     it(`shows step 1 for ${name}: the connect link and its QR, of a signed session fresh on every load`, async () => {
       const { html, first, svg, href } = await firstScreen(path());
+      const bound = path().includes("onboarding") ? `?onboarding=${ONBOARDING}` : "";
       const again = await firstScreen(path());
       expect(first!.session_id).toMatch(SESSION_ID_PATTERN);
       expect(again.first!.session_id).not.toBe(first!.session_id);
@@ -97,7 +109,7 @@ describe("GET / (the page's document)", () => {
         chain_id: CHAIN_ID,
         origin: { name: PAGE_ORIGIN_NAME, url: ORIGIN },
         expires_at: first!.expires_at,
-        relay_url: `${ORIGIN}${WALLET}/${first!.session_id}/confirm`,
+        relay_url: `${ORIGIN}${WALLET}/${first!.session_id}/confirm${bound}`,
       });
       const life = Date.parse(first!.expires_at) - Date.now();
       expect(life).toBeGreaterThan(Math.min(300, TTL_MAX_SECONDS) * 1000 - 5_000);
@@ -121,18 +133,23 @@ describe("GET / (the page's document)", () => {
     expect(self.html).toMatch(/<li data-step="sweep">/);
   });
 
-  it("carries no session when the operator is not an address of the network, or the onboarding id is malformed", async () => {
-    for (const path of [
-      "/?operator=not-an-address",
-      `/?operator=${accountAddress("other")}`,
-      "/?operator=",
-      `/?onboarding=ob_123&operator=${accountAddress()}`,
-    ]) {
-      const { first, svg } = await firstScreen(path);
-      expect(first, path).toBeNull();
-      expect(svg, path).toBeNull();
-    }
-  });
+  it(
+    "carries no session when the operator is not an address " +
+      "of the network, or the onboarding is malformed or unknown",
+    async () => {
+      for (const path of [
+        `/?onboarding=ob_${"5".repeat(32)}`,
+        "/?operator=not-an-address",
+        `/?operator=${accountAddress("other")}`,
+        "/?operator=",
+        `/?onboarding=ob_123&operator=${accountAddress()}`,
+      ]) {
+        const { first, svg } = await firstScreen(path);
+        expect(first, path).toBeNull();
+        expect(svg, path).toBeNull();
+      }
+    },
+  );
 
   it("answers a burst of loads with 200 and stores no session for any of them", async () => {
     const loads = await Promise.all(
@@ -146,11 +163,15 @@ describe("GET / (the page's document)", () => {
     for (const id of ids) expect(await storedKeys(id)).toEqual([]);
   });
 
-  it("carries no session where no signing key is configured (a deployment without SESSION_SIGNING_KEY): the script creates it", async () => {
-    const config = readConfig(env);
-    expect(await firstSession({ ...config, sessionSigningKey: null }, ORIGIN, Date.now())).toBeNull();
-    expect(await firstSession(config, ORIGIN, Date.now())).not.toBeNull();
-  });
+  it(
+    "carries no session where no signing key is configured (a deployment without SESSION_SIGNING_KEY): the script " +
+      "creates it",
+    async () => {
+      const config = readConfig(env);
+      expect(await firstSession({ ...config, sessionSigningKey: null }, ORIGIN, Date.now())).toBeNull();
+      expect(await firstSession(config, ORIGIN, Date.now())).not.toBeNull();
+    },
+  );
 
   it("inlines JSON that no value can end early: every < is escaped", () => {
     const value = { label: "</script><script>alert(1)</script>" };

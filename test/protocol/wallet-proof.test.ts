@@ -180,23 +180,27 @@ describe("normalizeWalletProof refuses the rest with a problem, never a throw", 
     );
   });
 
-  it("takes any string as the key only when it decodes canonically to a key's size, refusing it as INVALID_PUBKEY otherwise", () => {
-    const base = { session_id: expected.sessionId, address: toBech32(PREFIX, new Uint8Array(20)) };
-    fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 80 }), (key) => {
-        const result = checked(normalizeWalletProof({ ...base, pubkey_base64: key }, expected));
-        if (!result.ok) {
-          expect(result.problem).toMatchObject({ field: "pubkey_base64", reason: "INVALID_PUBKEY" });
-          return;
-        }
-        const stored = result.proof.pubkey_base64;
-        expect(atob(stored).length).toBeGreaterThanOrEqual(PUBKEY_MIN_BYTES);
-        expect(btoa(atob(stored))).toBe(stored);
-        expect(stored.replace(/=+$/, "")).toBe(key.replace(/=+$/, "").replaceAll("-", "+").replaceAll("_", "/"));
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it(
+    "takes any string as the key only when it decodes canonically to a key's size, refusing it as INVALID_PUBKEY " +
+      "otherwise",
+    () => {
+      const base = { session_id: expected.sessionId, address: toBech32(PREFIX, new Uint8Array(20)) };
+      fc.assert(
+        fc.property(fc.string({ unit: "binary", maxLength: 80 }), (key) => {
+          const result = checked(normalizeWalletProof({ ...base, pubkey_base64: key }, expected));
+          if (!result.ok) {
+            expect(result.problem).toMatchObject({ field: "pubkey_base64", reason: "INVALID_PUBKEY" });
+            return;
+          }
+          const stored = result.proof.pubkey_base64;
+          expect(atob(stored).length).toBeGreaterThanOrEqual(PUBKEY_MIN_BYTES);
+          expect(btoa(atob(stored))).toBe(stored);
+          expect(stored.replace(/=+$/, "")).toBe(key.replace(/=+$/, "").replaceAll("-", "+").replaceAll("_", "/"));
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
 
   it("reads only a body's own fields, never through its prototype", () => {
     const inherited = Object.create({ address: toBech32(PREFIX, new Uint8Array(20)) }) as Record<string, unknown>;

@@ -79,34 +79,37 @@ describe("single writer", () => {
 });
 
 describe("expiry and retention by alarm", () => {
-  it("expires a pending session by its alarm, stores that, and answers 410 to reads, cancels and confirms", async () => {
-    const sessionId = mintSessionId();
-    const created = await postJson(
-      WALLET,
-      createPayload(sessionId, { expires_at: new Date(Date.now() + 60_000).toISOString() }),
-    );
-    expect(created.status).toBe(201);
-    const stub = stubOf(sessionId);
-    const alarmAt = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
-    expect(alarmAt).toBe(Date.parse((await created.json<{ expires_at: string }>()).expires_at));
+  it(
+    "expires a pending session by its alarm, stores that, and answers 410 to reads, cancels and " + "confirms",
+    async () => {
+      const sessionId = mintSessionId();
+      const created = await postJson(
+        WALLET,
+        createPayload(sessionId, { expires_at: new Date(Date.now() + 60_000).toISOString() }),
+      );
+      expect(created.status).toBe(201);
+      const stub = stubOf(sessionId);
+      const alarmAt = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
+      expect(alarmAt).toBe(Date.parse((await created.json<{ expires_at: string }>()).expires_at));
 
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
-    const stored = await runInDurableObject(stub, async (_i, state) => ({
-      row: await state.storage.get<{ status: string }>("row"),
-      alarm: await state.storage.getAlarm(),
-    }));
-    expect(stored.row).toMatchObject({ status: "expired", address: null });
-    expect(stored.alarm).toBeGreaterThan(Date.now() + RETENTION_MS - 60_000);
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+      const stored = await runInDurableObject(stub, async (_i, state) => ({
+        row: await state.storage.get<{ status: string }>("row"),
+        alarm: await state.storage.getAlarm(),
+      }));
+      expect(stored.row).toMatchObject({ status: "expired", address: null });
+      expect(stored.alarm).toBeGreaterThan(Date.now() + RETENTION_MS - 60_000);
 
-    for (const response of [
-      await api(`${WALLET}/${sessionId}`),
-      await api(`${WALLET}/${sessionId}`, { method: "DELETE" }),
-      await confirm(sessionId, proofFor(sessionId)),
-    ]) {
-      expect(response.status).toBe(410);
-      expect(await errorReason(response)).toBe("SESSION_EXPIRED");
-    }
-  });
+      for (const response of [
+        await api(`${WALLET}/${sessionId}`),
+        await api(`${WALLET}/${sessionId}`, { method: "DELETE" }),
+        await confirm(sessionId, proofFor(sessionId)),
+      ]) {
+        expect(response.status).toBe(410);
+        expect(await errorReason(response)).toBe("SESSION_EXPIRED");
+      }
+    },
+  );
 
   it("answers a pending row past expires_at as expired before its alarm runs, without writing", async () => {
     const sessionId = await createSession();

@@ -219,50 +219,54 @@ describe("session endpoints under arbitrary input", { timeout: 60_000 }, () => {
     );
   });
 
-  it("answer a confirm as normalizeWalletProof and the state machine decide, and leave the row unchanged after a refusal", async () => {
-    const mutation = fc.record({
-      key: fc.constantFrom(
-        "session_id",
-        "address",
-        "pubkey_base64",
-        "account_label",
-        "sessionId",
-        "pubkeyBase64",
-        "extra",
-      ),
-      value: fc.jsonValue(),
-    });
-    await fc.assert(
-      fc.asyncProperty(mutation, fc.boolean(), async ({ key, value }, settleFirst) => {
-        const sessionId = await createSession();
-        if (settleFirst)
-          await api(`${WALLET}/${sessionId}/confirm`, {
+  it(
+    "answer a confirm as normalizeWalletProof and the state machine decide, and leave the row unchanged after a " +
+      "refusal",
+    async () => {
+      const mutation = fc.record({
+        key: fc.constantFrom(
+          "session_id",
+          "address",
+          "pubkey_base64",
+          "account_label",
+          "sessionId",
+          "pubkeyBase64",
+          "extra",
+        ),
+        value: fc.jsonValue(),
+      });
+      await fc.assert(
+        fc.asyncProperty(mutation, fc.boolean(), async ({ key, value }, settleFirst) => {
+          const sessionId = await createSession();
+          if (settleFirst)
+            await api(`${WALLET}/${sessionId}/confirm`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify(proofFor(sessionId)),
+            });
+          const before = await (await api(`${WALLET}/${sessionId}`)).text();
+          const text = JSON.stringify({ ...proofFor(sessionId), [key]: value });
+          const verdict = normalizeWalletProof(JSON.parse(text), { sessionId, bech32Prefix: PREFIX });
+          const expected: Expected = !verdict.ok
+            ? { status: 400, reasons: [verdict.problem.reason], field: verdict.problem.field }
+            : settleFirst
+              ? { status: 409, reasons: ["SESSION_ALREADY_CONNECTED"] }
+              : { status: 200 };
+          const response = await api(`${WALLET}/${sessionId}/confirm`, {
             method: "POST",
             headers: { "content-type": "application/json" },
-            body: JSON.stringify(proofFor(sessionId)),
+            body: text,
           });
-        const before = await (await api(`${WALLET}/${sessionId}`)).text();
-        const text = JSON.stringify({ ...proofFor(sessionId), [key]: value });
-        const verdict = normalizeWalletProof(JSON.parse(text), { sessionId, bech32Prefix: PREFIX });
-        const expected: Expected = !verdict.ok
-          ? { status: 400, reasons: [verdict.problem.reason], field: verdict.problem.field }
-          : settleFirst
-            ? { status: 409, reasons: ["SESSION_ALREADY_CONNECTED"] }
-            : { status: 200 };
-        const response = await api(`${WALLET}/${sessionId}/confirm`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: text,
-        });
-        if (response.status === 200)
-          expect(await response.clone().json()).toMatchObject({
-            status: "connected",
-            address: verdict.ok ? verdict.proof.address : null,
-          });
-        await expectAnswer(response, expected, "POST");
-        if (expected.status !== 200) expect(await (await api(`${WALLET}/${sessionId}`)).text()).toBe(before);
-      }),
-      { numRuns: 60 },
-    );
-  });
+          if (response.status === 200)
+            expect(await response.clone().json()).toMatchObject({
+              status: "connected",
+              address: verdict.ok ? verdict.proof.address : null,
+            });
+          await expectAnswer(response, expected, "POST");
+          if (expected.status !== 200) expect(await (await api(`${WALLET}/${sessionId}`)).text()).toBe(before);
+        }),
+        { numRuns: 60 },
+      );
+    },
+  );
 });

@@ -1,4 +1,6 @@
-/** What a wallet reads from a connect QR: the link or its bare base64 payload, as the SDK's parseConnectUrl reads them. */
+/**
+ * What a wallet reads from a connect QR: the link or its bare base64 payload, as the SDK's parseConnectUrl reads them.
+ */
 import { describe, expect, it } from "vitest";
 import {
   buildConnectPayload,

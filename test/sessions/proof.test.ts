@@ -138,13 +138,16 @@ describe("confirm accepts every body the SDK accepts, normalized", () => {
   it("ignores a __proto__ field instead of reading through it", async () => {
     const sessionId = await createSession();
     const address = accountAddress();
-    const body = `{"__proto__":{"address":"x","account_label":"Injected"},"session_id":"${sessionId}","address":"${address}","pubkey_base64":"${publicKey()}"}`;
+    const body =
+      `{"__proto__":{"address":"x","account_label":"Injected"},"session_id":"${sessionId}",` +
+      `"address":"${address}","pubkey_base64":"${publicKey()}"}`;
     const response = await postJson(`${WALLET}/${sessionId}/confirm`, body);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ address, account_label: null });
 
     const other = await createSession();
-    const onlyInherited = `{"__proto__":{"address":"${address}"},"session_id":"${other}","pubkey_base64":"${publicKey()}"}`;
+    const onlyInherited =
+      `{"__proto__":{"address":"${address}"},"session_id":"${other}",` + `"pubkey_base64":"${publicKey()}"}`;
     const refused = await postJson(`${WALLET}/${other}/confirm`, onlyInherited);
     expect(refused.status).toBe(400);
     expect(await errorReason(refused)).toBe("INVALID_ADDRESS");

@@ -132,22 +132,26 @@ describe("the document's session, stored on first use", () => {
     expect(await stored(sessionId)).toEqual(NOTHING);
   });
 
-  it("refuses an id signed for another origin, another chain, another key, or beyond the expiry cap: 404, nothing stored", async () => {
-    const elsewhere = (await documentSession("https://other.test")).session_id;
-    const otherChain = (await mintSignedSessionId({ ...scope, chainId: "other-chain-1" }, Date.now() + 60_000))
-      .sessionId;
-    const otherKey = (
-      await mintSignedSessionId({ ...scope, secret: "another-key-of-at-least-32-characters" }, Date.now() + 60_000)
-    ).sessionId;
-    const tooLong = (await mintSignedSessionId(scope, Date.now() + (TTL_MAX_SECONDS + 60) * 1000)).sessionId;
-    for (const [name, id] of Object.entries({ elsewhere, otherChain, otherKey, tooLong })) {
-      expect((await confirm(id, proofFor(id))).status, name).toBe(404);
-      expect((await api(`${WALLET}/${id}`)).status, name).toBe(404);
-      expect(await stored(id), name).toEqual(NOTHING);
-    }
-    // The id works where it was signed.
-    expect((await api(`https://other.test${WALLET}/${elsewhere}`)).status).toBe(200);
-  });
+  it(
+    "refuses an id signed for another origin, another chain, another key, or beyond the expiry cap: 404, nothing " +
+      "stored",
+    async () => {
+      const elsewhere = (await documentSession("https://other.test")).session_id;
+      const otherChain = (await mintSignedSessionId({ ...scope, chainId: "other-chain-1" }, Date.now() + 60_000))
+        .sessionId;
+      const otherKey = (
+        await mintSignedSessionId({ ...scope, secret: "another-key-of-at-least-32-characters" }, Date.now() + 60_000)
+      ).sessionId;
+      const tooLong = (await mintSignedSessionId(scope, Date.now() + (TTL_MAX_SECONDS + 60) * 1000)).sessionId;
+      for (const [name, id] of Object.entries({ elsewhere, otherChain, otherKey, tooLong })) {
+        expect((await confirm(id, proofFor(id))).status, name).toBe(404);
+        expect((await api(`${WALLET}/${id}`)).status, name).toBe(404);
+        expect(await stored(id), name).toEqual(NOTHING);
+      }
+      // The id works where it was signed.
+      expect((await api(`https://other.test${WALLET}/${elsewhere}`)).status).toBe(200);
+    },
+  );
 
   it("counts a first use against the client's create limit; a stored session's reads are not counted", async () => {
     const window = () => Math.floor(Date.now() / 60_000);

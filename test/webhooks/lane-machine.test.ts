@@ -5,6 +5,7 @@ import {
   MAX_PROBE_MS,
   probeDelayMs,
   PROBE_LEASE_MS,
+  RELEASE_LEASE_MS,
   type LaneEffect,
   type LaneEvent,
   type LaneState,
@@ -51,13 +52,14 @@ describe("the webhook lane", () => {
 
   it("holds every onboarding once an attempt fails, and probes with one of them 5 s after the failure", () => {
     const l = lane();
-    const failed = l.step({ type: "failed", onboarding: "a" }, T0);
-    expect(failed.answer).toEqual({ go: false, failing_since: T0, next_probe_at: T0 + 5000 });
+    const failed = l.step({ type: "failed", onboarding: "a", error: "HTTP 503" }, T0);
+    expect(failed.answer).toEqual({ go: false, failing_since: T0, next_probe_at: T0 + 5000, last_error: "HTTP 503" });
     expect(of(failed.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 5000 }]);
     expect(l.step({ type: "admit", onboarding: "b" }, T0 + 100).answer).toEqual({
       go: false,
       failing_since: T0,
       next_probe_at: T0 + 5000,
+      last_error: "HTTP 503",
     });
     expect([...l.waiting.keys()]).toEqual(["a", "b"]);
     // Early: nothing but the alarm again.
@@ -83,7 +85,7 @@ describe("the webhook lane", () => {
     expect(probeDelayMs(3_600_000)).toBe(30_000);
     expect(probeDelayMs(100 * 3_600_000)).toBe(MAX_PROBE_MS);
     const l = lane();
-    l.step({ type: "failed", onboarding: "a" }, T0);
+    l.step({ type: "failed", onboarding: "a", error: "HTTP 503" }, T0);
     let at = T0 + 5000;
     const gaps: number[] = [];
     while (at < T0 + 48 * 3_600_000) {
@@ -97,34 +99,55 @@ describe("the webhook lane", () => {
     expect(gaps.every((gap, i) => i === 0 || gap >= gaps[i - 1]!)).toBe(true);
   });
 
-  it("ends the outage with the first delivered probe and releases every waiting onboarding at once", () => {
-    const l = lane();
-    l.step({ type: "failed", onboarding: "a" }, T0);
-    for (const id of ["b", "c", "d"]) l.step({ type: "admit", onboarding: id }, T0 + 1);
-    l.step({ type: "alarm" }, T0 + 5000);
-    const ended = l.step({ type: "probed", onboarding: "a", outcome: "delivered" }, T0 + 5100);
-    expect(ended.lane).toEqual(ANSWERING);
-    expect(of(ended.effects, "release")).toEqual([{ type: "release", onboardings: ["b", "c", "d"] }]);
-    expect(l.waiting.size).toBe(0);
-    expect(l.step({ type: "admit", onboarding: "e" }, T0 + 5200).answer).toEqual({ go: true });
-    // A release that did not get through is owed: the alarm sends it again.
-    l.step({ type: "unreleased", onboarding: "c" }, T0 + 5300);
-    expect(of(l.step({ type: "alarm" }, T0 + 6300).effects, "release")).toEqual([
-      { type: "release", onboardings: ["c"] },
-    ]);
+  it("ends the outage with the first probe the receiver answers, and keeps each release owed until it lands", () => {
+    for (const outcome of ["delivered", "refused"] as const) {
+      const l = lane();
+      l.step({ type: "failed", onboarding: "a", error: "HTTP 503" }, T0);
+      for (const id of ["b", "c", "d"]) l.step({ type: "admit", onboarding: id }, T0 + 1);
+      l.step({ type: "alarm" }, T0 + 5000);
+      const ended = l.step({ type: "probed", onboarding: "a", outcome }, T0 + 5100);
+      expect(ended.lane).toEqual(ANSWERING);
+      expect(of(ended.effects, "release")).toEqual([{ type: "release", onboardings: ["b", "c", "d"] }]);
+      // Owed until each lands: the alarm is the lease of the releases.
+      expect(of(ended.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 5100 + RELEASE_LEASE_MS }]);
+      expect([...l.waiting.keys()]).toEqual(["b", "c", "d"]);
+      expect(l.step({ type: "admit", onboarding: "e" }, T0 + 5200).answer).toEqual({ go: true });
+      l.step({ type: "released", onboarding: "b" }, T0 + 5300);
+      l.step({ type: "released", onboarding: "d" }, T0 + 5300);
+      // A release that did not land (or a lane evicted in the middle): the alarm sends it again.
+      expect(of(l.step({ type: "alarm" }, T0 + 5100 + RELEASE_LEASE_MS).effects, "release")).toEqual([
+        { type: "release", onboardings: ["c"] },
+      ]);
+      expect(of(l.step({ type: "released", onboarding: "c" }, T0 + 16_000).effects, "schedule")).toEqual([
+        { type: "schedule", at: null },
+      ]);
+      expect(l.waiting.size).toBe(0);
+    }
   });
 
-  it("probes with another onboarding at once when the chosen one has nothing left, and at once when the host asks", () => {
+  it("tells a held onboarding the endpoint's last error", () => {
     const l = lane();
-    l.step({ type: "failed", onboarding: "a" }, T0);
-    l.step({ type: "admit", onboarding: "b" }, T0 + 1);
+    l.step({ type: "failed", onboarding: "a", error: "HTTP 503" }, T0);
+    expect(l.step({ type: "admit", onboarding: "b" }, T0 + 1).answer).toMatchObject({ last_error: "HTTP 503" });
     l.step({ type: "alarm" }, T0 + 5000);
-    const nothing = l.step({ type: "probed", onboarding: "a", outcome: "nothing" }, T0 + 5001);
-    expect(of(nothing.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 5001 }]);
-    expect(of(l.step({ type: "alarm" }, T0 + 5001).effects, "probe")).toEqual([{ type: "probe", onboarding: "b" }]);
-    l.step({ type: "probed", onboarding: "b", outcome: "failed" }, T0 + 5100);
-    const retry = l.step({ type: "retry" }, T0 + 6000);
-    expect(retry.answer).toEqual({ go: false, failing_since: T0, next_probe_at: T0 + 6000 });
-    expect(of(retry.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 6000 }]);
+    l.step({ type: "probed", onboarding: "a", outcome: "failed", error: "no answer within 10 s" }, T0 + 5100);
+    expect(l.state.last_error).toBe("no answer within 10 s");
   });
+
+  it(
+    "probes with another onboarding at once when the " + "chosen one has nothing left, and at once when the host asks",
+    () => {
+      const l = lane();
+      l.step({ type: "failed", onboarding: "a", error: "HTTP 503" }, T0);
+      l.step({ type: "admit", onboarding: "b" }, T0 + 1);
+      l.step({ type: "alarm" }, T0 + 5000);
+      const nothing = l.step({ type: "probed", onboarding: "a", outcome: "nothing" }, T0 + 5001);
+      expect(of(nothing.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 5001 }]);
+      expect(of(l.step({ type: "alarm" }, T0 + 5001).effects, "probe")).toEqual([{ type: "probe", onboarding: "b" }]);
+      l.step({ type: "probed", onboarding: "b", outcome: "failed" }, T0 + 5100);
+      const retry = l.step({ type: "retry" }, T0 + 6000);
+      expect(retry.answer).toEqual({ go: false, failing_since: T0, next_probe_at: T0 + 6000, last_error: "HTTP 503" });
+      expect(of(retry.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 6000 }]);
+    },
+  );
 });

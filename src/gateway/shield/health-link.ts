@@ -79,7 +79,9 @@ export class HealthLink {
     return Date.now() - this.syncedAt >= SYNC_MS;
   }
 
-  /** Sends what this board saw since its last report and takes the merged view; gives up quietly after a bounded wait. */
+  /**
+   * Sends what this board saw since its last report and takes the merged view; gives up quietly after a bounded wait.
+   */
   private async exchange(health: ReturnType<typeof healthObject>, urls: readonly string[]): Promise<void> {
     const from = this.unreportedFrom;
     const now = Date.now();
@@ -98,7 +100,9 @@ export class HealthLink {
 /** The isolate-wide link the shields share. */
 export const shieldHealth = new HealthLink();
 
-/** The shared view of `config`'s upstreams for `/api/health`, or null when the health object does not answer in time. */
+/**
+ * The shared view of `config`'s upstreams for `/api/health`, or null when the health object does not answer in time.
+ */
 export async function sharedUpstreamHealth(
   namespace: HealthNamespace,
   config: Config,

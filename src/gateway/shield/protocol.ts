@@ -23,7 +23,7 @@ export interface ShieldAsk {
 }
 
 /** What the shield did: as the gateway's X-Cache values, seen from the shield. */
-export type ShieldStatus = "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR" | "REVALIDATED";
+type ShieldStatus = "HIT" | "MISS" | "STALE" | "STALE-IF-ERROR" | "REVALIDATED";
 
 /** An entry (with how the shield came by it), or the upstreams' failure when the shield had nothing to stand in. */
 export type ShieldOutcome = { ok: true; entry: CacheEntry; status: ShieldStatus } | { ok: false; error: ErrorSpec };
@@ -35,7 +35,10 @@ export type ShieldOutcome = { ok: true; entry: CacheEntry; status: ShieldStatus 
  */
 export type ShieldReply = { now: ShieldOutcome } | { later: ReadableStream<Uint8Array> };
 
-/** The Durable Object name of a key's shield: the chain id keeps networks apart and a historical read's height apart, as in the cache key. */
+/**
+ * The Durable Object name of a key's shield: the chain id keeps networks apart and a historical read's height apart, as
+ * in the cache key.
+ */
 export function shieldName(chainId: string, query: UpstreamQuery): string {
   return `${chainId}${query.height === null ? "" : `@${query.height}`} ${query.upstreamPath}`;
 }

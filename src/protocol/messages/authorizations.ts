@@ -24,7 +24,10 @@ const authorizationList = z
     ),
   );
 
-/** The operators an `operator_authorizations` answer lists (trimmed, lowercase); a ChainAnswerError when it lists nothing readable. */
+/**
+ * The operators an `operator_authorizations` answer lists (trimmed, lowercase); a ChainAnswerError when it lists
+ * nothing readable.
+ */
 export function listedOperators(body: unknown): string[] {
   const answer = parseChainAnswer(authorizationList, body, "The operator_authorizations answer");
   return (answer.authorizations ?? answer.Authorization ?? []).map((entry) => entry.operator.trim().toLowerCase());

@@ -32,9 +32,11 @@ export class SelfAuthorizationError extends MessageError {
 }
 
 /** The text the chain (and the devnet) puts in ErrAuthorizationExists messages. */
-export const AUTHORIZATION_EXISTS_TEXT = "authorization already exists";
+const AUTHORIZATION_EXISTS_TEXT = "authorization already exists";
 
-/** What is read of a chain error: its texts (each a string, or an error nested in it) and the reasons of its details. */
+/**
+ * What is read of a chain error: its texts (each a string, or an error nested in it) and the reasons of its details.
+ */
 const chainError = z.looseObject({
   message: z.optional(z.unknown()),
   raw_log: z.optional(z.unknown()),

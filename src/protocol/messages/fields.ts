@@ -5,7 +5,7 @@
 import * as z from "zod/mini";
 import { accountAddressSchema } from "../address.ts";
 import { describeFirstIssue } from "../schema-issues.ts";
-import { NO_CONTROL_CHARS } from "../text.ts";
+import { freeText } from "../text.ts";
 import { MessageError } from "./errors.ts";
 
 /** Largest amount a Cosmos `sdk.Int` holds: 256 bits, 78 decimal digits at most. */
@@ -30,12 +30,7 @@ export const amountSchema = z.string().check(
 );
 
 /** A free label: up to 64 characters, no control characters. */
-export const labelSchema = z
-  .string()
-  .check(
-    z.maxLength(64, "must be at most 64 characters"),
-    z.regex(NO_CONTROL_CHARS, "must not contain control characters"),
-  );
+export const labelSchema = freeText(64);
 
 /** Parses `value` with `schema`, or throws a MessageError naming the first offending field. */
 export function parseFields<S extends z.ZodMiniType>(

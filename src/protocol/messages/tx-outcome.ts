@@ -9,7 +9,7 @@ import { ChainAnswerError, parseChainAnswer } from "../chain-answer.ts";
 import { isAuthorizationExists } from "./errors.ts";
 
 /** A transaction hash as the chain prints it: 64 uppercase hex characters. */
-export const TX_HASH_PATTERN = /^[0-9A-F]{64}$/;
+const TX_HASH_PATTERN = /^[0-9A-F]{64}$/;
 
 /** Where a transaction stands, from one answer about it. */
 export type TxOutcome =
@@ -21,7 +21,10 @@ export type TxOutcome =
   | { readonly kind: "already-authorized"; readonly txhash: string; readonly height: string }
   /** In a block (or refused at broadcast) with another code; `reason` is the chain's own text. */
   | { readonly kind: "failed"; readonly txhash: string; readonly reason: string }
-  /** The answer says nothing usable about the transaction (an error status, a body without `tx_response`); `problem` says why. */
+  /**
+   * The answer says nothing usable about the transaction (an error status, a body without `tx_response`); `problem`
+   * says why.
+   */
   | { readonly kind: "unreadable"; readonly status: number; readonly problem: string };
 
 /** The gateway path (under `/api`) and LCD path of a transaction look-up. */
@@ -36,7 +39,10 @@ export function canonicalTxHash(value: unknown): string | null {
   return TX_HASH_PATTERN.test(hash) ? hash : null;
 }
 
-/** What is read of a transaction answer: its `tx_response` (a code read as the wallet SDK reads it: absent is 0, a numeric string is a number). */
+/**
+ * What is read of a transaction answer: its `tx_response` (a code read as the wallet SDK reads it: absent is 0, a
+ * numeric string is a number).
+ */
 const txAnswer = z.looseObject({
   tx_response: z.looseObject({
     txhash: z

@@ -45,12 +45,13 @@ afterAll(async () => {
 
 /**
  * A fresh browser context (its own profile) with one guarded page, for the server at `base` (the
- * suite's by default); `javaScriptEnabled: false` runs none of the page's scripts.
+ * suite's by default); `javaScriptEnabled: false` runs none of the page's scripts;
+ * `deviceScaleFactor` draws CSS pixels as a phone's denser screen does.
  */
 export async function openBrowser(
   viewport: { width: number; height: number },
   init?: (page: Page) => Promise<void>,
-  options: { javaScriptEnabled?: boolean; base?: string } = {},
+  options: { javaScriptEnabled?: boolean; base?: string; deviceScaleFactor?: number } = {},
 ): Promise<Browser> {
   const origin = new URL(options.base ?? inject("baseUrl")).origin;
   const context = await (await fileBrowser()).newContext({
@@ -59,6 +60,7 @@ export async function openBrowser(
     locale: "en-US",
     timezoneId: "UTC",
     javaScriptEnabled: options.javaScriptEnabled ?? true,
+    deviceScaleFactor: options.deviceScaleFactor ?? 1,
   });
   const guard: Guard = { origin, requests: [], offOrigin: [], problems: [], webSockets: [] };
   await context.route("**/*", (route) => {

@@ -15,7 +15,10 @@ export function freshAddress(ctx: ChainContext): string {
   return toBech32(ctx.bech32Prefix, randomBytes(20));
 }
 
-/** Records an authorization straight in the devnet, as another device would have signed it; answers once a block holds it. */
+/**
+ * Records an authorization straight in the devnet, as another device would have signed it; answers once a block holds
+ * it.
+ */
 export async function recordAuthorization(payout: string, operator: string): Promise<number> {
   const response = await fetch(`${inject("devnetUrl")}/__devnet/authorizations?wait=block`, {
     method: "POST",

@@ -47,15 +47,18 @@ describe("chooseChromium", () => {
     await expect(chooseChromium(machine)).rejects.toThrow("CHROMIUM_PATH is /nowhere/chrome, which does not exist");
   });
 
-  it("uses the npm build on linux x64 even with a system browser present, without the flags that weaken it", async () => {
-    const machine = host({ files: ["/usr/bin/chromium"] });
-    const choice = await chooseChromium(machine);
-    expect(choice.source).toBe("@sparticuz/chromium");
-    expect(choice.executablePath).toBe("/tmp/npm-build/chromium");
-    expect(choice.args).toContain("--no-sandbox");
-    expect(choice.args.filter((arg) => DROPPED_NPM_BUILD_ARGS.includes(arg))).toEqual([]);
-    expect(machine.unpacked).toBe(1);
-  });
+  it(
+    "uses the npm build on linux x64 even with a system browser present, without the flags that " + "weaken it",
+    async () => {
+      const machine = host({ files: ["/usr/bin/chromium"] });
+      const choice = await chooseChromium(machine);
+      expect(choice.source).toBe("@sparticuz/chromium");
+      expect(choice.executablePath).toBe("/tmp/npm-build/chromium");
+      expect(choice.args).toContain("--no-sandbox");
+      expect(choice.args.filter((arg) => DROPPED_NPM_BUILD_ARGS.includes(arg))).toEqual([]);
+      expect(machine.unpacked).toBe(1);
+    },
+  );
 
   it("falls back to a system browser where the npm package has no build", async () => {
     for (const [platform, arch] of [

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 
 /** Where a system Chromium or Chrome is looked for, in this order. */
-export const SYSTEM_CHROMIUM_PATHS = [
+const SYSTEM_CHROMIUM_PATHS = [
   "/usr/bin/chromium",
   "/usr/lib/chromium/chromium",
   "/usr/bin/chromium-browser",
@@ -70,13 +70,14 @@ export async function chooseChromium(host: ChromiumHost = machine): Promise<Chro
   if (system) return { source: "system", executablePath: system, args: SYSTEM_CHROMIUM_ARGS };
   throw new Error(
     `No Chromium for the browser tests. Provide one of: (1) CHROMIUM_PATH=/path/to/chromium-or-chrome; ` +
-      `(2) the npm devDependency @sparticuz/chromium, which has a build for linux x64 only (this is ${host.platform} ${host.arch}); ` +
+      `(2) the npm devDependency @sparticuz/chromium, which has a build for linux x64 only (this is ` +
+      `${host.platform} ${host.arch}); ` +
       `(3) a system Chromium or Chrome at ${SYSTEM_CHROMIUM_PATHS.join(", ")}.`,
   );
 }
 
 /** The npm build's recommended flags less the dropped ones. */
-export function npmBuildArgs(): string[] {
+function npmBuildArgs(): string[] {
   return sparticuz.args.filter((arg) => !DROPPED_NPM_BUILD_ARGS.includes(arg));
 }
 

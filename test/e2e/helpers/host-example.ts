@@ -1,4 +1,7 @@
-/** Runs the host example (`scripts/host-example.ts`) as `npm run host:example` would, on a free port, and signs events for it. */
+/**
+ * Runs the host example (`scripts/host-example.ts`) as `npm run host:example` would, on a free port, and signs events
+ * for it.
+ */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";

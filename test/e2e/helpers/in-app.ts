@@ -32,13 +32,13 @@ export interface AppRecord {
 }
 
 /** The injected names for the server under test. */
-export async function serverWalletGlobals(): Promise<WalletAppGlobals> {
+async function serverWalletGlobals(): Promise<WalletAppGlobals> {
   const settings = (await (await fetch(`${inject("baseUrl")}/api/config`)).json()) as { wallet_bridge: string };
   return walletAppGlobals(settings.wallet_bridge);
 }
 
 /** The transaction hash the simulator printed after broadcasting. */
-export function broadcastHash(output: string): string {
+function broadcastHash(output: string): string {
   const match = /^broadcast: ([0-9A-F]{64})$/m.exec(output);
   if (!match) throw new Error(`the simulator did not broadcast: ${output}`);
   return match[1]!;

@@ -19,10 +19,10 @@ export const SDK_WORDS = {
   scheme: "hopewallet",
 } as const;
 
-export const SDK_POLL_INTERVAL_MS = 1500;
-export const SDK_WAIT_MS = 5 * 60 * 1000;
+const SDK_POLL_INTERVAL_MS = 1500;
+const SDK_WAIT_MS = 5 * 60 * 1000;
 
-export interface SdkPayload {
+interface SdkPayload {
   v: 1;
   session_id: string;
   chain_id: string;
@@ -31,7 +31,7 @@ export interface SdkPayload {
   relay_url?: string;
 }
 
-export interface SdkRow {
+interface SdkRow {
   session_id: string;
   status: string;
   address: string | null;
@@ -53,7 +53,10 @@ export interface SdkTransport {
   cancel(sessionId: string): Promise<void>;
 }
 
-/** The SDK's `createHttpTransport`: any 2xx creates; GET 404 is "not yet", another non-2xx throws; DELETE's answer is ignored. */
+/**
+ * The SDK's `createHttpTransport`: any 2xx creates; GET 404 is "not yet", another non-2xx throws; DELETE's answer is
+ * ignored.
+ */
 export function sdkHttpTransport(baseUrl: string, fetchFn: typeof fetch = fetch): SdkTransport {
   const base = baseUrl.replace(/\/$/, "");
   return {

@@ -35,7 +35,8 @@ export async function startWranglerDev(vars: Record<string, string>, port?: numb
     rmSync(persist, { recursive: true, force: true });
     throw new Error(`the index's migrations did not apply:\n${migrated}`);
   }
-  // The inspector's port too: wrangler's default (9229, else the next free one) is taken by two servers starting at once.
+  // The inspector's port too: wrangler's default (9229, else the next free one) is taken by two servers starting at
+  // once.
   const inspectorPort = String(await freeLoopbackPort());
   const args = [
     "dev",
@@ -92,7 +93,10 @@ export async function startWranglerDev(vars: Record<string, string>, port?: numb
   }
 }
 
-/** Resolves once the server at `url` answers `/api/config` (one started elsewhere, in the background); throws after `waitMs`. */
+/**
+ * Resolves once the server at `url` answers `/api/config` (one started elsewhere, in the background); throws after
+ * `waitMs`.
+ */
 export async function untilServing(url: string, waitMs = 90_000): Promise<void> {
   const deadline = Date.now() + waitMs;
   while (

@@ -17,14 +17,21 @@ const node = {
   keyringBackend: config.nodeKeyringBackend,
   container: config.nodeContainer,
 };
-const flags = `--home ${config.nodeHome} --keyring-backend ${config.nodeKeyringBackend} --chain-id ${ctx.chainId} --sign-mode pq-direct -y`;
+const flags =
+  `--home ${config.nodeHome} --keyring-backend ${config.nodeKeyringBackend} --chain-id ${ctx.chainId} ` +
+  `--sign-mode pq-direct -y`;
 
 describe("update-node command", () => {
-  it('is the hosting guide\'s command: docker exec, update-node "", payout, key, home, keyring, chain, pq-direct, -y', () => {
-    expect(buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...node })).toBe(
-      `docker exec ${config.nodeContainer} ${ctx.nodeBinary} tx incentives update-node "" --payout-recipient ${payout} --from operator ${flags}`,
-    );
-  });
+  it(
+    'is the hosting guide\'s command: docker exec, update-node "", payout, key, home, keyring, chain, ' +
+      "pq-direct, -y",
+    () => {
+      expect(buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...node })).toBe(
+        `docker exec ${config.nodeContainer} ${ctx.nodeBinary} tx incentives update-node "" --payout-recipient ` +
+          `${payout} --from operator ${flags}`,
+      );
+    },
+  );
 
   it("runs the binary directly when no container is named", () => {
     expect(buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...node, container: "" })).toBe(
@@ -45,7 +52,8 @@ describe("update-node command", () => {
         container: "acme-1",
       }),
     ).toBe(
-      `docker exec acme-1 acmed tx incentives update-node "" --payout-recipient ${p} --from k --home /srv/acme --keyring-backend file --chain-id acme-main-7 --sign-mode pq-direct -y`,
+      `docker exec acme-1 acmed tx incentives update-node "" --payout-recipient ${p} --from k --home /srv/acme ` +
+        `--keyring-backend file --chain-id acme-main-7 --sign-mode pq-direct -y`,
     );
   });
 
@@ -130,7 +138,8 @@ describe("sweep", () => {
       value: { fromAddress: operator, toAddress: payout, amount: [{ denom: ctx.nativeDenom, amount: "999900" }] },
     });
     expect(sweep.command).toBe(
-      `docker exec ${config.nodeContainer} ${ctx.nodeBinary} tx bank send operator ${payout} 999900${ctx.nativeDenom} ${flags}`,
+      `docker exec ${config.nodeContainer} ${ctx.nodeBinary} tx bank send operator ${payout} ` +
+        `999900${ctx.nativeDenom} ${flags}`,
     );
   });
 
@@ -192,19 +201,22 @@ describe("sweep", () => {
 });
 
 describe("the page's command defaults", () => {
-  it("come from the configuration through /api/config: home, keyring backend, container and the key name operator", async () => {
-    const settings = await (await exports.default.fetch(new Request("https://edge.test/api/config"))).json<
-      Record<string, unknown>
-    >();
-    expect(settings).toMatchObject({
-      node_binary: config.nodeBinary,
-      node_home: config.nodeHome,
-      node_keyring_backend: config.nodeKeyringBackend,
-      node_container: config.nodeContainer,
-      node_key_name: "operator",
-      wallet_bridge: config.walletBridge,
-    });
-  });
+  it(
+    "come from the configuration through /api/config: home, keyring backend, container and the key name " + "operator",
+    async () => {
+      const settings = await (await exports.default.fetch(new Request("https://edge.test/api/config"))).json<
+        Record<string, unknown>
+      >();
+      expect(settings).toMatchObject({
+        node_binary: config.nodeBinary,
+        node_home: config.nodeHome,
+        node_keyring_backend: config.nodeKeyringBackend,
+        node_container: config.nodeContainer,
+        node_key_name: "operator",
+        wallet_bridge: config.walletBridge,
+      });
+    },
+  );
 });
 
 describe("shellWord", () => {

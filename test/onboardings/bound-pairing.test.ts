@@ -1,0 +1,154 @@
+/**
+ * The pairing is bound on the server: the session an onboarding page's first response carries is
+ * signed for that onboarding, and the wallet's relayed confirm alone (no page) moves the onboarding
+ * to `connected`, through the real session and onboarding objects. A reload after it mints no new
+ * session; a session signed for one onboarding pairs no other; a tell that fails is kept and retried.
+ */
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { parseDeepLink } from "../../src/protocol/index";
+import { ORIGIN, WALLET, accountAddress, api, errorReason, postJson, proofFor } from "../helpers/sessions";
+import { clockTo, createOnboarding, page, readOnboarding } from "./helpers";
+
+afterEach(() => vi.useRealTimers());
+
+interface Carried {
+  session_id: string;
+  expires_at: string;
+  link: string;
+  onboarding?: string;
+}
+
+/** Loads `/?onboarding=<id>` as a browser would; the session its document carries, or null. */
+async function load(id: string): Promise<{ first: Carried | null; html: string }> {
+  const html = await (await exports.default.fetch(new Request(`${ORIGIN}/?onboarding=${id}`))).text();
+  const text = /<script type="application\/json" id="first-session">([^<]*)<\/script>/.exec(html)![1]!;
+  return { first: text === "" ? null : JSON.parse(text), html };
+}
+
+/** Where the wallet posts its proof: the relay URL of the connect link, as the wallet app reads it. */
+function relayUrlOf(first: Carried): string {
+  return (parseDeepLink(first.link).payload as { relay_url: string }).relay_url;
+}
+
+function sessionStub(sessionId: string) {
+  return env.PAIRING_SESSIONS.get(env.PAIRING_SESSIONS.idFromName(sessionId));
+}
+
+const operator = () => accountAddress();
+
+describe("the wallet's relayed confirm of the page's session", () => {
+  it("connects the onboarding with the confirmed payout, with no page in between", async () => {
+    const onboarding = await createOnboarding({ operator: operator(), label: "Bound" });
+    const { first } = await load(onboarding.id);
+    expect(first!.onboarding).toBe(onboarding.id);
+    const relay = relayUrlOf(first!);
+    expect(relay).toBe(`${ORIGIN}${WALLET}/${first!.session_id}/confirm?onboarding=${onboarding.id}`);
+
+    const payout = accountAddress();
+    const confirmed = await postJson(relay, proofFor(first!.session_id, { address: payout }));
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.json()).not.toHaveProperty("onboarding");
+
+    const after = await readOnboarding(onboarding.id);
+    expect(after.status).toBe("connected");
+    expect(after.payout).toBe(payout);
+    expect(after.payout_source).toBe("relay");
+    // The page's own report afterwards, as its script still sends it, changes nothing.
+    expect((await page.payout(onboarding.id, { session_id: first!.session_id })).status).toBe(200);
+    expect((await readOnboarding(onboarding.id)).payout).toBe(payout);
+  });
+
+  it("a reload after the confirm carries no new session", async () => {
+    const onboarding = await createOnboarding({ operator: operator(), label: "Reload" });
+    const { first } = await load(onboarding.id);
+    await postJson(relayUrlOf(first!), proofFor(first!.session_id));
+    const reloaded = await load(onboarding.id);
+    expect(reloaded.first).toBeNull();
+    expect(reloaded.html).not.toContain('data-testid="connect-qr"');
+  });
+
+  it("an onboarding link the server does not know carries no session", async () => {
+    expect((await load(`ob_${"0".repeat(32)}`)).first).toBeNull();
+  });
+});
+
+describe("a session signed for one onboarding", () => {
+  it("cannot be used to pair another: naming it in the relay URL finds no session", async () => {
+    const a = await createOnboarding({ operator: operator(), label: "A" });
+    const b = await createOnboarding({ operator: operator(), label: "B" });
+    const { first } = await load(a.id);
+    const tampered = relayUrlOf(first!).replace(a.id, b.id);
+    const refused = await postJson(tampered, proofFor(first!.session_id));
+    expect(refused.status).toBe(404);
+    expect(await errorReason(refused)).toBe("SESSION_NOT_FOUND");
+    // Without the onboarding, or with a changed character, the id is not one the server signed either.
+    expect((await postJson(`${WALLET}/${first!.session_id}/confirm`, proofFor(first!.session_id))).status).toBe(404);
+    const changed = `${first!.session_id.slice(0, -1)}${first!.session_id.endsWith("0") ? "1" : "0"}`;
+    expect((await postJson(`${WALLET}/${changed}/confirm?onboarding=${a.id}`, proofFor(changed))).status).toBe(404);
+    expect((await readOnboarding(b.id)).status).toBe("open");
+    expect((await readOnboarding(a.id)).status).toBe("open");
+  });
+
+  it("cannot be handed to another onboarding by its page either", async () => {
+    const a = await createOnboarding({ operator: operator(), label: "A" });
+    const b = await createOnboarding({ operator: operator(), label: "B" });
+    const { first } = await load(a.id);
+    expect((await postJson(relayUrlOf(first!), proofFor(first!.session_id))).status).toBe(200);
+    const refused = await page.payout(b.id, { session_id: first!.session_id });
+    expect(refused.status).toBe(403);
+    expect(await errorReason(refused)).toBe("SESSION_OF_ANOTHER_ONBOARDING");
+    expect((await readOnboarding(b.id)).status).toBe("open");
+  });
+
+  it("is stored with its onboarding by the page's own first read, and the later confirm still tells it", async () => {
+    const onboarding = await createOnboarding({ operator: operator(), label: "Read first" });
+    const { first } = await load(onboarding.id);
+    const read = await api(`${WALLET}/${first!.session_id}?onboarding=${onboarding.id}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).not.toHaveProperty("onboarding");
+    // The wallet's confirm finds the stored row: the relay URL's onboarding is not asked again.
+    expect((await postJson(`${WALLET}/${first!.session_id}/confirm`, proofFor(first!.session_id))).status).toBe(200);
+    expect((await readOnboarding(onboarding.id)).status).toBe("connected");
+  });
+});
+
+describe("a tell that fails", () => {
+  it("is stored with the connected row and retried by the alarm, after a restart too", async () => {
+    const onboarding = await createOnboarding({ operator: operator(), label: "Unreachable" });
+    const { first } = await load(onboarding.id);
+    const sessionId = first!.session_id;
+    const stub = sessionStub(sessionId);
+    // Stored by its first read, then its onboarding made unreachable for this instance only.
+    expect((await api(`${WALLET}/${sessionId}?onboarding=${onboarding.id}`)).status).toBe(200);
+    await runInDurableObject(stub, (instance) => {
+      const unreachable = {
+        idFromName: () => ({}),
+        get: () => ({ pairedBySession: () => Promise.reject(new Error("onboarding unreachable")) }),
+      };
+      (instance as unknown as { env: Env }).env = { ...env, ONBOARDINGS: unreachable } as unknown as Env;
+    });
+    const payout = accountAddress();
+    expect((await postJson(relayUrlOf(first!), proofFor(sessionId, { address: payout }))).status).toBe(200);
+    expect((await readOnboarding(onboarding.id)).status).toBe("open");
+    const owed = await runInDurableObject(stub, async (_instance, state) => ({
+      row: await state.storage.get<{ onboarding: { tell_at: number | null } }>("row"),
+      alarm: await state.storage.getAlarm(),
+    }));
+    expect(owed.row!.onboarding.tell_at).not.toBeNull();
+    expect(owed.alarm).toBe(owed.row!.onboarding.tell_at);
+
+    // A restart forgets the instance (and its unreachable onboarding); storage still owes the tell.
+    await runInDurableObject(stub, (_instance, state) => state.abort("restart")).catch(() => undefined);
+    clockTo(owed.alarm! + 1);
+    expect(await runDurableObjectAlarm(sessionStub(sessionId))).toBe(true);
+    const after = await readOnboarding(onboarding.id);
+    expect(after.status).toBe("connected");
+    expect(after.payout).toBe(payout);
+    const told = await runInDurableObject(sessionStub(sessionId), (_instance, state) =>
+      state.storage.get<{ onboarding: { tell_at: number | null } }>("row"),
+    );
+    expect(told!.onboarding.tell_at).toBeNull();
+  });
+});

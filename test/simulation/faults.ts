@@ -3,11 +3,11 @@
  * failing (5xx, no connection) or hanging, or refusing one onboarding's events for good, the
  * follower unreachable, nodes answering an older height or not at all, hints duplicated and
  * reordered, and how often an object is evicted between two steps. Every transient fault ends
- * by `calmAt`; only a receiver dead for good and the one refused onboarding stay.
+ * by `calmAt`; only a receiver down for days (or for good) and the one refused onboarding stay.
  */
 import type { Random } from "./kernel";
 
-export type ReceiverMode = "ok" | "5xx" | "unreachable" | "hang" | "refuse";
+type ReceiverMode = "ok" | "5xx" | "unreachable" | "hang" | "refuse";
 
 interface Window {
   from: number;
@@ -41,6 +41,7 @@ export interface FaultPlan {
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 function windows(random: Random, start: number, span: number, count: number, minMs: number, maxMs: number) {
   const out: Window[] = [];
@@ -56,33 +57,37 @@ const within = (list: readonly Window[], now: number) => list.some((w) => now >=
 /** The profile of a run: how many onboardings, and which faults it favours. */
 export interface Profile {
   onboardings: number;
-  /** The receiver dies for good at some point. */
-  deadReceiver: boolean;
+  /** The receiver fails for everyone for days (1 to 4), or dies for good (the crowds). */
+  receiverDown: "days" | "for good" | null;
   /** The receiver refuses one onboarding's events for good. */
   refusing: boolean;
 }
 
 export function planFaults(random: Random, start: number, profile: Profile, ids: readonly string[]): FaultPlan {
-  const span = 40 * MIN;
-  const calmAt = start + HOUR;
+  const span = 20 * MIN;
+  const calmAt = start + 30 * MIN;
   const clip = (list: Window[]) => list.map((w) => ({ from: w.from, to: Math.min(w.to, calmAt) }));
-  const d1 = clip(windows(random, start, span, random.int(0, 3), 10_000, 15 * MIN));
+  const d1 = clip(windows(random, start, span, random.int(0, 3), 10_000, 10 * MIN));
   const receiver: ReceiverWindow[] = clip(windows(random, start, span, random.int(0, 3), 5_000, 20 * MIN)).map((w) => ({
     ...w,
     mode: random.pick(["5xx", "unreachable", "hang"] as const),
   }));
-  if (profile.deadReceiver) receiver.push({ from: start + random.int(0, 10 * MIN), to: Infinity, mode: "5xx" });
-  const follower = clip(windows(random, start, span, random.int(0, 3), 5_000, 10 * MIN));
-  const lag = clip(windows(random, start, span, random.int(0, 3), 10_000, 10 * MIN)).map((w) => ({
+  if (profile.receiverDown !== null) {
+    const from = start + random.int(0, 10 * MIN);
+    const to = profile.receiverDown === "days" ? from + random.int(1, 4) * DAY + random.int(0, HOUR) : Infinity;
+    receiver.push({ from, to, mode: "5xx" });
+  }
+  const follower = clip(windows(random, start, span, random.int(0, 3), 5_000, 8 * MIN));
+  const lag = clip(windows(random, start, span, random.int(0, 3), 10_000, 8 * MIN)).map((w) => ({
     ...w,
     blocks: random.int(1, 4),
   }));
   const down = clip(windows(random, start, span, random.int(0, 2), 5_000, 5 * MIN));
-  const hints = clip(windows(random, start, span, random.int(0, 2), 30_000, 15 * MIN));
+  const hints = clip(windows(random, start, span, random.int(0, 2), 30_000, 10 * MIN));
   const evictionRate = random.pick([0, 0.002, 0.01, 0.05]);
   const refused =
     profile.refusing && ids.length > 0
-      ? { onboarding: random.pick(ids), from: start + random.pick([0, random.int(0, 15 * MIN)]) }
+      ? { onboarding: random.pick(ids), from: start + random.pick([0, random.int(0, 10 * MIN)]) }
       : null;
   const general = (now: number) => receiver.find((w) => now >= w.from && now < w.to);
   const show = (name: string, list: readonly Window[]) =>

@@ -9,6 +9,7 @@ import {
   type FollowerCursor,
   fallAsleep,
   isFollowing,
+  lapsed,
   learnHead,
   PASS_MS,
   passFailed,
@@ -16,16 +17,23 @@ import {
   readBlock,
   type Wake,
 } from "../../src/chain-follower/machine";
+import { FAN_OUT_WIDTH } from "../../src/fan-out";
 import { type Co, joinSettled } from "./kernel";
 import { SimObject } from "./objects";
 import type { World } from "./world";
 
 const CURSOR_KEY = "cursor";
 const WATCH_PREFIX = "w:";
-const HINTS_IN_FLIGHT = 50;
+
+/** A registration as stored: the addresses, and when it was last renewed (ms). */
+interface Registration {
+  addresses: readonly string[];
+  renewed_at: number;
+}
 
 export class FollowerObject extends SimObject {
   index = new AddressIndex();
+  private renewed = new Map<string, number>();
   cursor: FollowerCursor = ASLEEP;
   private running = false;
   passes = 0;
@@ -37,13 +45,19 @@ export class FollowerObject extends SimObject {
   protected load(): void {
     this.cursor = (this.storage.get(CURSOR_KEY) as FollowerCursor | undefined) ?? ASLEEP;
     this.index = new AddressIndex();
-    for (const [key, value] of this.storage)
-      if (key.startsWith(WATCH_PREFIX)) this.index.set(key.slice(WATCH_PREFIX.length), value as string[]);
+    this.renewed = new Map();
+    for (const [key, value] of this.storage) {
+      if (!key.startsWith(WATCH_PREFIX)) continue;
+      const entry = value as Registration;
+      this.index.set(key.slice(WATCH_PREFIX.length), entry.addresses);
+      this.renewed.set(key.slice(WATCH_PREFIX.length), entry.renewed_at);
+    }
     this.running = false;
   }
 
-  protected drop(): void {
+  protected dropMemory(): void {
     this.index = new AddressIndex();
+    this.renewed = new Map();
     this.cursor = ASLEEP;
     this.running = false;
   }
@@ -55,15 +69,29 @@ export class FollowerObject extends SimObject {
 
   watch(onboardingId: string, addresses: string[]): { following: boolean } {
     this.index.set(onboardingId, addresses);
-    this.storage.set(`${WATCH_PREFIX}${onboardingId}`, this.index.addressesOf(onboardingId));
+    this.renew(onboardingId);
     if (this.alarm === null && !this.running) this.setAlarm(this.now);
     return { following: isFollowing(this.cursor, this.now) };
   }
 
   unwatch(onboardingId: string): void {
-    if (this.index.addressesOf(onboardingId) === undefined) return;
-    this.index.delete(onboardingId);
-    this.storage.delete(`${WATCH_PREFIX}${onboardingId}`);
+    this.drop([onboardingId]);
+  }
+
+  private renew(id: string): void {
+    const addresses = this.index.addressesOf(id);
+    if (addresses === undefined) return;
+    this.renewed.set(id, this.now);
+    this.storage.set(`${WATCH_PREFIX}${id}`, { addresses, renewed_at: this.now } satisfies Registration);
+  }
+
+  private drop(ids: readonly string[]): void {
+    for (const id of ids) {
+      if (this.index.addressesOf(id) === undefined) continue;
+      this.index.delete(id);
+      this.renewed.delete(id);
+      this.storage.delete(`${WATCH_PREFIX}${id}`);
+    }
   }
 
   protected *onAlarm(): Co<void> {
@@ -79,6 +107,7 @@ export class FollowerObject extends SimObject {
   private *pass(): Co<void> {
     this.passes++;
     const started = this.now;
+    this.drop(lapsed(this.renewed, started));
     if (this.index.size === 0) {
       this.save(fallAsleep(this.cursor));
       return;
@@ -88,7 +117,10 @@ export class FollowerObject extends SimObject {
       this.save(head.cursor);
       yield* this.hint(head.wake);
       for (const height of head.read) {
-        const read = readBlock(this.cursor, height, yield* this.world.readBlockStrings(height), this.index);
+        const strings = yield* this.world.readBlockStrings(height);
+        // The node's transaction index does not show this block yet: stay before it, read it next pass.
+        if (strings === null) break;
+        const read = readBlock(this.cursor, height, strings, this.index);
         this.save(read.cursor);
         yield* this.hint(read.wake);
       }
@@ -110,11 +142,24 @@ export class FollowerObject extends SimObject {
     this.storage.set(CURSOR_KEY, cursor);
   }
 
+  /**
+   * Hints, 50 at a time: one that still waits renews its lease, one that no longer does is dropped, one not reached is
+   * left to its own checks.
+   */
   private *hint(wake: Wake | null): Co<void> {
     if (!wake) return;
-    for (let i = 0; i < wake.ids.length; i += HINTS_IN_FLIGHT) {
-      const batch = wake.ids.slice(i, i + HINTS_IN_FLIGHT);
-      yield* joinSettled(batch.map((id) => this.run(this.world.sendHint(id, wake.hint))));
+    const results = [];
+    for (let i = 0; i < wake.ids.length; i += FAN_OUT_WIDTH) {
+      const batch = wake.ids.slice(i, i + FAN_OUT_WIDTH);
+      results.push(...(yield* joinSettled(batch.map((id) => this.run(this.world.sendHint(id, wake.hint))))));
     }
+    const ended: string[] = [];
+    results.forEach((result, n) => {
+      const id = wake.ids[n]!;
+      if (!result.ok) return;
+      if (result.value.waiting) this.renew(id);
+      else ended.push(id);
+    });
+    this.drop(ended);
   }
 }

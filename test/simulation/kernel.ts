@@ -59,7 +59,7 @@ export class Random {
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /** What a coroutine waits on: started once, it calls `done` from a later step of the queue (or at once). */
-export interface Wait<T> {
+interface Wait<T> {
   start(done: (outcome: Outcome<T>) => void): void;
 }
 
@@ -223,11 +223,6 @@ export class Kernel {
 
 function before(a: Step, b: Step): boolean {
   return a.at < b.at || (a.at === b.at && a.seq < b.seq);
-}
-
-/** Waits `ms` of simulated time. */
-export function* sleep(kernel: Kernel, ms: number): Co<void> {
-  yield { start: (done) => kernel.after(ms, () => done({ ok: true, value: undefined })) };
 }
 
 /** An I/O that takes `ms` and then gives what `answer` returns (or throws) at that time. */

@@ -10,10 +10,11 @@ import {
   type LaneEvent,
   type LaneState,
   laneTransition,
-  type ProbeOutcome,
+  type ProbeResult,
   type Waiter,
 } from "../../src/webhooks/lane";
-import { type Co, joinAll, type Task } from "./kernel";
+import { FAN_OUT_WIDTH } from "../../src/fan-out";
+import { type Co, joinAll, joinSettled, type Task } from "./kernel";
 import { SimObject } from "./objects";
 import type { World } from "./world";
 
@@ -37,7 +38,7 @@ export class LaneObject extends SimObject {
     this.running = false;
   }
 
-  protected drop(): void {
+  protected dropMemory(): void {
     this.lane = ANSWERING;
     this.waiting.clear();
     this.running = false;
@@ -47,8 +48,8 @@ export class LaneObject extends SimObject {
     return this.apply({ type: "admit", onboarding }).answer;
   }
 
-  failed(onboarding: string): Admission {
-    return this.apply({ type: "failed", onboarding }).answer;
+  failed(onboarding: string, error: string): Admission {
+    return this.apply({ type: "failed", onboarding, error }).answer;
   }
 
   protected *onAlarm(): Co<void> {
@@ -105,29 +106,29 @@ export class LaneObject extends SimObject {
   }
 
   private *probe(onboarding: string): Co<void> {
-    let outcome: ProbeOutcome;
+    let result: ProbeResult;
     try {
-      outcome = yield* this.world.toOnboarding(onboarding, (o) => o.laneProbe());
+      result = yield* this.world.toOnboarding(onboarding, (o) => o.laneProbe());
     } catch {
-      outcome = "nothing";
+      // Not reachable now: another waiting onboarding probes instead; this one asks again on its own.
+      result = { outcome: "nothing", error: null };
     }
-    yield* joinAll(this.apply({ type: "probed", onboarding, outcome }).work);
+    yield* joinAll(this.apply({ type: "probed", onboarding, ...result }).work);
   }
 
+  /** inBatches of src/fan-out.ts: one that cannot be reached stays registered, and the alarm's lease sends it again. */
   private *release(onboardings: string[]): Co<void> {
     const self = this;
-    yield* joinAll(
-      onboardings.map((id) =>
+    for (let i = 0; i < onboardings.length; i += FAN_OUT_WIDTH) {
+      const batch = onboardings.slice(i, i + FAN_OUT_WIDTH).map((id) =>
         this.run(
           (function* (): Co<void> {
-            try {
-              yield* self.world.toOnboarding(id, (o) => o.laneOpen());
-            } catch {
-              self.apply({ type: "unreleased", onboarding: id });
-            }
+            yield* self.world.toOnboarding(id, (o) => o.laneOpen());
+            self.apply({ type: "released", onboarding: id });
           })(),
         ),
-      ),
-    );
+      );
+      yield* joinSettled(batch);
+    }
   }
 }

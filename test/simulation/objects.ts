@@ -51,7 +51,7 @@ export abstract class SimObject {
   /** The constructor and its blockConcurrencyWhile: memory from storage. */
   protected abstract load(): void;
   /** Memory dropped. */
-  protected abstract drop(): void;
+  protected abstract dropMemory(): void;
   protected abstract onAlarm(): Co<void>;
 
   /** The live incarnation, started (from storage) if the object was evicted. */
@@ -69,7 +69,7 @@ export abstract class SimObject {
     if (!this.inc) return;
     this.inc.kill();
     this.inc = null;
-    this.drop();
+    this.dropMemory();
     this.evictions.push(this.now);
     this.host.trace(`${this.name} evicted (${reason})`);
   }

@@ -1,39 +1,34 @@
 /**
- * The Onboarding Durable Object (durable-objects/Onboarding.ts) and its index sync
- * (src/onboardings/index-sync.ts), mirrored step for step around the REAL machine
- * (`transition` of src/onboardings/machine.ts). What the object keeps in memory (the index's
- * owed write, its retry time, the alarm it believes is set) is kept in memory here too, so an
- * eviction loses it exactly as it would; what it puts in storage survives.
+ * The Onboarding Durable Object (durable-objects/Onboarding.ts, with its effects and work tracking
+ * in durable-objects/onboarding-effects.ts), mirrored step for step around the REAL machine
+ * (`transition` of src/onboardings/machine.ts). Everything it owes lives in the stored state; what
+ * it keeps in memory (the work under way, the wake-up running) is kept in memory here too, so an
+ * eviction loses it exactly as it would.
  */
-import { indexRetryDelayMs } from "../../src/onboardings/index-sync";
 import {
   type MachineRules,
   type OnboardingEffect,
   type OnboardingEvent,
   transition,
+  waitsForChain,
 } from "../../src/onboardings/machine";
-import { pendingHead } from "../../src/onboardings/outbox";
-import { type OnboardingRecord, type OnboardingState, upgradeState } from "../../src/onboardings/state";
-import { delivered } from "../../src/webhooks/standard-webhook";
-import type { DeliveryTurn } from "../../src/onboardings/outbox";
-import type { Admission, ProbeOutcome } from "../../src/webhooks/lane";
-import { type Co, joinAll, type Task } from "./kernel";
+import { type DeliveryTurn, pendingHead, probeResult } from "../../src/onboardings/outbox";
+import { type OnboardingState, type OutboxEvent, upgradeState } from "../../src/onboardings/state";
+import { attemptProblem, delivered, failureOf } from "../../src/webhooks/standard-webhook";
+import type { Admission, ProbeResult } from "../../src/webhooks/lane";
+import { type Co, join, joinAll, type Task } from "./kernel";
 import { SimObject } from "./objects";
 import type { World } from "./world";
 
 const STATE_KEY = "state";
-const ERASE_KEY = "index_erase";
 
 export class OnboardingObject extends SimObject {
   // Memory, as the object keeps it.
   state: OnboardingState | null = null;
-  private wakeAt: number | null = null;
-  private alarmAt: number | null | undefined = undefined;
-  private waking = false;
-  private index: IndexSyncMirror | null = null;
+  private work = new WorkUnderWay(this);
 
   constructor(
-    private readonly world: World,
+    readonly world: World,
     readonly id: string,
     private readonly rules: MachineRules,
   ) {
@@ -43,19 +38,12 @@ export class OnboardingObject extends SimObject {
   protected load(): void {
     const stored = this.storage.get(STATE_KEY) as OnboardingState | undefined;
     this.state = stored ? upgradeState(stored) : null;
-    this.wakeAt = this.alarm;
-    this.alarmAt = undefined;
-    this.waking = false;
-    this.index = new IndexSyncMirror(this);
-    this.index.load(this.state);
+    this.work = new WorkUnderWay(this);
   }
 
-  protected drop(): void {
+  protected dropMemory(): void {
     this.state = null;
-    this.wakeAt = null;
-    this.alarmAt = undefined;
-    this.waking = false;
-    this.index = null;
+    this.work = new WorkUnderWay(this);
   }
 
   /** The stored state (what survives), whatever the memory holds. */
@@ -63,50 +51,32 @@ export class OnboardingObject extends SimObject {
     return (this.storage.get(STATE_KEY) as OnboardingState | undefined) ?? null;
   }
 
-  get present(): (record: OnboardingRecord) => ReturnType<MachineRules["present"]> {
-    return this.rules.present;
-  }
-
   // RPC methods, each run in the live incarnation (the caller activated it).
 
   call(event: OnboardingEvent): void {
-    const answer = this.apply(event).answer;
+    const answer = this.apply(event);
     if ("reason" in answer) this.world.trace(`${this.id} ${event.type}: ${answer.status} ${answer.reason}`);
   }
 
-  chainHint(hint: { height: number; following: boolean }): void {
-    this.apply({ type: "hint", height: hint.height, following: hint.following });
+  chainHint(hint: { height: number; following: boolean }): { waiting: boolean } {
+    const answer = this.apply({ type: "hint", height: hint.height, following: hint.following });
+    return { waiting: !("reason" in answer) && waitsForChain(answer.body) };
   }
 
   laneOpen(): void {
     this.apply({ type: "released" });
   }
 
-  *laneProbe(): Co<ProbeOutcome> {
-    const head = this.state ? pendingHead(this.state) : null;
-    if (!head) return "nothing";
-    const askedAt = this.now;
-    const attempt = yield* this.world.receiver.attempt(this.id, head);
-    this.apply({ type: "delivered", id: head.id, turn: { askedAt, attempt } });
-    return delivered(attempt) ? "delivered" : "failed";
+  *laneProbe(): Co<ProbeResult> {
+    const head = this.state && this.rules.delivering ? pendingHead(this.state) : null;
+    if (!head) return { outcome: "nothing", error: null };
+    this.apply({ type: "probe" });
+    yield* this.work.idle();
+    return probeResult(this.state, head.id);
   }
 
   protected *onAlarm(): Co<void> {
-    // An alarm while a wake-up runs joins it.
-    if (this.waking) return;
-    this.waking = true;
-    try {
-      yield* this.wake();
-    } finally {
-      this.waking = false;
-    }
-  }
-
-  private *wake(): Co<void> {
-    this.alarmAt = undefined;
-    for (let work = this.apply({ type: "wake" }).work; work.length > 0; work = this.apply({ type: "wake" }).work)
-      yield* joinAll(work);
-    yield* this.index!.flush();
+    yield* this.work.wake(() => this.apply({ type: "wake" }));
   }
 
   apply(event: OnboardingEvent) {
@@ -118,205 +88,166 @@ export class OnboardingObject extends SimObject {
     if (next.state && next.state.record.status !== before?.record.status)
       this.world.trace(`${this.id} is ${next.state.record.status} (version ${next.state.version})`);
     if (event.type === "delivered") this.world.trace(`${this.id} ${describeTurn(event.turn, event.id, next.state)}`);
-    const work: Task<void>[] = [];
+    if (event.type === "indexed")
+      this.world.trace(
+        `${this.id} index ${event.version === null ? "deletion" : `write of version ${event.version}`}` +
+          (event.ok ? " landed" : " refused"),
+      );
+    if (event.type === "unfollowed" && !event.ok) this.world.trace(`${this.id} unwatch failed (owed, retried)`);
+    const work: Task<OnboardingEvent | undefined>[] = [];
     for (const effect of next.effects) {
-      const started = this.perform(effect);
-      if (started) work.push(started);
+      const started = this.perform(effect, before);
+      if (started) work.push(this.run(started));
     }
-    return { answer: next.answer, work };
+    this.work.track(work, (found) => this.apply(found));
+    return next.answer;
   }
 
-  private perform(effect: OnboardingEffect): Task<void> | undefined {
+  /** performOnboardingEffect of durable-objects/onboarding-effects.ts: work resolves to the event it found. */
+  private perform(
+    effect: OnboardingEffect,
+    before: OnboardingState | null,
+  ): Co<OnboardingEvent | undefined> | undefined {
+    const self = this;
     switch (effect.type) {
       case "store":
         this.storage.set(STATE_KEY, effect.state);
-        this.index!.changed(effect.state);
         return;
       case "schedule":
-        this.wakeAt = effect.at;
-        this.setAlarmForWork();
+        if (effect.at === null) this.deleteAlarm();
+        else this.setAlarm(effect.at);
         return;
       case "notify":
         return;
       case "read": {
         const since = this.now;
         const { record, claimed } = effect;
-        return this.run(
-          (function* (self: OnboardingObject): Co<void> {
-            const reading = yield* self.world.readChain(record, claimed);
-            self.apply({ type: "observed", reading, since });
-          })(this),
-        );
+        return (function* (): Co<OnboardingEvent> {
+          const reading = yield* self.world.readChain(record, claimed);
+          return { type: "observed", reading, since };
+        })();
       }
       case "deliver": {
-        const event = effect.event;
-        return this.run(
-          (function* (self: OnboardingObject): Co<void> {
-            const turn = yield* self.deliveryTurn(event);
-            self.apply({ type: "delivered", id: event.id, turn });
-          })(this),
-        );
+        const { onboarding, event, admitted } = effect;
+        return (function* (): Co<OnboardingEvent | undefined> {
+          try {
+            const turn = yield* self.deliveryTurn(onboarding, event, admitted);
+            return { type: "delivered", id: event.id, turn };
+          } catch (err) {
+            // The lane could not be reached: the event's lease tries it again.
+            self.world.trace(`${onboarding} lane unreachable: ${String(err)}`);
+            return undefined;
+          }
+        })();
       }
       case "follow": {
         const { id, addresses } = effect;
-        return this.run(
-          (function* (self: OnboardingObject): Co<void> {
-            let following: boolean;
-            try {
-              following = (yield* self.world.toFollower((f) => f.watch(id, addresses))).following;
-            } catch (err) {
-              self.world.trace(`${id} watch failed: ${String(err)}`);
-              following = false;
-            }
-            self.apply({ type: "followed", following });
-          })(this),
-        );
+        return (function* (): Co<OnboardingEvent> {
+          try {
+            const answer = yield* self.world.toFollower((f) => f.watch(id, addresses));
+            return { type: "followed", following: answer.following };
+          } catch (err) {
+            self.world.trace(`${id} watch failed: ${String(err)}`);
+            return { type: "followed", following: false };
+          }
+        })();
       }
       case "unfollow": {
         const { id } = effect;
-        return this.run(
-          (function* (self: OnboardingObject): Co<void> {
-            try {
-              yield* self.world.toFollower((f) => f.unwatch(id));
-            } catch (err) {
-              self.world.trace(`${id} unwatch failed (logged and dropped): ${String(err)}`);
-            }
-          })(this),
-        );
+        return (function* (): Co<OnboardingEvent> {
+          try {
+            yield* self.world.toFollower((f) => f.unwatch(id));
+            return { type: "unfollowed", ok: true };
+          } catch {
+            return { type: "unfollowed", ok: false };
+          }
+        })();
+      }
+      case "index": {
+        const { row } = effect;
+        return (function* (): Co<OnboardingEvent> {
+          try {
+            yield* self.world.d1.write(row);
+            return { type: "indexed", version: row.version, ok: true };
+          } catch {
+            return { type: "indexed", version: row.version, ok: false };
+          }
+        })();
+      }
+      case "unindex": {
+        const { id } = effect;
+        return (function* (): Co<OnboardingEvent> {
+          try {
+            yield* self.world.d1.deleteRows(id);
+            return { type: "indexed", version: null, ok: true };
+          } catch {
+            return { type: "indexed", version: null, ok: false };
+          }
+        })();
       }
       case "erase":
-        this.world.erased(this, this.state);
-        this.wakeAt = null;
-        this.alarmAt = undefined;
+        this.world.erased(this, before);
         this.deleteAlarm();
         this.storage.clear();
-        this.index!.erased();
         return;
     }
   }
 
   /** deliveryTurn of src/webhooks/lane-delivery.ts. */
-  private *deliveryTurn(event: { id: string; body: string }): Co<DeliveryTurn> {
+  private *deliveryTurn(onboarding: string, event: OutboxEvent, admitted: boolean): Co<DeliveryTurn> {
     const askedAt = this.now;
-    const admission: Admission = yield* this.world.toLane((lane) => lane.admit(this.id));
-    if (!admission.go) return { askedAt, failingSince: admission.failing_since };
-    const attempt = yield* this.world.receiver.attempt(this.id, event);
-    if (delivered(attempt)) return { askedAt, attempt };
-    const held: Admission = yield* this.world.toLane((lane) => lane.failed(this.id));
-    return held.go ? { askedAt, attempt } : { askedAt, attempt, failingSince: held.failing_since };
-  }
-
-  /** setAlarm of the object: whatever is due first, the machine's wake-up or the index's write. */
-  setAlarmForWork(): void {
-    const times = [this.wakeAt, this.index?.retryAt ?? null].filter((t) => t !== null);
-    const at = times.length === 0 ? null : Math.min(...times);
-    if (at === this.alarmAt) return;
-    this.alarmAt = at;
-    if (at === null) this.deleteAlarm();
-    else this.setAlarm(at);
-  }
-
-  /** For the index mirror. */
-  get d1() {
-    return this.world.d1;
-  }
-
-  putErase(id: string | null): void {
-    if (id === null) this.storage.delete(ERASE_KEY);
-    else this.storage.set(ERASE_KEY, id);
-  }
-
-  getErase(): string | null {
-    return (this.storage.get(ERASE_KEY) as string | undefined) ?? null;
-  }
-
-  indexWritten(version: number): void {
-    this.world.trace(`${this.id} index row written at version ${version}`);
-  }
-
-  indexWriteFailed(failures: number, retryAt: number | null): void {
-    this.world.trace(`${this.id} index write refused (${failures} in a row), retry at ${this.world.at(retryAt)}`);
+    const admission: Admission = admitted ? { go: true } : yield* this.world.toLane((lane) => lane.admit(onboarding));
+    if (!admission.go) return { askedAt, failingSince: admission.failing_since, lastError: admission.last_error };
+    const attempt = yield* this.world.receiver.attempt(onboarding, event);
+    if (delivered(attempt) || admitted || failureOf(attempt) === "event") return { askedAt, attempt };
+    const held: Admission = yield* this.world.toLane((lane) => lane.failed(onboarding, attemptProblem(attempt)));
+    return held.go
+      ? { askedAt, attempt }
+      : { askedAt, attempt, failingSince: held.failing_since, lastError: held.last_error };
   }
 }
 
-/** IndexSync of src/onboardings/index-sync.ts: what the index is owed lives in this object's memory. */
-class IndexSyncMirror {
-  private landed: { record: OnboardingRecord; events: number } | null = null;
-  private owed: OnboardingState | null = null;
-  private erasing: string | null = null;
-  private id: string | null = null;
-  private writing: Task<void> | null = null;
-  private failures = 0;
-  retryAt: number | null = null;
+/** WorkUnderWay of durable-objects/onboarding-effects.ts: the work under way, in memory only. */
+class WorkUnderWay {
+  private readonly running = new Set<Task<void>>();
+  private waking = false;
 
   constructor(private readonly object: OnboardingObject) {}
 
-  load(state: OnboardingState | null): void {
-    this.id = state?.record.id ?? null;
-    this.erasing = this.object.getErase();
-  }
-
-  changed(state: OnboardingState): void {
-    this.id = state.record.id;
-    const landed = this.landed;
-    if (landed?.record === state.record && landed.events === state.events.length) return;
-    this.owed = state;
-    this.start();
-  }
-
-  erased(): void {
-    if (this.id === null) return;
-    this.owed = null;
-    this.erasing = this.id;
-    this.object.putErase(this.id);
-    this.start();
-  }
-
-  *flush(): Co<void> {
-    this.start();
-    while (this.writing) {
-      const writing = this.writing;
-      yield* joinAll([writing]);
+  track(work: readonly Task<OnboardingEvent | undefined>[], apply: (found: OnboardingEvent) => unknown): void {
+    const object = this.object;
+    for (const started of work) {
+      const tracked = object.run(
+        (function* (): Co<void> {
+          try {
+            const found = yield* join(started);
+            if (found) apply(found);
+          } catch (err) {
+            object.world.threw(object, "work", err);
+          }
+        })(),
+      );
+      this.running.add(tracked);
+      tracked.then(() => this.running.delete(tracked));
     }
   }
 
-  private start(): void {
-    if (this.writing || (this.owed === null && this.erasing === null)) return;
-    this.retryAt = this.object.now + indexRetryDelayMs(this.failures + 1);
-    this.object.setAlarmForWork();
-    this.writing = this.object.run(this.attemptThenSettle());
+  /** Waits until nothing is under way; true if something was. */
+  *idle(): Co<boolean> {
+    if (this.running.size === 0) return false;
+    while (this.running.size > 0) yield* joinAll([...this.running]);
+    return true;
   }
 
-  private *attemptThenSettle(): Co<void> {
-    yield* this.attempt();
-    this.writing = null;
-    if (this.failures > 0) return;
-    if (this.owed || this.erasing) this.start();
-    else {
-      this.retryAt = null;
-      this.object.setAlarmForWork();
-    }
-  }
-
-  private *attempt(): Co<void> {
-    const { owed: state, erasing } = this;
+  /** The alarm: `step` starts what is due, and is taken again after the work it started, until nothing is due. */
+  *wake(step: () => void): Co<void> {
+    if (this.waking) return;
+    this.waking = true;
     try {
-      if (erasing !== null) {
-        yield* this.object.d1.deleteRows(erasing);
-        if (this.erasing === erasing) this.erasing = null;
-        this.object.putErase(null);
-      } else if (state !== null) {
-        const known = this.landed;
-        const events = state.events.slice(known ? known.events : 0);
-        yield* this.object.d1.write({ onboarding: this.object.present(state.record), version: state.version, events });
-        this.landed = { record: state.record, events: state.events.length };
-        this.object.indexWritten(state.version);
-        if (this.owed === state) this.owed = null;
-      }
-      this.failures = 0;
-    } catch {
-      this.failures++;
-      this.object.indexWriteFailed(this.failures, this.retryAt);
+      do step();
+      while (yield* this.idle());
+    } finally {
+      this.waking = false;
     }
   }
 }

@@ -18,7 +18,7 @@ import type { World } from "./world";
 
 const DAY = 86_400_000;
 /** The world must be quiet this long after the start (the give-up age of three events in a row, and more). */
-export const HORIZON_MS = 14 * DAY;
+const HORIZON_MS = 14 * DAY;
 /** An alarm this far ahead is retention's: the world is quiet. */
 const FAR_MS = 10 * DAY;
 /** The follower has this long after the world is quiet to drop what no longer waits and fall asleep. */
@@ -145,7 +145,8 @@ export function report(result: RunResult, traceLines = 40): string {
   const { seed, profile, violations } = result;
   return [
     `seed ${seed}: ${profile.onboardings} onboardings` +
-      (profile.deadReceiver ? ", the receiver dies for good" : "") +
+      (profile.receiverDown === "days" ? ", the receiver is down for days" : "") +
+      (profile.receiverDown === "for good" ? ", the receiver dies for good" : "") +
       (profile.refusing ? ", the receiver refuses one onboarding" : ""),
     ...result.faults.map((f) => `  fault: ${f}`),
     ...violations.slice(0, 12).map((v) => `  ✗ ${v.invariant}: ${v.message}`),

@@ -19,6 +19,8 @@ export interface FeedEvent {
   id: string;
   onboarding_id: string;
   type: string;
+  /** Whether its delivery was given up, as the object last wrote it. */
+  failed_at: string | null;
 }
 
 /** The index in D1: one transaction per write, a row that only moves forward, events inserted once. */
@@ -34,18 +36,32 @@ export class SimD1 {
     private readonly faults: FaultPlan,
   ) {}
 
-  /** writeOnboardingRow: the new events (INSERT OR IGNORE) and the row (kept when its version is not above). */
+  /**
+   * writeOnboardingRow: the new events (one already held takes the given `failed_at`) and the row (kept when its
+   * version is not above the one held).
+   */
   *write(row: {
     onboarding: OnboardingView;
     version: number;
-    events: readonly Pick<OutboxEvent, "id" | "type">[];
+    events: readonly (Pick<OutboxEvent, "id" | "type"> & { failed_at?: string | null })[];
   }): Co<void> {
     yield* io(this.kernel, this.kernel.random.int(5, 120), () => {
       this.refuseWhileDown();
       for (const event of row.events) {
-        if (this.ids.has(event.id)) continue;
+        const failed_at = event.failed_at ?? null;
+        if (this.ids.has(event.id)) {
+          const held = this.feed.find((e) => e.id === event.id)!;
+          held.failed_at = failed_at;
+          continue;
+        }
         this.ids.add(event.id);
-        this.feed.push({ seq: ++this.seq, id: event.id, onboarding_id: row.onboarding.id, type: event.type });
+        this.feed.push({
+          seq: ++this.seq,
+          id: event.id,
+          onboarding_id: row.onboarding.id,
+          type: event.type,
+          failed_at,
+        });
       }
       const held = this.rows.get(row.onboarding.id);
       if (!held || row.version > held.version)
@@ -83,7 +99,7 @@ export interface Receipt {
 }
 
 /** HOST_WEBHOOK_TIMEOUT_MS as deployed. */
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** The host's receiver: answers 2xx, or fails as the fault plan says at the attempt's start. */
 export class SimReceiver {
@@ -125,7 +141,7 @@ export class SimReceiver {
 }
 
 /** The chain: a block every BLOCK_MS, the authorizations and node records written in them. */
-export const BLOCK_MS = 5_000;
+const BLOCK_MS = 5_000;
 
 export class SimChain {
   private readonly blocks = new Map<number, string[]>();
@@ -147,6 +163,12 @@ export class SimChain {
   answeringHeight(): number {
     const lag = this.faults.nodeLag(this.kernel.now);
     return Math.max(1, this.head() - (lag > 0 && this.kernel.random.chance(0.6) ? lag : 0));
+  }
+
+  /** While nodes lag, the newest blocks may be missing from a node's transaction index (the search fallback). */
+  indexTrails(height: number): boolean {
+    const lag = this.faults.nodeLag(this.kernel.now);
+    return lag > 0 && height > this.head() - lag && this.kernel.random.chance(0.5);
   }
 
   /** The payout's wallet broadcasts the authorization: the next block holds it. */

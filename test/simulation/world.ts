@@ -2,7 +2,6 @@
  * The simulated world: the objects, what they talk to, and the RPCs between them (each way a
  * seeded latency; an RPC to an object evicted before it answers fails, as a broken RPC does).
  */
-import type { ChainHint } from "../../src/chain-follower/machine";
 import type { ChainReading, MachineRules } from "../../src/onboardings/machine";
 import type { OnboardingRecord, OnboardingState } from "../../src/onboardings/state";
 import type { OnboardingView } from "../../src/protocol/index";
@@ -15,6 +14,12 @@ import { OnboardingObject } from "./onboarding-object";
 import { SimChain, SimD1, SimReceiver } from "./services";
 
 /** Lines kept per subject (an onboarding, the lane, the follower, the world): the first ones, and the last. */
+/** What the follower tells an onboarding (ChainHint of src/chain-follower/machine.ts). */
+interface ChainHint {
+  height: number;
+  following: boolean;
+}
+
 const TRACE_FIRST = 400;
 const TRACE_LINES = 1000;
 
@@ -162,7 +167,7 @@ export class World implements Host {
   }
 
   /** A hint from the follower; while hints are shuffled, copies arrive again later, in any order. */
-  *sendHint(id: string, hint: ChainHint): Co<void> {
+  *sendHint(id: string, hint: ChainHint): Co<{ waiting: boolean }> {
     if (this.faults.hintsShuffled(this.kernel.now)) {
       const copies = this.kernel.random.int(1, 2);
       for (let i = 0; i < copies; i++) {
@@ -174,7 +179,7 @@ export class World implements Host {
       }
       yield* io(this.kernel, this.kernel.random.int(0, 2_000), () => undefined);
     }
-    yield* this.toOnboarding(id, (o) => o.chainHint(hint));
+    return yield* this.toOnboarding(id, (o) => o.chainHint(hint));
   }
 
   // The chain as the objects read it.
@@ -212,10 +217,11 @@ export class World implements Host {
     });
   }
 
-  *readBlockStrings(height: number): Co<string[]> {
+  /** A block's strings; null while the node's transaction index does not show it yet (the search fallback). */
+  *readBlockStrings(height: number): Co<string[] | null> {
     return yield* io(this.kernel, this.kernel.random.int(20, 300), () => {
       if (this.chain.nodesDown()) throw new Error("no node answered");
-      return this.chain.strings(height);
+      return this.chain.indexTrails(height) ? null : this.chain.strings(height);
     });
   }
 

@@ -14,7 +14,7 @@ import { report, runSeed } from "./run";
 const settings = inject("simulation");
 /** One seed to replay (or set it here while debugging). */
 const REPLAY: number | null = settings.seed ? Number(settings.seed) : null;
-const SEEDS = Number(settings.seeds ?? 2000);
+const SEEDS = Number(settings.seeds ?? 1600);
 const FIND = settings.find;
 /** Seeds that draw a crowd (100 to 400 onboardings, the receiver dead for good). */
 const CROWDS = [26, 27];

@@ -224,7 +224,8 @@ export function checkGiveUp(world: World, states: Map<string, OnboardingState>, 
 }
 
 /**
- * A receiver that refuses one onboarding's events delays no other onboarding: an event of another
+ * A receiver that refuses one onboarding's events puts the lane into no outage, and delays no other
+ * onboarding: an event of another
  * onboarding goes within OTHERS_DELAY_MS of being its onboarding's next, unless the receiver
  * failed for everyone lately, or the onboarding or the lane was evicted meanwhile.
  */
@@ -232,6 +233,13 @@ export function checkPoisonedLane(world: World, states: Map<string, OnboardingSt
   const refused = world.faults.refused;
   if (!refused) return [];
   const out: Violation[] = [];
+  // The lane holds everyone only while the endpoint fails for everyone (an attempt's timeout before, at most).
+  for (const t of world.laneOutages)
+    if (!world.faults.receiverFaultDuring(t - 11_000, t))
+      out.push({
+        invariant: "poisoned-lane",
+        message: `lane: went into an outage at ${label(world, t)}, while the receiver refused only ${refused.onboarding}`,
+      });
   const laneEvictions = world.lane.evictions;
   for (const [id, state] of states) {
     if (id === refused.onboarding) continue;

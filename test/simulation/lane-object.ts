@@ -66,6 +66,7 @@ export class LaneObject extends SimObject {
     const before = this.lane;
     const next = laneTransition(this.lane, this.waiting, event, this.now);
     this.lane = next.lane;
+    if (before.failing_since === null && next.lane.failing_since !== null) this.world.laneFailed(this.now);
     if (before.failing_since === null && next.lane.failing_since !== null)
       this.world.trace(`lane failing: ${"onboarding" in event ? event.onboarding : event.type}'s attempt failed`);
     if (before.failing_since !== null && next.lane.failing_since === null)

@@ -101,6 +101,13 @@ export class World implements Host {
     this.trace(line);
   }
 
+  /** When the lane went into an outage, each time. */
+  readonly laneOutages: number[] = [];
+
+  laneFailed(now: number): void {
+    this.laneOutages.push(now);
+  }
+
   troubled(eventId: string, now: number): void {
     if (!this.firstTrouble.has(eventId)) this.firstTrouble.set(eventId, now);
   }

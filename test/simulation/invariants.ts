@@ -225,9 +225,9 @@ export function checkGiveUp(world: World, states: Map<string, OnboardingState>, 
 
 /**
  * A receiver that refuses one onboarding's events puts the lane into no outage, and delays no other
- * onboarding: an event of another
- * onboarding goes within OTHERS_DELAY_MS of being its onboarding's next, unless the receiver
- * failed for everyone lately, or the onboarding or the lane was evicted meanwhile.
+ * onboarding: an event of another onboarding goes within OTHERS_DELAY_MS of being its onboarding's
+ * next, unless the receiver failed for everyone lately, or the onboarding or the lane was evicted
+ * meanwhile.
  */
 export function checkPoisonedLane(world: World, states: Map<string, OnboardingState>): Violation[] {
   const refused = world.faults.refused;
@@ -238,7 +238,7 @@ export function checkPoisonedLane(world: World, states: Map<string, OnboardingSt
     if (!world.faults.receiverFaultDuring(t - 11_000, t))
       out.push({
         invariant: "poisoned-lane",
-        message: `lane: went into an outage at ${label(world, t)}, while the receiver refused only ${refused.onboarding}`,
+        message: `lane: an outage began at ${label(world, t)}, while the receiver refused only ${refused.onboarding}`,
       });
   const laneEvictions = world.lane.evictions;
   for (const [id, state] of states) {

@@ -32,6 +32,10 @@ export default defineConfig({
   ],
   test: {
     include: ["test/**/*.test.ts"],
+    // A guard against a stuck test, not a speed limit: each test waits on its own conditions, and a
+    // property run of hundreds of cases takes seconds on a loaded two-core machine (5 s, the default, was missed).
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     exclude: ["test/e2e/**"],
     // The OpenAPI template is an asset the build writes; written again here so it matches the code under test.
     globalSetup: [
@@ -42,8 +46,14 @@ export default defineConfig({
     ],
     setupFiles: ["./test/setup.ts"],
     deps: {
-      // @cosmjs/encoding is CommonJS requiring ESM-only @scure/base; pre-bundle it for workerd.
-      optimizer: { ssr: { enabled: true, include: ["@cosmjs/encoding"] } },
+      // @cosmjs/encoding is CommonJS requiring ESM-only @scure/base (and @cosmjs/crypto @scure/bip39); pre-bundle
+      // them, and the CosmJS clients the RPC face's tests use, for workerd.
+      optimizer: {
+        ssr: {
+          enabled: true,
+          include: ["@cosmjs/encoding", "@cosmjs/crypto", "@cosmjs/stargate", "@cosmjs/tendermint-rpc"],
+        },
+      },
     },
   },
 });

@@ -3,8 +3,9 @@
  *
  * Builds the Worker as `wrangler deploy` does and runs it in one bare workerd process (wrangler's
  * own binary, no dev proxy) beside a constant-answer Worker, with the devnet as upstream. Loads
- * the floor, `/api/config` and a gateway hit on a hot key with the same autocannon settings, in
- * alternating rounds, and reports the workerd process's CPU time per request (from /proc) with
+ * the floor, `/api/config`, a gateway hit on a hot key (REST) and an RPC `abci_query` hit (a
+ * JSON-RPC POST as CosmJS sends it; the cache key never holds the id, so one body stands for
+ * every id) with the same autocannon settings, in alternating rounds, and reports the workerd process's CPU time per request (from /proc) with
  * req/s and p50/p99; medians over the rounds. Writes docs/PERFORMANCE.md (section "workerd").
  *
  * `BENCH_BASELINE=<git ref>` also runs the Worker as built at that commit in the same process and
@@ -38,6 +39,15 @@ async function checkCacheBackend(url: string): Promise<void> {
     throw new Error(`cache backend misbehaves: ${JSON.stringify(report)}`);
 }
 
+/**
+ * The JSON-RPC body of CosmJS's `bank.denomsMetadata()`, as its HttpClient sends it: bank's
+ * DenomsMetadata (its row is fresh for 300 s, as the REST hit's is, so no round sees it expire).
+ */
+function rpcHitBody(): string {
+  const params = { path: "/cosmos.bank.v1beta1.Query/DenomsMetadata", data: "", prove: false };
+  return JSON.stringify({ jsonrpc: "2.0", id: 827_361_552_017, method: "abci_query", params });
+}
+
 let bundle: WorkerBundle | undefined;
 let devnet: Devnet | undefined;
 let workerd: WorkerdProcess | undefined;
@@ -64,7 +74,7 @@ try {
     bundle.dir,
     basename(bundle.mainPath),
     settings,
-    { UPSTREAM_URLS: devnet.url, RATE_LIMITS: "off" },
+    { UPSTREAM_URLS: devnet.url, RPC_UPSTREAM_URLS: `${devnet.url}/rpc`, RATE_LIMITS: "off" },
     baseline ? "baseline.js" : undefined,
   );
 
@@ -84,6 +94,20 @@ try {
       throw new Error(`expected a 200 cache hit at ${url}, got ${check.status} ${check.headers.get("x-cache")}`);
   }
 
+  const rpcBody = rpcHitBody();
+  for (let i = 0; i < 3; i++) {
+    const check = await fetch(`${edge}/rpc`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: rpcBody,
+    });
+    const text = await check.text();
+    if (i === 2 && (check.status !== 200 || check.headers.get("x-cache") !== "HIT" || !text.includes('"code":0')))
+      throw new Error(
+        `expected an RPC cache hit, got ${check.status} ${check.headers.get("x-cache")} ${text.slice(0, 200)}`,
+      );
+  }
+
   const ok = (status: number) => status === 200;
   const hit = (status: number, headers: Parameters<Target["expected"]>[1]) =>
     ok(status) && header(headers, "x-cache") === "HIT";
@@ -91,6 +115,7 @@ try {
     { label: "floor: constant answer, no code of ours", url: `${workerd.urls.floor}/`, expected: ok },
     { label: "`/api/config`", url: `${edge}/api/config`, expected: ok },
     { label: `\`${hitPath}\` (gateway hit)`, url: hitUrls[0]!, expected: hit },
+    { label: "`POST /rpc` `abci_query` DenomsMetadata (RPC hit)", url: `${edge}/rpc`, expected: hit, body: rpcBody },
     ...(baseline ? [{ label: `the same hit, Worker as at ${baseline.commit}`, url: hitUrls[1]!, expected: hit }] : []),
   ];
   // Other work on the machine inflates every figure; the ratios within rounds hold up better.
@@ -117,9 +142,12 @@ within each round, then the median.
 |---|---|---|---|---|---|---|
 ${targets.map((t, i) => `| ${t.label} | ${micros(rows[i]!.cpu)} | ${rows[i]!.rounds} | ${rows[i]!.rps.toFixed(0)} | ${ms(rows[i]!.p50)} | ${ms(rows[i]!.p99)} | ${rows[i]!.requests} (${rows[i]!.unexpected}) |`).join("\n")}
 ${ratioRow("gateway hit ÷ floor", 2)}
-${ratioRow("\`/api/config\` ÷ floor", 1)}${baseline ? `\n${ratioRow(`hit as at ${baseline.commit} ÷ floor`, 3)}\n${ratioRow(`gateway hit ÷ hit as at ${baseline.commit}`, 2, 3)}` : ""}
+${ratioRow("RPC hit ÷ floor", 3)}
+${ratioRow("\`/api/config\` ÷ floor", 1)}${baseline ? `\n${ratioRow(`hit as at ${baseline.commit} ÷ floor`, 4)}\n${ratioRow(`gateway hit ÷ hit as at ${baseline.commit}`, 2, 4)}` : ""}
 
-An unexpected answer is anything but a 200 (for the gateway hit: a 200 with \`x-cache: HIT\`). Both edge
+An unexpected answer is anything but a 200 (for the hits: a 200 with \`x-cache: HIT\`). The RPC hit is one
+JSON-RPC call as CosmJS's \`QueryClient\` sends \`bank.denomsMetadata()\` (POST: its body read, its id
+found, the rest of it looked up among bodies already checked, the caller's id put around the kept answer). The edge
 routes include the JSON access-log line the Worker prints per request (workerd's stdout, discarded).${
     baseline
       ? `

@@ -25,12 +25,12 @@ import { seedBytes } from "./seeds.ts";
 import { txJson } from "./tx-json.ts";
 
 /** Validators that sign every commit (the bonded ones of the devnet's four). */
-const SIGNERS = [0, 1, 2];
+export const SIGNERS = [0, 1, 2];
 
 const b64 = (bytes: Buffer) => bytes.toString("base64");
-const hashOf = (ledger: Ledger, what: string, height: number) =>
+export const hashOf = (ledger: Ledger, what: string, height: number) =>
   seedBytes(`${what}-${ledger.brand.chainId}-${height}`, 32);
-const consensusAddress = (i: number) => seedBytes(`cons-addr-${i}`, 20);
+export const consensusAddress = (i: number) => seedBytes(`cons-addr-${i}`, 20);
 
 /** Protobuf JSON's Timestamp: RFC 3339 in UTC with the fraction's trailing zeros trimmed. */
 const timestamp = (ledger: Ledger, height: number) => ledger.blockTime(height);
@@ -80,7 +80,7 @@ function blockJson(ledger: Ledger, height: number, sdk: boolean) {
 }
 
 /** CometBFT's refusal of a height it does not hold (pruned, or from before the devnet started). */
-function checkAvailable(ledger: Ledger, height: number, latest: number): void {
+export function checkAvailable(ledger: Ledger, height: number, latest: number): void {
   const lowest = ledger.lowestBlock(latest);
   if (height < lowest)
     throw new DevnetError(500, Code.UNKNOWN, `height ${height} is not available, lowest height is ${lowest}`);

@@ -1,9 +1,30 @@
 /** The stock Cosmos SDK modules the network's tools read (bank, staking, auth, tx, distribution), in their stock shapes. */
 import { accountAt } from "./accounts.ts";
+import type { Ledger } from "./ledger.ts";
 import { communityPool, delegatorRewards, validatorCommission } from "./distribution.ts";
 import { list, type ModuleRoute } from "./route.ts";
 import { BLOCK_ROUTES } from "./blocks.ts";
 import { getTxResponse } from "./tx-json.ts";
+
+/** The native token's metadata (bank's DenomsMetadata), for the REST and the CometBFT face alike. */
+export function denomMetadata(l: Ledger) {
+  const base = l.brand.nativeDenom;
+  const display = base.replace(/^u/, "");
+  return {
+    description: `The native staking and fee token of ${l.brand.chainId}.`,
+    denom_units: [
+      { denom: base, exponent: 0, aliases: [`micro${display}`] },
+      { denom: `m${display}`, exponent: 3, aliases: [`milli${display}`] },
+      { denom: display, exponent: 6, aliases: [] },
+    ],
+    base,
+    display,
+    name: display.toUpperCase(),
+    symbol: display.toUpperCase(),
+    uri: "",
+    uri_hash: "",
+  };
+}
 
 export const COSMOS_ROUTES: readonly ModuleRoute[] = [
   {
@@ -16,25 +37,7 @@ export const COSMOS_ROUTES: readonly ModuleRoute[] = [
   },
   {
     path: "/cosmos/bank/v1beta1/denoms_metadata",
-    answer: (l, _p, q) => {
-      const base = l.brand.nativeDenom;
-      const display = base.replace(/^u/, "");
-      const metadata = {
-        description: `The native staking and fee token of ${l.brand.chainId}.`,
-        denom_units: [
-          { denom: base, exponent: 0, aliases: [`micro${display}`] },
-          { denom: `m${display}`, exponent: 3, aliases: [`milli${display}`] },
-          { denom: display, exponent: 6, aliases: [] },
-        ],
-        base,
-        display,
-        name: display.toUpperCase(),
-        symbol: display.toUpperCase(),
-        uri: "",
-        uri_hash: "",
-      };
-      return list("metadatas", [metadata], q);
-    },
+    answer: (l, _p, q) => list("metadatas", [denomMetadata(l)], q),
   },
   {
     path: "/cosmos/staking/v1beta1/validators",

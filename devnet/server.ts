@@ -5,6 +5,8 @@
  * registrations and changes, and transactions, and exposes counters and faults under `/__devnet/`. A development tool only:
  * nothing under src/ imports it.
  *
+ * Below `/rpc` it is also a CometBFT 0.38 RPC node of the same chain (devnet/comet-rpc.ts).
+ *
  * Every change of state is a transaction in the next block (blocks and their transactions are
  * served as a node serves them: devnet/blocks.ts); its effects appear at that block's height.
  *
@@ -26,6 +28,7 @@ import { readBrand, type Brand } from "./brand.ts";
 import { broadcast, recordApplied } from "./broadcast.ts";
 import { badRequest, Code, DevnetError, notFound } from "./cosmos-errors.ts";
 import { FaultBoard, type Fault } from "./faults.ts";
+import { cometRpc } from "./comet-rpc.ts";
 import { ModuleError } from "./incentives-errors.ts";
 import { Ledger } from "./ledger.ts";
 import { matchModuleRoute } from "./module-routes.ts";
@@ -112,11 +115,16 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+async function readText(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const text = await readText(req);
   try {
-    const value = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+    const value = JSON.parse(text || "{}");
     if (value && typeof value === "object" && !Array.isArray(value)) return value;
   } catch {
     // fall through to the refusal
@@ -166,6 +174,12 @@ async function handle(node: LocalNode, req: IncomingMessage, res: ServerResponse
       { code: Code.INTERNAL, message: `injected fault ${fault.status}`, details: [] },
       stamp(ledger.height()),
     );
+
+  if (pathname === "/rpc" || pathname.startsWith("/rpc/")) {
+    const body = req.method === "POST" ? await readText(req) : "";
+    const { status, reply } = cometRpc(ledger, req.method ?? "GET", pathname.slice(4), url.searchParams, body, offset);
+    return send(res, status, reply, null);
+  }
 
   // Refused before a query reaches the chain, so no height is reported.
   if (req.method !== "GET" && req.method !== "HEAD")

@@ -1,22 +1,15 @@
 /**
- * Onboarding: the single writer of one `ob_` onboarding, running src/onboardings/machine.ts. Its
- * record, chain watch, outbox and what it owes the index and the chain follower are one stored
- * value; each event is decided and applied in one synchronous step, writes not awaited (the output
- * gate holds every answer until they are durable). The one alarm is always the stored state's next
- * wake-up, and work under way holds its due time a lease ahead in that state, so an eviction at any
- * point is resumed by the alarm. What work finds comes back in as events (./onboarding-effects.ts).
+ * Onboarding: the single writer of one `ob_` onboarding, running src/onboardings/machine.ts. Its record,
+ * chain watch, outbox and what it owes the index and the follower are one stored value; each event is
+ * applied in one synchronous step, writes not awaited (the output gate holds every answer until they are
+ * durable). The one alarm is the stored state's next wake-up; work under way holds its due time a lease
+ * ahead in that state, so an eviction at any point is resumed. Effects: ./onboarding-effects.ts.
  */
 import { readConfig, type Config } from "../src/config";
 import { isRefusal, type Answer } from "../src/http/answer";
 import { lookUpClaim } from "../src/onboardings/chain-watch";
-import {
-  transition,
-  waitsForChain,
-  type MachineRules,
-  type NewOnboarding,
-  type OnboardingEvent,
-  type PairedPayout,
-} from "../src/onboardings/machine";
+import { transition, waitsForChain } from "../src/onboardings/machine";
+import type { MachineRules, NewOnboarding, OnboardingEvent, PairedPayout } from "../src/onboardings/machine";
 import { eventsLog, pendingHead, probeResult } from "../src/onboardings/outbox";
 import { ONBOARDING_NOT_FOUND } from "../src/onboardings/refusals";
 import { relayedPayout } from "../src/onboardings/relayed-payout";
@@ -35,6 +28,7 @@ export class Onboarding extends PushObject {
   private readonly rules: MachineRules;
   private readonly work = new WorkUnderWay();
   private readonly host = (state: OnboardingState) => hostView(state.record, this.config);
+  private readonly page = (state: OnboardingState) => customerView(state.record);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -68,39 +62,33 @@ export class Onboarding extends PushObject {
 
   /** The onboarding as its customer's page sees it. */
   customer(): Answer<OnboardingCustomerView> {
-    return this.shown({ type: "read" }, (state) => customerView(state.record));
+    return this.shown({ type: "read" }, this.page);
   }
 
-  /**
-   * The wallet paired: a relayed session is read from its own object (never the browser's word); `in_app` as reported.
-   */
+  /** The wallet paired: a relayed session is read from its own object (never the browser's word); in_app as said. */
   async pair(paired: PairedPayout): Promise<Answer<OnboardingCustomerView>> {
     if (!this.state) return ONBOARDING_NOT_FOUND;
     const { id } = this.state.record;
     const payout =
       "sessionId" in paired ? await relayedPayout(this.env.PAIRING_SESSIONS, paired.sessionId, id) : paired;
     if ("reason" in payout) return payout;
-    return this.shown({ type: "pair", payout }, (state) => customerView(state.record));
+    return this.shown({ type: "pair", payout }, this.page);
   }
 
   /** The wallet confirmed a session this onboarding's page carried: its own object says so, no page in between. */
   pairedBySession(address: string): Answer<OnboardingCustomerView> {
-    return this.shown({ type: "pair", payout: { address, source: "relay" } }, (state) => customerView(state.record));
+    return this.shown({ type: "pair", payout: { address, source: "relay" } }, this.page);
   }
 
-  /**
-   * The authorization's transaction hash the wallet app returned, looked up at once (and with every read until found).
-   */
+  /** The authorization's transaction hash the wallet app returned, looked up now (and with every read until found). */
   async claimAuthorization(txhash: string): Promise<Answer<OnboardingCustomerView>> {
     const claimed = this.apply({ type: "claim", txhash });
     if (isRefusal(claimed)) return claimed;
     const tx = await lookUpClaim(this.config, claimed.body.record, txhash);
-    return this.shown({ type: "verified", tx }, (state) => customerView(state.record));
+    return this.shown({ type: "verified", tx }, this.page);
   }
 
-  /**
-   * The chain follower's word (a block named this onboarding, or its health changed); answers whether it still waits.
-   */
+  /** The chain follower's word (a block named it, or the follower's health changed); answers whether it waits. */
   chainHint(hint: { height: number; following: boolean }): { waiting: boolean } {
     const answer = this.apply({ type: "hint", height: hint.height, following: hint.following });
     return { waiting: !isRefusal(answer) && waitsForChain(answer.body) };
@@ -144,9 +132,7 @@ export class Onboarding extends PushObject {
     return ONBOARDING_NOT_FOUND;
   }
 
-  /**
-   * Decides the event and performs its effects in order, without an await between them; the work they start is tracked.
-   */
+  /** Decides the event and performs its effects in order, without an await between them; tracks the work started. */
   private apply(event: OnboardingEvent): Answer<OnboardingState> {
     const next = transition(this.state, event, Date.now(), this.rules);
     this.state = next.state;

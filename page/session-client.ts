@@ -80,6 +80,8 @@ export interface SessionClientOptions {
   expiresInMs?: number;
   /** The document's session, which the first `start()` takes instead of creating one. */
   first?: FirstSession | null;
+  /** Where each later session comes from, when the server signs them (a host's onboarding); null: create one. */
+  signed?: () => Promise<FirstSession | null>;
 }
 
 /** The pairing client of one page. */
@@ -138,7 +140,7 @@ export function createSessionClient(ctx: ChainContext, options: SessionClientOpt
   }
 
   async function create(): Promise<PendingConnection> {
-    const carried = first;
+    const carried = first ?? (await options.signed?.()) ?? null;
     first = null;
     const row = carried ? documentSession(carried) : await sendCreate();
     const sessionId = row.session_id;

@@ -66,12 +66,15 @@ function settingsFrom(body: Record<string, unknown>): PageSettings {
  * that needs a wallet connection at once), or null when it carries none or something unusable.
  */
 export function readFirstSession(doc: Document = document): FirstSession | null {
-  let body: unknown = null;
   try {
-    body = JSON.parse(doc.getElementById("first-session")?.textContent || "null");
+    return readFirstSessionJson(JSON.parse(doc.getElementById("first-session")?.textContent || "null"));
   } catch {
     return null;
   }
+}
+
+/** A signed session as the document or `POST /api/onboarding-pages/:id/session` gives it, or null. */
+export function readFirstSessionJson(body: unknown): FirstSession | null {
   const value = body as Partial<Record<keyof FirstSession, unknown>> | null;
   if (typeof value?.session_id !== "string" || !SESSION_ID_PATTERN.test(value.session_id)) return null;
   if (

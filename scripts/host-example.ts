@@ -1,7 +1,8 @@
 /**
  * `npm run host:example -- [options]`: a hosting provider's side of the onboarding webhooks, small
  * enough to read and copy. It listens on 127.0.0.1, verifies every event with the
- * `standardwebhooks` package and the secret in HOST_WEBHOOK_SECRET, answers 401 to anything
+ * `standardwebhooks` package and the secret in HOST_WEBHOOK_SECRET (from the environment, or from
+ * `.dev.vars`, which `npm run host:example` reads: never from the command line, where `ps` shows it), answers 401 to anything
  * that does not verify, handles each webhook-id once, and prints every event in one line. On
  * `onboarding.authorized` it prints the event's `commands.update_node` for the host to run on
  * the node's machine (default), runs it with the shell (`--run`), or, against the local devnet,
@@ -9,7 +10,6 @@
  *
  * Options:
  *   --port <n>       port on 127.0.0.1 (default 8788; 0 picks a free one)
- *   --secret <s>     the webhook secret (default: HOST_WEBHOOK_SECRET from the environment)
  *   --run            run commands.update_node with the shell instead of printing it
  *   --devnet <url>   play the operator on this devnet (e.g. http://127.0.0.1:1317) instead
  */
@@ -50,7 +50,6 @@ function readArgs() {
     return parseArgs({
       options: {
         port: { type: "string", default: "8788" },
-        secret: { type: "string" },
         run: { type: "boolean", default: false },
         devnet: { type: "string" },
       },
@@ -63,8 +62,8 @@ function readArgs() {
 const args = readArgs();
 const port = Number(args.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not ${args.port}`);
-const secret = args.secret ?? process.env.HOST_WEBHOOK_SECRET ?? "";
-if (!secret) fail("set HOST_WEBHOOK_SECRET (the same whsec_… secret the service signs with) or pass --secret");
+const secret = process.env.HOST_WEBHOOK_SECRET ?? "";
+if (!secret) fail("set HOST_WEBHOOK_SECRET in .dev.vars (the same whsec_… secret the service signs with)");
 if (args.run && args.devnet) fail("choose --run or --devnet, not both");
 const devnet = args.devnet?.replace(/\/+$/, "");
 // Asked once it answers: the receiver may start before `npm run dev` has the devnet up.

@@ -2,12 +2,14 @@
  * The route table of the whole Worker: every path the server answers is mounted here, and every
  * error leaves through `onError` in the one error shape.
  */
-import { Hono } from "hono/tiny";
+import { Hono } from "./http/router";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env";
 import type { Config } from "./config";
 import { ApiError, GrpcCode, errorResponse, httpStatusSpec, notFound } from "./errors";
 import { gatewayRoutes } from "./gateway";
+import { answerFromMemory } from "./gateway/memory-answer";
+import { rpcRoutes } from "./gateway/rpc";
 import { sharedUpstreamHealth } from "./gateway/shield/health-link";
 import { healthReport, indexHealth } from "./http/health";
 import { log } from "./log";
@@ -52,6 +54,7 @@ export function buildApp(config: Config): Hono<AppEnv> {
     return c.body(openApi, 200, { "content-type": "application/json", "cache-control": "public, max-age=300" });
   });
   app.route("/api", gatewayRoutes(config));
+  app.route("/rpc", rpcRoutes(config));
 
   // A Response, not a throw: Hono runs the not-found handler inside the request context's `next()`, which a throw would
   // skip, access log and all.
@@ -78,5 +81,13 @@ export function buildApp(config: Config): Hono<AppEnv> {
       { "x-request-id": requestId },
     );
   });
+  // A hit in the isolate's memory is answered before the router (src/gateway/memory-answer.ts).
+  const route = app.fetch;
+  app.fetch = (request, env, ctx) => {
+    const memory = answerFromMemory(request, config);
+    if (memory === null) return route(request, env, ctx);
+    if (memory instanceof Response) return memory;
+    return memory.then((answer) => answer ?? route(request, env, ctx));
+  };
   return app;
 }

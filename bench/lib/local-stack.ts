@@ -37,7 +37,12 @@ export async function startLocalStack(options: {
       port: options.port,
       persistTo,
       cwd: options.cwd,
-      vars: { UPSTREAM_URLS: upstreams.join(","), ...options.vars },
+      vars: {
+        UPSTREAM_URLS: upstreams.join(","),
+        // The devnet's CometBFT face, under each upstream.
+        RPC_UPSTREAM_URLS: upstreams.map((url) => `${url}/rpc`).join(","),
+        ...options.vars,
+      },
     });
   let worker: LocalWorker;
   try {

@@ -11,6 +11,8 @@ export interface Target {
   url: string;
   /** True when the answer is the one being measured (a 200, and for the hit `x-cache: HIT`). */
   expected: (status: number, headers: IncomingHttpHeaders) => boolean;
+  /** A POST with this JSON body (the RPC face's calls); a GET without one. */
+  body?: string;
 }
 
 export interface Run {
@@ -35,7 +37,11 @@ async function load(pid: number, target: Target, seconds: number): Promise<Run> 
     url: target.url,
     connections: CONNECTIONS,
     duration: seconds,
-    requests: [{ method: "GET", onResponse }],
+    requests: [
+      target.body === undefined
+        ? { method: "GET", onResponse }
+        : { method: "POST", body: target.body, headers: { "content-type": "application/json" }, onResponse },
+    ],
   });
   const cpu = processCpuMicros(pid) - cpuBefore;
   const requests = result.requests.total;

@@ -3,6 +3,8 @@
  * the paired payout address, and report the transaction hash the wallet app returned. The id in
  * the path is the customer's capability; no other credential is sent.
  */
+import type { FirstSession } from "../session-client.ts";
+import { readFirstSessionJson } from "../settings.ts";
 import { readCustomerView, type CustomerView } from "./view.ts";
 
 /** A refusal or failure; `status` 0 means the server could not be reached. */
@@ -74,6 +76,19 @@ export function submitPayout(
   const body =
     "sessionId" in paired ? { session_id: paired.sessionId } : { source: "in_app", address: paired.inAppAddress };
   return call(`${onboardingPagePath(id)}/payout`, { method: "POST", body: JSON.stringify(body) });
+}
+
+/**
+ * A new pairing session signed for onboarding `id` (the wallet's confirm pairs it on the server),
+ * or null when the server gives none (not open, or no signing key): the page then creates one.
+ */
+export async function fetchPairingSession(id: string): Promise<FirstSession | null> {
+  try {
+    const response = await fetch(`${onboardingPagePath(id)}/session`, { method: "POST", cache: "no-store" });
+    return response.ok ? readFirstSessionJson(await response.json()) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Reports the hash of the authorization the wallet app signed; the server checks its signer. */

@@ -1,21 +1,18 @@
 /** The sentences around a hosted onboarding's steps: who asked, how it ended, the way back to the host. */
+import { hostedSummarySentence, OPERATOR_WORDS } from "../../src/page/first-screen-words.ts";
 import { el } from "../dom.ts";
 import type { CustomerView } from "./view.ts";
 
-/** Who sent the customer here and for which node; the operator and label are the host's. */
+/**
+ * Who sent the customer here and for which node; the operator and label are the host's (as the Worker's src/page/first-
+ * summary.ts).
+ */
 export function onboardingSummary(view: CustomerView): HTMLElement {
-  const who = view.host ? `Your hosting provider, ${view.host}, sent you here` : "Your hosting provider sent you here";
-  const node = view.label ? `your node “${view.label}”` : "your node";
   return el(
     "div",
     { class: "summary", "data-testid": "onboarding-summary" },
-    el("p", {}, `${who} to have ${node} pay its rewards to your own wallet.`),
-    el(
-      "p",
-      {},
-      "Your node's operator address: ",
-      el("span", { class: "address", "data-testid": "onboarding-operator" }, view.operator),
-    ),
+    el("p", {}, hostedSummarySentence(view.host, view.label)),
+    el("p", {}, OPERATOR_WORDS, el("span", { class: "address", "data-testid": "onboarding-operator" }, view.operator)),
   );
 }
 

@@ -17,7 +17,13 @@ import { runAuthorizeStep } from "../steps/authorize.ts";
 import { runConnectStep, type PairedWallet } from "../steps/connect.ts";
 import { nodePaysSentence } from "../steps/node-watch.ts";
 import { findWalletApp } from "../wallet-bridge.ts";
-import { fetchOnboardingView, OnboardingApiError, submitAuthorization, submitPayout } from "./api.ts";
+import {
+  fetchOnboardingView,
+  fetchPairingSession,
+  OnboardingApiError,
+  submitAuthorization,
+  submitPayout,
+} from "./api.ts";
 import { followOnboarding } from "./follow.ts";
 import { backToHost, endedSentence, INVALID_LINK_SENTENCE, onboardingSummary } from "./notices.ts";
 import { showAuthorized, showHostProgress } from "./progress.ts";
@@ -95,7 +101,9 @@ class HostedOnboarding {
   }
 
   async run(view: CustomerView): Promise<void> {
-    show(this.status, onboardingSummary(view), this.notice);
+    // Where the document already showed it (src/page/first-summary.ts), in the same words.
+    show(document.getElementById("page-summary")!, onboardingSummary(view));
+    show(this.status, this.notice);
     if (view.status === "cancelled" || view.status === "expired") return this.end(endedSentence(view)!, view);
     this.prepareSteps();
     if (view.payout !== null) this.showPaired(view.payout);
@@ -188,7 +196,9 @@ class HostedOnboarding {
   private async pairPayout(): Promise<string | null> {
     const { ctx, walletApp, originName, first } = this.settings;
     // The document's own session: its QR is already on screen, and a wallet may have confirmed it.
-    const client = createSessionClient(ctx, { origin: location.origin, originName, first });
+    // Each later session is signed for this onboarding too: the wallet's confirm pairs it on the server.
+    const signed = () => fetchPairingSession(this.id);
+    const client = createSessionClient(ctx, { origin: location.origin, originName, first, signed });
     const app = findWalletApp(walletApp);
     for (;;) {
       const runner = detachable(this.connect);

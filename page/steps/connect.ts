@@ -12,6 +12,7 @@ import {
   readConnectAnswer,
   type ChainContext,
 } from "../../src/protocol/index.ts";
+import { OPEN_ON_THIS_PHONE, SCAN_CAPTION, SCAN_ELSEWHERE_CAPTION } from "../../src/page/first-screen-words.ts";
 import { el, failure, show, type Step } from "../dom.ts";
 import { qrElement } from "../qr.ts";
 import { PairingError, type SessionClient } from "../session-client.ts";
@@ -97,19 +98,37 @@ async function attempt(
     show(
       step.body,
       why ? el("p", { class: "notice", role: "status", "data-testid": "bridge-fallback" }, why) : null,
-      el(
-        "p",
-        {},
-        "Scan this code with your wallet app. On the phone that holds your wallet, tap “Open wallet” instead.",
-      ),
-      code,
+      // As the document lays it out (src/page/first-session.ts); the stylesheet puts the button first on a phone.
       el(
         "div",
-        { class: "actions" },
-        openWalletLink(app, ctx.walletScheme, pending.link, { class: "button primary", "data-testid": "connect-link" }),
-        cancel,
+        { class: "connect" },
+        el("p", { class: "connect-lead" }, OPEN_ON_THIS_PHONE),
+        el(
+          "figure",
+          { class: "connect-code" },
+          el(
+            "figcaption",
+            {},
+            el("span", { class: "for-pointer" }, SCAN_CAPTION),
+            el("span", { class: "for-touch" }, SCAN_ELSEWHERE_CAPTION),
+          ),
+          code,
+        ),
+        el(
+          "div",
+          { class: "actions" },
+          openWalletLink(app, ctx.walletScheme, pending.link, {
+            class: "button primary",
+            "data-testid": "connect-link",
+          }),
+          cancel,
+        ),
+        el(
+          "p",
+          { class: "muted connect-note" },
+          `The request is valid until ${until}. Your recovery phrase is never needed.`,
+        ),
       ),
-      el("p", { class: "muted" }, `The request is valid until ${until}. Your recovery phrase is never needed.`),
     );
 
   const bridge = app.bridge;

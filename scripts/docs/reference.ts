@@ -9,7 +9,7 @@ import { readConfig } from "../../src/config/index.ts";
 import { NETWORK_PROFILES } from "../../src/config/profiles.ts";
 import { VARIABLE_DOCS } from "../../src/config/variable-docs.ts";
 import { VARIABLES, type VariableName } from "../../src/config/variables.ts";
-import { ERROR_ANSWER_TTL, GATEWAY_ROUTES } from "../../src/gateway/route-table.ts";
+import { ERROR_ANSWER_TTL, GATEWAY_ROUTES, grpcMethod } from "../../src/gateway/route-table.ts";
 import { openApiDocument } from "../../src/openapi/document.ts";
 import { templateConfig } from "../../src/openapi/template.ts";
 
@@ -143,7 +143,7 @@ export function openApiTemplate(): string {
 
 const seconds = (n: number) => (n % 86_400 === 0 ? `${n / 86_400} day${n === 86_400 ? "" : "s"}` : `${n} s`);
 
-/** docs/GATEWAY.md's route table: every row of src/gateway/route-table.ts with its TTL and why. */
+/** docs/GATEWAY.md's route table: every row of src/gateway/route-table.ts with its gRPC method (the RPC face's `abci_query` path), TTL and why. */
 export function gatewayRoutesTable(): string {
   const rows = GATEWAY_ROUTES.map((route) => {
     const path = route.path.replace("{ns}", "<ns>").replace(/:(\w+)/g, "{$1}");
@@ -153,7 +153,12 @@ export function gatewayRoutesTable(): string {
     ];
     const query = takes.length ? ` (${takes.join(", ")})` : "";
     const ttl = `${seconds(route.ttl)} (4xx: ${seconds(Math.min(route.errorTtl ?? ERROR_ANSWER_TTL, route.ttl))})`;
-    return `| \`${path}\`${query} | ${cell(route.summary)} | ${ttl} | ${cell(route.why)} |`;
+    const grpc = grpcMethod(route).replace("{ns}", "<ns>");
+    return `| \`${path}\`${query} | ${cell(route.summary)} | \`${grpc}\` | ${ttl} | ${cell(route.why)} |`;
   });
-  return ["| path under `/api` | what | fresh for | why |", "|---|---|---|---|", ...rows].join("\n");
+  return [
+    "| path under `/api` | what | gRPC method (`abci_query` path on `/rpc`) | fresh for | why |",
+    "|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
 }

@@ -32,6 +32,8 @@ export interface Config {
   sessionRetentionSeconds: number;
   rateLimits: boolean;
   upstreamUrls: readonly string[];
+  /** CometBFT RPC nodes behind `/rpc`; empty: the RPC face answers 503. */
+  rpcUpstreamUrls: readonly string[];
   upstreamTimeoutMs: number;
   upstreamBudgetMs: number;
   /** Optional `Name: value` header sent to every upstream (a private node provider's key). */
@@ -95,11 +97,17 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
   if (walletPath === namespace || RESERVED_SEGMENTS.includes(walletPath)) {
     throw new ConfigError(`WALLET_PATH "${walletPath}" collides with a gateway path`);
   }
-  const upstreamUrls = parseUpstreamUrls(get("UPSTREAM_URLS"));
+  const upstreamUrls = parseUpstreamUrls(get("UPSTREAM_URLS"), "UPSTREAM_URLS");
+  const rpcUpstreamUrls = parseUpstreamUrls(get("RPC_UPSTREAM_URLS"), "RPC_UPSTREAM_URLS");
   if (profile !== LOCAL_PROFILE && upstreamUrls.some(isLoopbackUrl)) {
     throw new ConfigError(
       `UPSTREAM_URLS names a loopback address, which only the ${LOCAL_PROFILE} profile may use; set this ` +
         `environment's nodes (NETWORK_PROFILE is "${profile}")`,
+    );
+  }
+  if (profile !== LOCAL_PROFILE && rpcUpstreamUrls.some(isLoopbackUrl)) {
+    throw new ConfigError(
+      `RPC_UPSTREAM_URLS names a loopback address, which only the ${LOCAL_PROFILE} profile may use`,
     );
   }
   const authHeader = get("UPSTREAM_AUTH_HEADER");
@@ -121,6 +129,7 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
     sessionRetentionSeconds: get("SESSION_RETENTION_SECONDS"),
     rateLimits: get("RATE_LIMITS") === "on",
     upstreamUrls,
+    rpcUpstreamUrls,
     upstreamTimeoutMs: get("UPSTREAM_TIMEOUT_MS"),
     upstreamBudgetMs: get("UPSTREAM_BUDGET_MS"),
     upstreamAuthHeader: authHeader === "" ? null : splitHeader(authHeader),
@@ -227,7 +236,7 @@ function value<N extends VariableName>(
   return result.data as Parsed<N>;
 }
 
-function parseUpstreamUrls(list: string): string[] {
+function parseUpstreamUrls(list: string, name: string): string[] {
   return list
     .split(",")
     .map((s) => s.trim())
@@ -237,7 +246,7 @@ function parseUpstreamUrls(list: string): string[] {
       try {
         url = new URL(raw);
       } catch {
-        throw new ConfigError(`UPSTREAM_URLS: "${raw}" is not a URL`);
+        throw new ConfigError(`${name}: "${raw}" is not a URL`);
       }
       if (
         (url.protocol !== "https:" && url.protocol !== "http:") ||
@@ -247,7 +256,7 @@ function parseUpstreamUrls(list: string): string[] {
         url.hash
       ) {
         throw new ConfigError(
-          `UPSTREAM_URLS: "${raw}" must be a plain http(s) base URL without credentials, query or fragment`,
+          `${name}: "${raw}" must be a plain http(s) base URL without credentials, query or fragment`,
         );
       }
       return url.href.replace(/\/+$/, "");

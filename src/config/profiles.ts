@@ -28,7 +28,8 @@ type ProfileVariable =
   | "NODE_HOME"
   | "NODE_KEYRING_BACKEND"
   | "NODE_CONTAINER"
-  | "UPSTREAM_URLS";
+  | "UPSTREAM_URLS"
+  | "RPC_UPSTREAM_URLS";
 
 /** The network's own words, as its wallet SDK and node kit hard-code them. */
 const HOPE_WORDS = {
@@ -51,11 +52,17 @@ const HOPE_WORDS = {
 export const NETWORK_PROFILES = {
   local: {
     description: "The network's words with the local devnet (npm run dev) as the only upstream",
-    vars: { ...HOPE_WORDS, UPSTREAM_URLS: "http://127.0.0.1:1317" },
+    // The devnet serves its CometBFT face under /rpc of the same port.
+    vars: { ...HOPE_WORDS, UPSTREAM_URLS: "http://127.0.0.1:1317", RPC_UPSTREAM_URLS: "http://127.0.0.1:1317/rpc" },
   },
   testnet: {
     description: "The network's public testnet through its public LCD",
-    vars: { ...HOPE_WORDS, UPSTREAM_URLS: "https://test-gateway.hopenetwork.io/api" },
+    // The public gateway serves the CometBFT face beside its REST one.
+    vars: {
+      ...HOPE_WORDS,
+      UPSTREAM_URLS: "https://test-gateway.hopenetwork.io/api",
+      RPC_UPSTREAM_URLS: "https://test-gateway.hopenetwork.io/rpc",
+    },
   },
   neutral: {
     // A fork is one profile away: its words here, its chain id and nodes from its environment.

@@ -22,6 +22,9 @@ export const VARIABLE_DOCS = {
   NODE_KEYRING_BACKEND: "The node's --keyring-backend in printed commands (editable on the page)",
   NODE_CONTAINER: "Container the node runs in (docker exec), editable on the page",
   UPSTREAM_URLS: "Comma-separated LCD (REST) base URLs, tried in order with failover",
+  RPC_UPSTREAM_URLS:
+    "Comma-separated CometBFT RPC base URLs behind /rpc, tried in order with failover; " +
+    "unset: /rpc answers 503 and asks nothing upstream",
   SESSION_TTL_MAX_SECONDS: "Longest session life; a create asking for a later expires_at is refused",
   SESSION_RETENTION_SECONDS: "Settled sessions are deleted this long after settling",
   RATE_LIMITS: '"off" disables the per-client session-create limit (local load tests only)',

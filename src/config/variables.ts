@@ -87,6 +87,10 @@ export const VARIABLES = {
   UPSTREAM_URLS: {
     schema: z.string().check(z.trim(), z.minLength(1, "must name at least one URL")),
   },
+  RPC_UPSTREAM_URLS: {
+    schema: z.string().check(z.trim()),
+    default: "",
+  },
   SESSION_TTL_MAX_SECONDS: {
     schema: integer(10, 86_400),
     default: "600",

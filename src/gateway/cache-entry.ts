@@ -5,8 +5,7 @@
 import type { Config } from "../config";
 import { toHex } from "../protocol/hex";
 import { keepSeconds, type StaleWindows } from "./freshness";
-import type { MatchedQuery } from "./match";
-import type { UpstreamAnswer } from "./upstreams";
+import type { UpstreamAnswer, UpstreamQuery } from "./upstreams";
 
 /** An upstream answer as kept by a cache tier, as plain data so that concurrent requests can share it. */
 export interface CacheEntry {
@@ -48,13 +47,15 @@ export function queryKeys(
   requestUrl: string,
   mount: string,
   config: Pick<Config, "chainId">,
-  query: MatchedQuery,
+  query: UpstreamQuery,
 ): QueryKeys {
   const origin = requestUrl.slice(0, requestUrl.indexOf("/", requestUrl.indexOf("//") + 2));
   const at = query.height === null ? "" : `@${query.height}`;
+  // The RPC face's keys live apart from the REST face's: `/status` must never meet a REST path.
+  const face = query.rpc ? "/rpc" : "";
   return {
     hot: `${origin}${mount}${query.upstreamPath}${query.height === null ? "" : `#${query.height}`}`,
-    cache: `${origin}/__gateway-cache/${encodeURIComponent(config.chainId)}${at}${query.upstreamPath}`,
+    cache: `${origin}/__gateway-cache/${encodeURIComponent(config.chainId)}${at}${face}${query.upstreamPath}`,
   };
 }
 

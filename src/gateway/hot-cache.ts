@@ -12,20 +12,31 @@ export const HOT_MAX_ENTRIES = 1000;
 /** Most body characters kept in total (about as many bytes for JSON). */
 export const HOT_MAX_CHARS = 8 * 1024 * 1024;
 
-const entries = new Map<string, CacheEntry>();
+/** A kept entry and the route pattern of the requests it answers (for the access log). */
+interface Hot {
+  entry: CacheEntry;
+  route: string;
+}
+
+const entries = new Map<string, Hot>();
 let chars = 0;
+
+/** The entry for `key` (with its route) if it is still fresh at `now`, else null. */
+export function hotHit(key: string, now: number): Hot | null {
+  const hot = entries.get(key);
+  return hot && isFresh(hot.entry, now) ? hot : null;
+}
 
 /** The entry for `key` if it is still fresh at `now`, else null. */
 export function hotFresh(key: string, now: number): CacheEntry | null {
-  const entry = entries.get(key);
-  return entry && isFresh(entry, now) ? entry : null;
+  return hotHit(key, now)?.entry ?? null;
 }
 
-/** Keeps `entry` for `key`, replacing any older one and evicting the oldest beyond the bounds. */
-export function hotPut(key: string, entry: CacheEntry): void {
+/** Keeps `entry` for `key` (asked by `route`), replacing any older one and evicting the oldest beyond the bounds. */
+export function hotPut(key: string, entry: CacheEntry, route = ""): void {
   if (entry.body.length > HOT_MAX_CHARS / 8) return; // one huge entry must not flush everything else
   forget(key);
-  entries.set(key, entry);
+  entries.set(key, { entry, route });
   chars += entry.body.length;
   for (const oldest of entries.keys()) {
     if (entries.size <= HOT_MAX_ENTRIES && chars <= HOT_MAX_CHARS) break;
@@ -34,9 +45,9 @@ export function hotPut(key: string, entry: CacheEntry): void {
 }
 
 function forget(key: string): void {
-  const entry = entries.get(key);
-  if (!entry) return;
-  chars -= entry.body.length;
+  const hot = entries.get(key);
+  if (!hot) return;
+  chars -= hot.entry.body.length;
   entries.delete(key);
 }
 

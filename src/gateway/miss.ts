@@ -8,11 +8,15 @@ import { ApiError } from "../errors";
 import { log } from "../log";
 import { entryOf, type AnswerTtls, type CacheEntry } from "./cache-entry";
 import type { CacheStatus, ShieldTrace } from "./cache-status";
-import type { MatchedQuery } from "./match";
-import { answerTtl } from "./route-table";
 import { askShield, type ShieldNamespace } from "./shield/client";
 import type { ShieldMode, ShieldOutcome } from "./shield/protocol";
-import { askUpstreams } from "./upstreams";
+import { askUpstreams, type UpstreamQuery } from "./upstreams";
+
+/** What a miss asks for: the upstream query (the key) and how long its answers are fresh. */
+export interface MissAsk {
+  query: UpstreamQuery;
+  ttls: AnswerTtls;
+}
 
 /**
  * What a miss obtained, with the shield's part: an entry and the status the client gets for it,
@@ -26,17 +30,16 @@ export type Obtained =
 export async function obtain(
   config: Config,
   shields: ShieldNamespace | null,
-  query: MatchedQuery,
+  { query, ttls }: MissAsk,
   mode: ShieldMode,
   requestId?: string,
 ): Promise<Obtained> {
-  const ttls = ttlsOf(query);
   if (!shields) return askDirect(config, query, ttls);
   const started = Date.now();
   let outcome: ShieldOutcome;
   try {
     outcome = await askShield(shields, config, {
-      query: { upstreamPath: query.upstreamPath, height: query.height },
+      query,
       ttls,
       mode,
     });
@@ -58,13 +61,7 @@ export async function obtain(
   return { entry: outcome.entry, status, shield: { status: outcome.status, ms: Date.now() - started } };
 }
 
-/** How long an answer to `query` is fresh, by its status. */
-function ttlsOf(query: MatchedQuery): AnswerTtls {
-  const historical = query.height !== null;
-  return { success: answerTtl(query.route, 200, historical), error: answerTtl(query.route, 400, historical) };
-}
-
-async function askDirect(config: Config, query: MatchedQuery, ttls: AnswerTtls): Promise<Obtained> {
+async function askDirect(config: Config, query: UpstreamQuery, ttls: AnswerTtls): Promise<Obtained> {
   try {
     return { entry: await entryOf(await askUpstreams(config, query), ttls, Date.now()), status: "MISS" };
   } catch (failure) {

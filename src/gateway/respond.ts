@@ -6,6 +6,9 @@ import { ageSeconds, type StaleWindows } from "./freshness";
 import type { GatewayEnv } from "./gateway-env";
 import { HEIGHT_HEADER } from "./match";
 
+/** Headers a browser may read from a gateway answer (CORS). */
+export const EXPOSED_HEADERS = ["age", "etag", "x-cache", HEIGHT_HEADER, "server-timing", "x-request-id"];
+
 /** How a cache tier served a request: an entry, or (a miss that no upstream answered) the failure to answer. */
 export type Served = { status: CacheStatus; entry: CacheEntry } | { status: "MISS"; failure: unknown };
 
@@ -39,7 +42,9 @@ function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
 /**
  * The headers of `entry`'s responses at `age`, built once per entry object and second of age (a
  * hot entry answers many requests a second; the runtime copies a Headers object in one step,
- * where each header set on a response is a call of its own).
+ * where each header set on a response is a call of its own). They include what an answer from
+ * the isolate's memory carries whatever the request (CORS, Timing-Allow-Origin, `X-Cache: HIT`),
+ * so that answer sets only its own two; the middleware writes them again on any other answer.
  */
 const entryHeaders = new WeakMap<CacheEntry, { age: number; windows: StaleWindows; headers: Headers }>();
 
@@ -51,6 +56,10 @@ function headersOf(entry: CacheEntry, age: number, windows: StaleWindows): Heade
     etag: entry.etag,
     age: String(age),
     "cache-control": cacheControlOf(entry, age, windows),
+    "access-control-allow-origin": "*",
+    "access-control-expose-headers": EXPOSED_HEADERS.join(","),
+    "timing-allow-origin": "*",
+    "x-cache": "HIT",
   });
   if (entry.height !== null) headers.set(HEIGHT_HEADER, String(entry.height));
   entryHeaders.set(entry, { age, windows, headers });
@@ -58,15 +67,15 @@ function headersOf(entry: CacheEntry, age: number, windows: StaleWindows): Heade
 }
 
 /**
- * The response for `entry` as seen at `now`, honouring If-None-Match. CORS, X-Cache,
- * Server-Timing and the request id are the middleware's to add.
+ * The response for `entry` as seen at `now`, honouring If-None-Match (a HEAD gets no body).
+ * Server-Timing and the request id are the middleware's to add (memory-answer.ts's, from memory).
  */
-function entryResponse(request: Request, entry: CacheEntry, windows: StaleWindows, now: number): Response {
+export function entryResponse(request: Request, entry: CacheEntry, windows: StaleWindows, now: number): Response {
   const headers = headersOf(entry, ageSeconds(entry, now), windows);
   if (entry.status < 300 && matchesEtag(request.headers.get("if-none-match"), entry.etag)) {
     const notModified = new Response(null, { status: 304, headers });
     notModified.headers.delete("content-type");
     return notModified;
   }
-  return new Response(entry.body, { status: entry.status, headers });
+  return new Response(request.method === "HEAD" ? null : entry.body, { status: entry.status, headers });
 }

@@ -2,13 +2,21 @@
  * The gateway's routes: the 19 module queries of groups A–E and the queries the network's own
  * tools use, one row each. The code walks this table; adding an endpoint is adding a row. `{ns}`
  * is the brand namespace from CHAIN_NAMESPACE, `:name` a path parameter whose validator is named
- * in `params`. Every route is a read: the gateway answers GET and HEAD only.
+ * in `params`. Every route is a read: the gateway answers GET and HEAD only. Each row also names
+ * its gRPC method, so the RPC face's `abci_query` (src/gateway/rpc/) reads the same table.
  */
 import type { ParamKind, QueryName } from "./validators";
 
 export interface GatewayRoute {
   /** Path below `/api`, e.g. `/{ns}/incentives/v1/node/:operator`. */
   path: string;
+  /**
+   * The gRPC method behind the path, in the package the path names (`/{ns}/incentives/v1/…` is
+   * `{ns}.incentives.v1`): `Query/Node` is `/{ns}.incentives.v1.Query/Node`, the `abci_query`
+   * path of the RPC face, which takes this row's TTLs. The `Query` services named here are the
+   * only ones `abci_query` serves.
+   */
+  grpc: string;
   /** What the query returns, in a few words (the OpenAPI summary). */
   summary: string;
   /** Validator of each path parameter. */
@@ -42,6 +50,9 @@ export const ERROR_ANSWER_TTL = 5;
  */
 export const HISTORICAL_ANSWER_TTL = 86_400;
 
+/** The full gRPC method of `route`, e.g. `/cosmos.bank.v1beta1.Query/AllBalances` (`{ns}` left in). */
+export const grpcMethod = (route: GatewayRoute) => `/${route.path.split("/", 4).slice(1).join(".")}.${route.grpc}`;
+
 /** Seconds an answer of `route` with `status` is fresh; `historical` for a read at a past height. */
 export function answerTtl(route: GatewayRoute, status: number, historical: boolean): number {
   if (status >= 300) return Math.min(route.ttl, route.errorTtl ?? ERROR_ANSWER_TTL);
@@ -52,12 +63,14 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // A. incentives
   {
     path: "/{ns}/incentives/v1/params",
+    grpc: "Query/Params",
     summary: "Incentives module parameters",
     ttl: 300,
     why: "module params change only by governance",
   },
   {
     path: "/{ns}/incentives/v1/node/:operator",
+    grpc: "Query/Node",
     summary: "One hosted node by operator address",
     params: { operator: "address" },
     ttl: 6,
@@ -65,6 +78,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/nodes",
+    grpc: "Query/Nodes",
     summary: "List of hosted nodes",
     query: PAGINATION,
     ttl: 6,
@@ -72,6 +86,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/operator_authorizations/:payout_recipient",
+    grpc: "Query/OperatorAuthorizations",
     summary: "Operators authorized by a payout recipient",
     params: { payout_recipient: "address" },
     query: PAGINATION,
@@ -80,6 +95,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/peer_grant/:operator",
+    grpc: "Query/PeerGrant",
     summary: "Fee grant the network gives a hosted node's operator",
     params: { operator: "address" },
     ttl: 30,
@@ -87,6 +103,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/eligible_nodes",
+    grpc: "Query/EligibleNodes",
     summary: "Hosted nodes eligible for the payout",
     query: PAGINATION,
     ttl: 15,
@@ -94,12 +111,14 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/incentives/v1/estimated_daily_payout",
+    grpc: "Query/EstimatedDailyPayout",
     summary: "Estimated daily payout",
     ttl: 60,
     why: "derived from the epoch's pool and active node count",
   },
   {
     path: "/{ns}/incentives/v1/network_summary",
+    grpc: "Query/NetworkSummary",
     summary: "Network summary",
     ttl: 30,
     why: "aggregate counters; seconds of lag are invisible",
@@ -107,6 +126,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // B. bank
   {
     path: "/cosmos/bank/v1beta1/balances/:address",
+    grpc: "Query/AllBalances",
     summary: "Balances of an address",
     params: { address: "address" },
     query: PAGINATION,
@@ -115,6 +135,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/bank/v1beta1/supply",
+    grpc: "Query/TotalSupply",
     summary: "Total supply",
     query: PAGINATION,
     ttl: 30,
@@ -122,6 +143,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/bank/v1beta1/denoms_metadata",
+    grpc: "Query/DenomsMetadata",
     summary: "Denom metadata",
     query: PAGINATION,
     ttl: 300,
@@ -130,6 +152,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // Auth and transactions (what a node signer reads)
   {
     path: "/cosmos/auth/v1beta1/accounts/:address",
+    grpc: "Query/Account",
     summary: "Account (number, sequence, public key)",
     params: { address: "address" },
     ttl: 2,
@@ -139,6 +162,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/tx/v1beta1/txs/:hash",
+    grpc: "Service/GetTx",
     summary: "A transaction by hash",
     params: { hash: "txHash" },
     ttl: 86_400,
@@ -150,6 +174,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // C. staking
   {
     path: "/cosmos/staking/v1beta1/validators",
+    grpc: "Query/Validators",
     summary: "Validators",
     query: [...PAGINATION, "status"],
     ttl: 30,
@@ -157,6 +182,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/staking/v1beta1/delegations/:delegator_addr",
+    grpc: "Query/DelegatorDelegations",
     summary: "Delegations of a delegator",
     params: { delegator_addr: "address" },
     query: PAGINATION,
@@ -165,6 +191,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/staking/v1beta1/pool",
+    grpc: "Query/Pool",
     summary: "Staking pool (bonded and not bonded tokens)",
     ttl: 15,
     why: "bonded totals move with delegations, a few blocks of lag is fine",
@@ -172,6 +199,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // Distribution
   {
     path: "/cosmos/distribution/v1beta1/delegators/:delegator_address/rewards",
+    grpc: "Query/DelegationTotalRewards",
     summary: "Staking rewards of a delegator",
     params: { delegator_address: "address" },
     ttl: 6,
@@ -179,6 +207,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/distribution/v1beta1/validators/:validator_address/commission",
+    grpc: "Query/ValidatorCommission",
     summary: "Accumulated commission of a validator",
     params: { validator_address: "validatorAddress" },
     ttl: 15,
@@ -186,6 +215,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/cosmos/distribution/v1beta1/community_pool",
+    grpc: "Query/CommunityPool",
     summary: "Community pool",
     ttl: 30,
     why: "grows every block by a fraction of fees and inflation; an aggregate",
@@ -193,18 +223,21 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // D. trust score
   {
     path: "/{ns}/trustscore/v1/params",
+    grpc: "Query/Params",
     summary: "Trust score module parameters",
     ttl: 300,
     why: "module params change only by governance",
   },
   {
     path: "/{ns}/trustscore/v1/epoch",
+    grpc: "Query/Epoch",
     summary: "Current trust score epoch",
     ttl: 30,
     why: "an epoch spans many blocks",
   },
   {
     path: "/{ns}/trustscore/v1/global_trusts",
+    grpc: "Query/GlobalTrusts",
     summary: "Global trust scores",
     query: PAGINATION,
     ttl: 60,
@@ -212,6 +245,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/trustscore/v1/participant/:address",
+    grpc: "Query/Participant",
     summary: "Trust score of one participant",
     params: { address: "address" },
     ttl: 30,
@@ -220,6 +254,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // E. campaign
   {
     path: "/{ns}/campaign/v1/campaigns",
+    grpc: "Query/Campaigns",
     summary: "List of campaigns",
     query: PAGINATION,
     ttl: 15,
@@ -227,6 +262,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/campaign/v1/campaign/:id",
+    grpc: "Query/Campaign",
     summary: "One campaign by id",
     params: { id: "uint64" },
     ttl: 15,
@@ -234,6 +270,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   },
   {
     path: "/{ns}/campaign/v1/treasury/:campaign_id",
+    grpc: "Query/Treasury",
     summary: "Treasury of a campaign",
     params: { campaign_id: "uint64" },
     ttl: 6,

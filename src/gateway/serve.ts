@@ -2,11 +2,11 @@
  * Answers one validated query from the data center's cache and beyond, with the semantics of
  * nginx's proxy_cache + proxy_cache_lock + proxy_cache_use_stale (updating, error, timeout,
  * http_5xx, http_429) + proxy_cache_background_update, and Cosmos block-height monotonicity.
- * The isolate's memory answered before validation already (hot-tier.ts); here the data center's
+ * The isolate's memory answered before the router already (memory-answer.ts); here the data center's
  * Cache API, then (miss.ts) the key's shield or the upstreams.
  */
 import type { Context } from "hono";
-import { basePath } from "hono/route";
+import { basePath, routePath } from "hono/route";
 import type { Config } from "../config";
 import { queryKeys, readEntry, writeEntry, type QueryKeys } from "./cache-entry";
 import { coalesce, isInflight } from "./coalesce";
@@ -14,9 +14,10 @@ import { freshness, servesOnError } from "./freshness";
 import type { GatewayEnv } from "./gateway-env";
 import { newest } from "./height-rule";
 import { hotPut } from "./hot-cache";
-import type { MatchedQuery } from "./match";
-import { obtain, type Obtained } from "./miss";
-import { respond } from "./respond";
+import type { ShieldTrace } from "./cache-status";
+import { obtain, type MissAsk, type Obtained } from "./miss";
+import { respond, type Served } from "./respond";
+import { answerTtl } from "./route-table";
 import type { ShieldNamespace } from "./shield/client";
 import type { ShieldMode } from "./shield/protocol";
 import { noUpstreamAnswered } from "./upstreams";
@@ -25,48 +26,85 @@ import { noUpstreamAnswered } from "./upstreams";
 export async function serveQuery(c: Context<GatewayEnv>): Promise<Response> {
   const config = c.get("config");
   const query = c.get("query");
-  const ctx = c.executionCtx as ExecutionContext;
-  const shields = config.cacheShield ? c.env.QUERY_SHIELDS : null;
-  const keys = queryKeys(c.req.url, basePath(c), config, query);
+  const historical = query.height !== null;
+  const ttls = { success: answerTtl(query.route, 200, historical), error: answerTtl(query.route, 400, historical) };
+  const ask = { query: { upstreamPath: query.upstreamPath, height: query.height }, ttls };
+  const outcome = await serveFromTiers(tiersOf(c), queryKeys(c.req.url, basePath(c), config, ask.query), ask);
+  return respond(c, recorded(c, outcome));
+}
+
+/** What the tiers beyond the isolate's memory need of the request. */
+export interface Tiers {
+  config: Config;
+  ctx: ExecutionContext;
+  shields: ShieldNamespace | null;
+  requestId: string;
+  /** The route pattern that asked (kept with a hot entry, for the access log of the hits it answers). */
+  route: string;
+}
+
+export function tiersOf(c: Context<GatewayEnv>): Tiers {
+  const config = c.get("config");
+  return {
+    config,
+    ctx: c.executionCtx as ExecutionContext,
+    shields: config.cacheShield ? c.env.QUERY_SHIELDS : null,
+    requestId: c.get("requestId"),
+    route: routePath(c),
+  };
+}
+
+/** How the tiers served one key, with the miss's wait and the shield's part when there was a miss. */
+export interface TierOutcome {
+  served: Served;
+  missMs?: number;
+  shield?: ShieldTrace;
+}
+
+/**
+ * Records a miss's wait and the shield's part on the request (Server-Timing, the access log); gives what was served.
+ */
+export function recorded(c: Context<GatewayEnv>, outcome: TierOutcome): Served {
+  if (outcome.missMs !== undefined) c.set("missMs", outcome.missMs);
+  if (outcome.shield) c.set("shield", outcome.shield);
+  return outcome.served;
+}
+
+/** Serves `ask` (kept under `keys`) from the Cache API, else the shield or the upstreams. Never throws. */
+export async function serveFromTiers(tiers: Tiers, keys: QueryKeys, ask: MissAsk): Promise<TierOutcome> {
+  const { config, ctx } = tiers;
   // Concurrent work for one key in this isolate, a background refresh or a miss, is one request beyond the data center.
-  const fetchShared = (mode: ShieldMode) =>
-    coalesce(keys.cache, ctx, () => fetchAndStore(config, shields, keys, query, mode, c.get("requestId")));
+  const fetchShared = (mode: ShieldMode) => coalesce(keys.cache, ctx, () => fetchAndStore(tiers, keys, ask, mode));
 
   const cached = await readEntry(keys.cache);
   const state = cached ? freshness(cached, Date.now(), config) : "expired";
   if (cached && state === "fresh") {
-    hotPut(keys.hot, cached);
-    return respond(c, { status: "HIT", entry: cached });
+    hotPut(keys.hot, cached, tiers.route);
+    return { served: { status: "HIT", entry: cached } };
   }
   if (cached && state === "stale") {
     // One background refresh per key: later requests in the window find it in flight.
     if (!isInflight(keys.cache)) ctx.waitUntil(fetchShared("refresh").catch(() => undefined));
-    return respond(c, { status: "STALE", entry: cached });
+    return { served: { status: "STALE", entry: cached } };
   }
   const started = Date.now();
   const obtained = await fetchShared("miss").catch((failure: unknown): Obtained => ({ failure }));
-  c.set("missMs", Date.now() - started);
-  if (obtained.shield) c.set("shield", obtained.shield);
-  if (!("failure" in obtained)) return respond(c, obtained);
+  const missMs = Date.now() - started;
+  const shield = obtained.shield;
+  if (!("failure" in obtained)) return { served: obtained, missMs, shield };
   if (cached && noUpstreamAnswered(obtained.failure) && servesOnError(cached, Date.now(), config))
-    return respond(c, { status: "STALE-IF-ERROR", entry: cached });
-  return respond(c, { status: "MISS", failure: obtained.failure });
+    return { served: { status: "STALE-IF-ERROR", entry: cached }, missMs, shield };
+  return { served: { status: "MISS", failure: obtained.failure }, missMs, shield };
 }
 
 /** Obtains an entry (miss.ts) and stores it, unless it is at a lower block height than the entry stored now. */
-async function fetchAndStore(
-  config: Config,
-  shields: ShieldNamespace | null,
-  keys: QueryKeys,
-  query: MatchedQuery,
-  mode: ShieldMode,
-  requestId: string,
-): Promise<Obtained> {
-  const obtained = await obtain(config, shields, query, mode, requestId);
+async function fetchAndStore(tiers: Tiers, keys: QueryKeys, ask: MissAsk, mode: ShieldMode): Promise<Obtained> {
+  const { config } = tiers;
+  const obtained = await obtain(config, tiers.shields, ask, mode, tiers.requestId);
   if ("failure" in obtained) return obtained;
   // Re-read: another request or a background refresh may have stored a higher height meanwhile.
   const { entry, kept } = newest(await readEntry(keys.cache), obtained.entry);
   await writeEntry(keys.cache, entry, config);
-  hotPut(keys.hot, entry);
+  hotPut(keys.hot, entry, tiers.route);
   return { ...obtained, entry, status: kept ? "REVALIDATED" : obtained.status };
 }

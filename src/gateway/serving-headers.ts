@@ -6,8 +6,20 @@
  * origin (Timing-Allow-Origin).
  */
 import type { MiddlewareHandler } from "hono";
-import { xCache } from "./cache-status";
+import { type CacheStatus, type ShieldTrace, xCache } from "./cache-status";
 import type { GatewayEnv } from "./gateway-env";
+
+/**
+ * Server-Timing of a request served with `status`, `startedAt` (epoch ms), after a miss's wait and the shield's part.
+ */
+export function serverTiming(status: CacheStatus, startedAt: number, missMs?: number, shield?: ShieldTrace): string {
+  const metrics = [`cache;desc="${status}"`];
+  if (missMs !== undefined) metrics.push(`miss;dur=${missMs.toFixed(1)}`);
+  if (shield)
+    metrics.push(`shield;dur=${shield.ms.toFixed(1)};desc="${"fault" in shield ? "fail-open" : shield.status}"`);
+  metrics.push(`total;dur=${(Date.now() - startedAt).toFixed(1)};desc="gateway"`);
+  return metrics.join(",");
+}
 
 export function servingHeaders(): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
@@ -16,15 +28,9 @@ export function servingHeaders(): MiddlewareHandler<GatewayEnv> {
     await next();
     const status = c.get("cache")!;
     const shield = c.get("shield");
-    const missMs = c.get("missMs");
-    const metrics = [`cache;desc="${status}"`];
-    if (missMs !== undefined) metrics.push(`miss;dur=${missMs.toFixed(1)}`);
-    if (shield)
-      metrics.push(`shield;dur=${shield.ms.toFixed(1)};desc="${"fault" in shield ? "fail-open" : shield.status}"`);
-    metrics.push(`total;dur=${(Date.now() - c.get("startedAt")).toFixed(1)};desc="gateway"`);
     const headers = c.res.headers;
     headers.set("x-cache", xCache(status, shield));
-    headers.set("server-timing", metrics.join(","));
+    headers.set("server-timing", serverTiming(status, c.get("startedAt"), c.get("missMs"), shield));
     headers.set("timing-allow-origin", "*");
   };
 }

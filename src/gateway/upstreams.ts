@@ -1,15 +1,23 @@
 /**
- * The LCD nodes behind the gateway: failover between them in the order a board of what each did
- * lately gives. The Worker's board is per isolate (module scope); shields share theirs.
+ * The nodes behind the gateway, LCD (REST) or CometBFT RPC: failover between them in the order a
+ * board of what each did lately gives. The Worker's board is per isolate (module scope); shields
+ * share theirs.
  */
 import type { Config } from "../config";
 import { ApiError, badGateway, gatewayTimeout } from "../errors";
+import { readRpcAnswer } from "./rpc/answer";
+import type { ReadAnswer, UpstreamAnswer } from "./upstream-answer";
 import { UpstreamBoard, type UpstreamState } from "./upstream-board";
 
 /** The settings an upstream round needs. */
 export type UpstreamSettings = Pick<
   Config,
-  "upstreamUrls" | "upstreamTimeoutMs" | "upstreamBudgetMs" | "upstreamAuthHeader" | "upstreamCooldownMs"
+  | "upstreamUrls"
+  | "rpcUpstreamUrls"
+  | "upstreamTimeoutMs"
+  | "upstreamBudgetMs"
+  | "upstreamAuthHeader"
+  | "upstreamCooldownMs"
 >;
 
 /** What to ask the upstreams: the path and canonical query, at the latest height or a past one. */
@@ -17,14 +25,19 @@ export interface UpstreamQuery {
   upstreamPath: string;
   /** A past block height to read at (sent as `x-cosmos-block-height`), or null for the latest state. */
   height: string | null;
+  /**
+   * Set for the CometBFT face: the path is a URI-style call of RPC_UPSTREAM_URLS' nodes, and
+   * `pinned` when it names its own height (its answer says nothing of how far a node has synced).
+   */
+  rpc?: { pinned: boolean };
 }
 
-/** An upstream answer the gateway will use: a 2xx or 4xx with a JSON body. */
-export interface UpstreamAnswer {
-  status: number;
-  body: string;
-  height: number | null;
+/** The base URLs that serve `query`'s face. */
+export function upstreamUrlsOf(config: Pick<Config, "upstreamUrls" | "rpcUpstreamUrls">, query: UpstreamQuery) {
+  return query.rpc ? config.rpcUpstreamUrls : config.upstreamUrls;
 }
+
+export type { UpstreamAnswer } from "./upstream-answer";
 
 /** This isolate's own view: what the Worker's direct requests saw. */
 const isolateBoard = new UpstreamBoard();
@@ -63,6 +76,19 @@ function heightOf(headers: Headers): number | null {
 /** One attempt's result: an answer to use, or why it failed (the next upstream is tried). */
 type Attempt = { answer: UpstreamAnswer } | { failure: string; timedOut: boolean };
 
+/** An LCD reply: a 2xx or 4xx with a JSON body is an answer; a 5xx, 429, redirect or non-JSON is a failure. */
+function readRestAnswer(status: number, contentType: string | null, body: string, height: number | null): ReadAnswer {
+  const failure =
+    status >= 500 || status === 429
+      ? `answered ${status}`
+      : status < 200 || (status >= 300 && status < 400)
+        ? `answered ${status} (redirects are not followed)`
+        : !isJson(contentType, body)
+          ? `answered ${status} with a body that is not JSON`
+          : null;
+  return failure ? { failure } : { answer: { status, body, height } };
+}
+
 async function attempt(
   config: UpstreamSettings,
   board: UpstreamBoard,
@@ -78,27 +104,22 @@ async function attempt(
       redirect: "manual",
       signal,
     });
-    const height = heightOf(response.headers);
+    const headerHeight = heightOf(response.headers);
     // The body is read whole before anything reaches the client, so a failure here still fails over.
     const body = await response.text();
     const ms = Date.now() - started;
     const status = response.status;
-    const failure =
-      status >= 500 || status === 429
-        ? `answered ${status}`
-        : status < 200 || (status >= 300 && status < 400)
-          ? `answered ${status} (redirects are not followed)`
-          : !isJson(response.headers.get("content-type"), body)
-            ? `answered ${status} with a body that is not JSON`
-            : null;
+    const read = query.rpc
+      ? readRpcAnswer(status, body, query.rpc.pinned)
+      : readRestAnswer(status, response.headers.get("content-type"), body, headerHeight);
+    if ("failure" in read) {
+      board.record(url, { status, ms, error: read.failure }, config.upstreamCooldownMs);
+      return { failure: read.failure, timedOut: false };
+    }
     // A historical answer's height is the one asked for: it says nothing about how far the node has synced.
-    board.record(
-      url,
-      { status, ms, height: query.height === null ? height : null, error: failure ?? undefined },
-      config.upstreamCooldownMs,
-    );
-    if (failure) return { failure, timedOut: false };
-    return { answer: { status, body, height } };
+    const pinned = query.height !== null || query.rpc?.pinned;
+    board.record(url, { status, ms, height: pinned ? null : read.answer.height }, config.upstreamCooldownMs);
+    return read;
   } catch (err) {
     const timedOut = signal.aborted;
     const failure = timedOut
@@ -134,13 +155,14 @@ export async function askUpstreams(
   const deadline = started + config.upstreamBudgetMs;
   const failures: string[] = [];
   let allTimedOut = true;
-  for (const url of board.order(config.upstreamUrls, started)) {
+  const urls = upstreamUrlsOf(config, query);
+  for (const url of board.order(urls, started)) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) break;
     const result = await attempt(config, board, url, query, Math.min(config.upstreamTimeoutMs, remaining));
     if ("answer" in result) return result.answer;
     // Named by position in UPSTREAM_URLS: the URL itself may be a private provider's.
-    failures.push(`upstream #${config.upstreamUrls.indexOf(url) + 1} ${result.failure}`);
+    failures.push(`upstream #${urls.indexOf(url) + 1} ${result.failure}`);
     allTimedOut &&= result.timedOut;
   }
   const message = failures.join("; ") || "no upstream could be tried";

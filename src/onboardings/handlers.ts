@@ -10,6 +10,7 @@ import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
 import { FAN_OUT_WIDTH, inBatches } from "../fan-out";
 import { fromIndex, onboardingsWithGivenUpEvents, queryEvents, queryOnboardings } from "./index-store";
+import { onboardingSession } from "./pairing-session";
 import type { NewOnboarding, PairedPayout } from "./machine";
 import type { EventListQuery, OnboardingListQuery } from "./schemas";
 
@@ -67,6 +68,12 @@ export async function readCustomerView(c: ById): Promise<Response> {
 /** `POST /api/onboarding-pages/:id/payout`: the payout the customer's wallet paired. */
 export async function pairPayout(c: ById<PairedPayout>): Promise<Response> {
   return respond(await onboardingStub(c, c.req.valid("param").id).pair(c.req.valid("json")));
+}
+
+/** `POST /api/onboarding-pages/:id/session`: a new pairing session signed for this onboarding, while it waits for a wallet. */
+export async function newPairingSession(c: ById): Promise<Response> {
+  const session = await onboardingSession(c, c.req.valid("param").id);
+  return respond("reason" in session ? session : { status: 200, body: session });
 }
 
 /** `POST /api/onboarding-pages/:id/authorization`: the transaction hash the wallet app returned. */

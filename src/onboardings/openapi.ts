@@ -270,11 +270,31 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
         responses: {
           "200": customerView,
           "400": errorAnswer("Bad body"),
-          "403": errorAnswer("Another origin, or plain http from a non-loopback host"),
+          "403": errorAnswer(
+            "Another origin, plain http from a non-loopback host, or a session another onboarding's page carried (SESSION_OF_ANOTHER_ONBOARDING)",
+          ),
           "404": errorAnswer("No such onboarding"),
           "409": errorAnswer("Another payout is already paired, or the session has no confirm yet"),
           "410": errorAnswer("Cancelled or expired"),
           "413": errorAnswer(`Body over ${PAGE_BODY_LIMIT} bytes`),
+        },
+      },
+    },
+    "/api/onboarding-pages/{id}/session": {
+      post: {
+        tags: ["onboardings"],
+        operationId: "newOnboardingPairingSession",
+        summary: "A new pairing session signed for this onboarding",
+        description:
+          "For the page, when the session its document carried has ended: {session_id, expires_at, link, onboarding}, stored on its first use; the wallet's relayed confirm of it pairs the onboarding by itself. Only while the onboarding is open.",
+        parameters: [idParam],
+        responses: {
+          "200": { description: "The session, as the document's #first-session carries it", headers: noStore },
+          "403": errorAnswer("Another origin, or plain http from a non-loopback host"),
+          "404": errorAnswer("No such onboarding"),
+          "409": errorAnswer(
+            "No longer open (PAIRING_CLOSED), or this deployment signs no sessions (SIGNED_SESSIONS_OFF): create one",
+          ),
         },
       },
     },

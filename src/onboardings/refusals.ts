@@ -52,6 +52,18 @@ export const SESSION_OF_ANOTHER_ONBOARDING: ErrorSpec = {
   reason: "SESSION_OF_ANOTHER_ONBOARDING",
   message: "That pairing session was issued by another onboarding's page; pair from this onboarding's own page",
 };
+export const PAIRING_CLOSED = (status: string): ErrorSpec => ({
+  status: 409,
+  code: GrpcCode.FAILED_PRECONDITION,
+  reason: "PAIRING_CLOSED",
+  message: `This onboarding no longer waits for a wallet (it is ${status})`,
+});
+export const SIGNED_SESSIONS_OFF: ErrorSpec = {
+  status: 409,
+  code: GrpcCode.FAILED_PRECONDITION,
+  reason: "SIGNED_SESSIONS_OFF",
+  message: "This deployment signs no sessions (SESSION_SIGNING_KEY is not set): create one as any client does",
+};
 export const SIGNER_MISMATCH = (signer: string, payout: string): ErrorSpec => ({
   status: 409,
   code: GrpcCode.ABORTED,

@@ -3,7 +3,7 @@
  * cached) and the customer page's under `/api/onboarding-pages` (the id is the capability).
  * Path, validation, handler.
  */
-import { Hono } from "hono/tiny";
+import { Hono } from "../http/router";
 import type { AppEnv } from "../app-env";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { sameOriginBrowser, secureTransport } from "../http/origin-guards";
@@ -13,6 +13,7 @@ import {
   createOnboarding,
   listEvents,
   listOnboardings,
+  newPairingSession,
   onboardingEvents,
   pairPayout,
   readCustomerView,
@@ -67,6 +68,7 @@ export function customerRoutes(): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .get("/:id", onboardingIdParam, readCustomerView)
     .post("/:id/payout", secureTransport, sameOriginBrowser, onboardingIdParam, payoutBody, pairPayout)
+    .post("/:id/session", secureTransport, sameOriginBrowser, onboardingIdParam, newPairingSession)
     .post(
       "/:id/authorization",
       secureTransport,
@@ -77,5 +79,6 @@ export function customerRoutes(): Hono<AppEnv> {
     )
     .all("/:id", methodNotAllowed("GET, HEAD"))
     .all("/:id/payout", methodNotAllowed("POST"))
+    .all("/:id/session", methodNotAllowed("POST"))
     .all("/:id/authorization", methodNotAllowed("POST"));
 }

@@ -17,6 +17,7 @@ import { escapeHtml } from "../protocol/html";
 import { qrSvg } from "../protocol/qr-code";
 import { mintSignedSessionId } from "../sessions/signed-ids";
 import { PAGE_ORIGIN_NAME } from "../protocol/page-origin";
+import { OPEN_ON_THIS_PHONE, SCAN_CAPTION, SCAN_ELSEWHERE_CAPTION } from "./first-screen-words";
 
 /** What the document's `#first-session` block carries for the page's script. */
 export interface FirstSession {
@@ -69,20 +70,28 @@ export async function firstSession(
   return { session_id: sessionId, expires_at: payload.expires_at, link, ...(onboarding ? { onboarding } : {}) };
 }
 
-/** Step 1 as the page's script shows it, without the script: the QR, the link, and how long it is valid. */
+/**
+ * Step 1 as the page's script shows it, without the script: the QR, the link, and how long it is
+ * valid. Which comes first is the stylesheet's: the QR with a pointer, "Open wallet" on a phone.
+ */
 export function connectStepHtml(first: FirstSession, now: number): string {
   const minutes = Math.max(1, Math.round((Date.parse(first.expires_at) - now) / 60_000));
   const link = escapeHtml(first.link);
   return (
-    "<p>Scan this code with your wallet app. On the phone that holds your wallet, tap “Open wallet” instead.</p>" +
+    '<div class="connect">' +
+    `<p class="connect-lead">${OPEN_ON_THIS_PHONE}</p>` +
+    '<figure class="connect-code">' +
+    `<figcaption><span class="for-pointer">${SCAN_CAPTION}</span>` +
+    `<span class="for-touch">${SCAN_ELSEWHERE_CAPTION}</span></figcaption>` +
     qrSvg(first.link, {
       class: "qr",
       role: "img",
       "aria-label": "QR code of the wallet connection request",
       "data-testid": "connect-qr",
     }) +
+    "</figure>" +
     `<div class="actions"><a class="button primary" data-testid="connect-link" href="${link}">Open wallet</a></div>` +
-    `<p class="muted">The request is valid for ${minutes} minute${minutes === 1 ? "" : "s"}. Your recovery phrase ` +
-    `is never needed.</p>`
+    `<p class="muted connect-note">The request is valid for ${minutes} minute${minutes === 1 ? "" : "s"}. ` +
+    "Your recovery phrase is never needed.</p></div>"
   );
 }

@@ -1,8 +1,9 @@
 import type { Handler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
-import { isRefusal } from "../http/answer";
+import { boundSession } from "../onboardings/pairing-session";
 import { connectStepHtml, firstSession, pageKind, type FirstSession, type PageKind } from "./first-session";
+import { hostedSummaryHtml, hostedView, ownNodeSummaryHtml } from "./first-summary";
 import { pageSettings } from "./settings";
 
 /** JSON safe inside a `<script>` element: no `<` can close it. */
@@ -38,13 +39,16 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
     const kind = pageKind(config, url);
     const now = Date.now();
     // Plain GETs: the browser's conditional headers would get a 304 for a document that differs.
-    const [asset, stylesheet, first] = await Promise.all([
+    // One read of a host's onboarding serves both who asks (the summary) and whether to pair (the session).
+    const [asset, stylesheet, hosted] = await Promise.all([
       c.env.ASSETS.fetch(new Request(new URL("/", url))),
       c.env.ASSETS.fetch(new Request(new URL("/styles.css", url))),
-      sessionFor(c.env, config, kind, url, now),
+      kind === "onboarding" ? hostedView(c.env, url.searchParams.get("onboarding") ?? "") : null,
     ]);
     if (!asset.ok) return asset;
     const css = stylesheet.ok ? await stylesheet.text() : null;
+    const first = await sessionFor(config, kind, url, now, hosted);
+    const summary = firstSummary(kind, url, hosted);
     let rewriter = new HTMLRewriter()
       .on("script#page-settings", { element: (e) => void e.setInnerContent(settings, { html: true }) })
       .on("script#first-session", {
@@ -54,6 +58,9 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
       rewriter = rewriter.on('link[rel="stylesheet"][href="/styles.css"]', {
         element: (e) => void e.replace(`<style>${css}</style>`, { html: true }),
       });
+    }
+    if (summary !== null) {
+      rewriter = rewriter.on("#page-summary", { element: (e) => void e.setInnerContent(summary, { html: true }) });
     }
     if (first) {
       rewriter = rewriter
@@ -91,21 +98,35 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
 
 /**
  * The session step 1 shows: none without a link that needs one; for a host's onboarding, one
- * signed for it while it is `open`, and none once it is paired, ended or unknown (its script then
- * shows what the onboarding says). An onboarding that cannot be read now gets one: it changes nothing.
+ * signed for it while it is `open` (src/onboardings/pairing-session.ts), none once it is paired,
+ * ended or unknown. An onboarding that cannot be read now gets one: it changes nothing.
  */
-async function sessionFor(
-  env: Env,
+function sessionFor(
   config: Config,
   kind: PageKind | null,
   url: URL,
   now: number,
-): Promise<FirstSession | null> {
+  hosted: Hosted,
+): Promise<FirstSession | null> | null {
   if (kind !== "onboarding") return kind === null ? null : firstSession(config, url.origin, now);
   const id = url.searchParams.get("onboarding")!;
-  const open = await env.ONBOARDINGS.get(env.ONBOARDINGS.idFromName(id))
-    .customer()
-    .then((view) => !isRefusal(view) && view.body.status === "open")
-    .catch(() => true);
-  return open ? firstSession(config, url.origin, now, id) : null;
+  if (hosted === "unreadable") return firstSession(config, url.origin, now, id);
+  if (hosted === null || hosted === "unknown") return null;
+  return boundSession(config, url.origin, now, id, hosted).then((session) => ("reason" in session ? null : session));
+}
+
+type Hosted = Awaited<ReturnType<typeof hostedView>> | null;
+
+/**
+ * Who asks and for which node, for a link that names one: the host's onboarding as the server has it, or the link's own
+ * operator.
+ */
+function firstSummary(kind: PageKind | null, url: URL, hosted: Hosted): string | null {
+  if (kind === "onboarding") return hosted !== null && typeof hosted === "object" ? hostedSummaryHtml(hosted) : null;
+  if (kind === "operator") {
+    // Read as the page's script reads them (page/start-form.ts).
+    const operator = url.searchParams.get("operator")?.trim() ?? "";
+    return ownNodeSummaryHtml(operator, (url.searchParams.get("label") ?? "").trim().slice(0, 64));
+  }
+  return null;
 }

@@ -89,7 +89,8 @@ export function describeIssue(raw: z.core.$ZodIssue, whole = "input"): { field: 
   const field = issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys") {
     return {
-      field,
+      // The unknown field itself (the first, when several), so a client sees which one it sent by mistake.
+      field: [...issue.path.map(String), issue.keys[0]!].join("."),
       message:
         `Unknown field${issue.keys.length > 1 ? "s" : ""} ` +
         `${issue.keys.map((k) => JSON.stringify(k)).join(", ")}${field ? ` in ${field}` : ""}`,

@@ -1,5 +1,5 @@
 /** Session endpoints under `/api/<wallet_path>/sessions` (docs/WALLET-PROTOCOL.md): path, validation, handler. */
-import { Hono } from "hono/tiny";
+import { Hono } from "../http/router";
 import type { AppEnv } from "../app-env";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { sameOriginBrowser, secureTransport } from "../http/origin-guards";

@@ -6,6 +6,7 @@
  * (authorize), with no new session and no pairing at all.
  */
 import { afterEach, describe, expect, inject, it } from "vitest";
+import { parseDeepLink, type ConnectPayload } from "../../src/protocol/index.ts";
 import { assertClean, openBrowser, PHONE, type Browser } from "./helpers/browser.ts";
 import { freshAddress, serverContext } from "./helpers/chain.ts";
 import { createOnboarding, hostOnboarding, verifiedEvents } from "./helpers/host.ts";
@@ -55,5 +56,24 @@ describe("a host's onboarding on a phone whose browser drops the tab", () => {
     expect(again.sessionRequests).toEqual([]);
     expect(again.browser.guard.webSockets.filter((url) => url.includes("/sessions/"))).toEqual([]);
     assertClean(again.browser.guard);
+  });
+
+  it("is bound by the page's next session too, once the document's has expired", async () => {
+    const created = await createOnboarding({ operator: freshAddress(ctx), label: "rack-next" });
+    const { browser, page } = await open(created.id);
+    const firstLink = (await page.getByTestId("connect-link").getAttribute("href"))!;
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "expired" })
+      .waitFor({ timeout: (inject("sessionTtlSeconds") + 30) * 1000 });
+    await page.getByRole("button", { name: "Start again" }).click();
+    await expect.poll(() => page.getByTestId("connect-link").getAttribute("href")).not.toBe(firstLink);
+    const link = (await page.getByTestId("connect-link").getAttribute("href"))!;
+    const relay = (parseDeepLink(link).payload as ConnectPayload).relay_url;
+    expect(new URL(relay).searchParams.get("onboarding")).toBe(created.id);
+    await browser.close();
+
+    const payout = connectedAddress(await runWallet("--seed", `next-${Date.now()}`, link));
+    expect(await hostOnboarding(created.id)).toMatchObject({ status: "connected", payout, payout_source: "relay" });
   });
 });

@@ -2,7 +2,9 @@
 import { toBech32 } from "@cosmjs/encoding";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import securityPage from "../../docs/SECURITY.md?raw";
 import { readConfig } from "../../src/config";
+import { GATEWAY_ROUTES } from "../../src/gateway/route-table";
 import { errorReason, randomBytes } from "../helpers/sessions";
 import { DEVNET, freshAddress, gateway, json, upstreamRequests } from "./helpers";
 
@@ -182,6 +184,7 @@ describe("refusals, each with zero upstream requests", () => {
     [`/api/cosmos/auth/v1beta1/accounts/${badChecksum}`, 400, "INVALID_PATH_PARAMETER"],
     [`/api/cosmos/tx/v1beta1/txs/${"ab".repeat(31)}`, 400, "INVALID_PATH_PARAMETER"],
     [`/api/cosmos/tx/v1beta1/txs/${"zz".repeat(32)}`, 400, "INVALID_PATH_PARAMETER"],
+    [`/api/cosmos/tx/v1beta1/txs/${"a".repeat(65)}`, 400, "INVALID_PATH_PARAMETER"],
     [`/api/cosmos/distribution/v1beta1/delegators/${wrongPrefix}/rewards`, 400, "INVALID_PATH_PARAMETER"],
     // An account address where a validator operator address (<prefix>valoper1…) belongs.
     [`/api/cosmos/distribution/v1beta1/validators/${address}/commission`, 400, "INVALID_PATH_PARAMETER"],
@@ -232,5 +235,13 @@ describe("refusals, each with zero upstream requests", () => {
       new URL(`https://edge.test/api/chain/incentives/v1/node/../../../../cosmos/bank/v1beta1/supply`).pathname,
     ).toBe("/api/cosmos/bank/v1beta1/supply");
     expect(response.status).toBe(200);
+  });
+});
+
+describe("the route table as docs/SECURITY.md counts it", () => {
+  it("holds as many routes as the page names: its module queries and the network tools' queries", () => {
+    const counted = /the (\d+) module queries\s+and the (\d+) the network's tools use/.exec(securityPage);
+    expect(counted, "docs/SECURITY.md counts the gateway's routes").not.toBeNull();
+    expect(GATEWAY_ROUTES).toHaveLength(Number(counted![1]) + Number(counted![2]));
   });
 });

@@ -74,6 +74,26 @@ describe("the wallet's relayed confirm of the page's session", () => {
   });
 });
 
+describe("the page's next session, once the document's has ended", () => {
+  const next = (id: string) => postJson(`/api/onboarding-pages/${id}/session`, "", { headers: { origin: ORIGIN } });
+
+  it("is signed for the onboarding while it is open, and its confirm alone pairs it", async () => {
+    const onboarding = await createOnboarding({ operator: operator(), label: "Next" });
+    const answer = await next(onboarding.id);
+    expect(answer.status).toBe(200);
+    const session = (await answer.json()) as Carried;
+    expect(session.onboarding).toBe(onboarding.id);
+    const payout = accountAddress();
+    expect((await postJson(relayUrlOf(session), proofFor(session.session_id, { address: payout }))).status).toBe(200);
+    expect(await readOnboarding(onboarding.id)).toMatchObject({ status: "connected", payout, payout_source: "relay" });
+
+    const closed = await next(onboarding.id);
+    expect(closed.status).toBe(409);
+    expect(await errorReason(closed)).toBe("PAIRING_CLOSED");
+    expect((await next(`ob_${"0".repeat(32)}`)).status).toBe(404);
+  });
+});
+
 describe("a session signed for one onboarding", () => {
   it("cannot be used to pair another: naming it in the relay URL finds no session", async () => {
     const a = await createOnboarding({ operator: operator(), label: "A" });

@@ -63,6 +63,9 @@ describe("the customer's view", () => {
   it("answers 404 for an unknown id and 400 for a malformed one", async () => {
     expect(await errorReason(await page.view(mintOnboardingId()))).toBe("ONBOARDING_NOT_FOUND");
     expect(await errorReason(await page.view("ob_1"))).toBe("INVALID_ONBOARDING_ID");
+    // 128 bits: 32 hex characters exactly.
+    for (const id of [`ob_${"a".repeat(31)}`, `ob_${"a".repeat(33)}`])
+      expect(await errorReason(await page.view(id)), id).toBe("INVALID_ONBOARDING_ID");
   });
 
   it("pushes each change over a WebSocket and closes once the onboarding has ended", async () => {

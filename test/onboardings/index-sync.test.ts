@@ -127,7 +127,7 @@ describe("the onboarding writes its row after every change", () => {
       await refused.restore();
       expect(await listed("reference=retried-1")).toEqual({ data: [], has_more: false });
       expect(logged("warn")).toContainEqual(
-        expect.objectContaining({ event: "index_write_failed", onboarding: created.id, failures: 1 }),
+        expect.objectContaining({ event: "index_write_failed", onboarding: created.id, version: 1 }),
       );
 
       clockTo(alarm!);

@@ -46,6 +46,15 @@ describe("the host API's 400s name the rule", () => {
     expect(answer.message).not.toContain("Invalid input");
   });
 
+  it("an unknown field names itself in details[0].metadata.field (a misspelt reference)", async () => {
+    expect(await create({ referance: "order-1042" })).toMatchObject({
+      status: 400,
+      reason: "INVALID_FIELD",
+      field: "referance",
+      message: 'Unknown field "referance"',
+    });
+  });
+
   it("a missing or malformed operator", async () => {
     expect((await refusal(await hostPost("", {}))).message).toBe("operator is required (a string)");
     expect((await create({ operator: "hope1nope" })).message).toBe(

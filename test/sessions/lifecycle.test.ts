@@ -52,10 +52,12 @@ describe("create", () => {
 
   it("defaults expires_at to five minutes (the SDK's) when the body names none", async () => {
     const { expires_at: _, ...noExpiry } = createPayload();
+    // Five minutes from when the server took it: between the clock before the request and after its answer.
+    const before = Date.now();
     const plain = await (await postJson(WALLET, noExpiry)).json<{ expires_at: string }>();
-    const ttl = Date.parse(plain.expires_at) - Date.now();
-    expect(ttl).toBeGreaterThan(290_000);
-    expect(ttl).toBeLessThanOrEqual(300_000);
+    const after = Date.now();
+    expect(Date.parse(plain.expires_at)).toBeGreaterThanOrEqual(before + 300_000);
+    expect(Date.parse(plain.expires_at)).toBeLessThanOrEqual(after + 300_000);
   });
 });
 

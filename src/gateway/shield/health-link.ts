@@ -8,7 +8,13 @@ import type { UpstreamHealth } from "../../../durable-objects/UpstreamHealth";
 import type { Config } from "../../config";
 import { within } from "../deadline";
 import { UpstreamBoard, type UpstreamState } from "../upstream-board";
-import { askUpstreams, type UpstreamAnswer, type UpstreamQuery, type UpstreamSettings } from "../upstreams";
+import {
+  askUpstreams,
+  upstreamUrlsOf,
+  type UpstreamAnswer,
+  type UpstreamQuery,
+  type UpstreamSettings,
+} from "../upstreams";
 import { placement } from "./protocol";
 
 /** Name of the deployment's one health object. */
@@ -49,7 +55,7 @@ export class HealthLink {
     background: (work: Promise<unknown>) => void,
   ): Promise<UpstreamAnswer> {
     const health = healthObject(namespace, settings);
-    const urls = settings.upstreamUrls;
+    const urls = upstreamUrlsOf(settings, query);
     if (this.due()) await this.exchange(health, urls);
     const before = this.board.snapshot(urls);
     let answer: UpstreamAnswer | undefined;

@@ -40,7 +40,7 @@ export type ShieldReply = { now: ShieldOutcome } | { later: ReadableStream<Uint8
  * in the cache key.
  */
 export function shieldName(chainId: string, query: UpstreamQuery): string {
-  return `${chainId}${query.height === null ? "" : `@${query.height}`} ${query.upstreamPath}`;
+  return `${chainId}${query.height === null ? "" : `@${query.height}`} ${query.rpc ? "rpc:" : ""}${query.upstreamPath}`;
 }
 
 /** Options for a stub: the configured placement of objects created by it. */

@@ -10,6 +10,8 @@ import { afterAll, inject } from "vitest";
 
 export const PHONE = { width: 360, height: 740 };
 export const DESKTOP = { width: 1280, height: 900 };
+/** Phones as their browsers present themselves: a touch screen (`pointer: coarse`) and a mobile viewport. */
+export const TOUCH = { hasTouch: true, isMobile: true };
 
 /** What happened on a page that the tests forbid. */
 export interface Guard {
@@ -46,12 +48,19 @@ afterAll(async () => {
 /**
  * A fresh browser context (its own profile) with one guarded page, for the server at `base` (the
  * suite's by default); `javaScriptEnabled: false` runs none of the page's scripts;
- * `deviceScaleFactor` draws CSS pixels as a phone's denser screen does.
+ * `deviceScaleFactor` draws CSS pixels as a phone's denser screen does; `hasTouch` and
+ * `isMobile` (TOUCH) make it a phone, whose touch screen matches `pointer: coarse`.
  */
 export async function openBrowser(
   viewport: { width: number; height: number },
   init?: (page: Page) => Promise<void>,
-  options: { javaScriptEnabled?: boolean; base?: string; deviceScaleFactor?: number } = {},
+  options: {
+    javaScriptEnabled?: boolean;
+    base?: string;
+    deviceScaleFactor?: number;
+    hasTouch?: boolean;
+    isMobile?: boolean;
+  } = {},
 ): Promise<Browser> {
   const origin = new URL(options.base ?? inject("baseUrl")).origin;
   const context = await (await fileBrowser()).newContext({
@@ -61,6 +70,8 @@ export async function openBrowser(
     timezoneId: "UTC",
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     deviceScaleFactor: options.deviceScaleFactor ?? 1,
+    hasTouch: options.hasTouch ?? false,
+    isMobile: options.isMobile ?? false,
   });
   const guard: Guard = { origin, requests: [], offOrigin: [], problems: [], webSockets: [] };
   await context.route("**/*", (route) => {
@@ -119,7 +130,13 @@ export function assertClean(guard: Guard): void {
  * Saves a full-page screenshot under test-results/screenshots/ (ignored by git), and under
  * docs/screenshots/ (the README's pictures) when UPDATE_SCREENSHOTS=1 (`npm run screenshots`).
  */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(
+  page: Page,
+  name: string,
+  what: "full page" | "first screen" = "full page",
+): Promise<void> {
   const dir = process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots";
-  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+  // "first screen": the viewport as the visitor first sees it (a full-page capture of a phone also drops its touch
+  // emulation).
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: what === "full page" });
 }

@@ -56,7 +56,7 @@ describe("MsgAuthorizeOperator", () => {
     ["a non-string address", { payoutRecipient: 42, operator }, "payoutRecipient"],
     ["a label with a newline", { payoutRecipient: payout, operator, label: "a\nb" }, "label"],
     ["a label of 65 characters", { payoutRecipient: payout, operator, label: "x".repeat(65) }, "label"],
-    ["an unknown field", { payoutRecipient: payout, operator, mnemonic: "abandon abandon" }, ""],
+    ["an unknown field", { payoutRecipient: payout, operator, mnemonic: "abandon abandon" }, "mnemonic"],
   ])("refuses %s", (_name, input, field) => {
     const error = refusal(() => buildAuthorizeOperator(ctx, input as never));
     expect(error.field ?? "").toBe(field);

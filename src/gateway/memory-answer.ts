@@ -1,0 +1,87 @@
+/**
+ * The isolate-memory tier, before the router: a request whose key is that of a fresh hot entry
+ * is answered at once, without the router, the middleware or validation. Entries are kept only
+ * under the key of a request that passed validation, so a request that finds one would pass it
+ * unchanged; any other request goes on to the app. The keys:
+ *
+ * - a REST read (GET/HEAD): its URL as sent (and its `x-cosmos-block-height`), stored only in
+ *   the canonical form of a validated request (`queryKeys`);
+ * - an RPC call by POST: the key its body was found to have, by the body without its id
+ *   (rpc/call-memo.ts); a URI-style call: its URL, as for REST.
+ *
+ * The answer carries what the pipeline would write (CORS, X-Cache, Server-Timing, the request
+ * id) and prints the same access-log line.
+ */
+import type { Config } from "../config";
+import { log } from "../log";
+import { pathOf, requestIdOf } from "../middleware/request-context";
+import type { CacheEntry } from "./cache-entry";
+import { hotHit } from "./hot-cache";
+import { HEIGHT_HEADER } from "./match";
+import { entryResponse } from "./respond";
+import { callShape, keepBody, rememberedKey } from "./rpc/call-memo";
+import { RPC_EXPOSED_HEADERS, RPC_MAX_BODY, RPC_ROUTE } from "./rpc/limits";
+import { reply } from "./rpc/rpc-error";
+import { serverTiming } from "./serving-headers";
+
+/** The answer from memory, a promise of one (a POST's body is read first), or null: the app answers. */
+export function answerFromMemory(request: Request, config: Config): Response | Promise<Response | null> | null {
+  const method = request.method;
+  const startedAt = Date.now();
+  if (method === "POST") {
+    const path = pathOf(request.url);
+    return path === RPC_ROUTE || path === `${RPC_ROUTE}/` ? rpcCall(request, startedAt) : null;
+  }
+  if (method !== "GET" && method !== "HEAD") return null;
+  const height = request.headers.get(HEIGHT_HEADER);
+  const hot = hotHit(height === null ? request.url : `${request.url}#${height}`, startedAt);
+  if (!hot) return null;
+  // A URI-style RPC call: the JSON-RPC answer CometBFT gives it, with the id -1.
+  if (hot.route.startsWith(RPC_ROUTE))
+    return method === "GET" ? rpcAnswer(request, startedAt, "-1", hot.entry, hot.route) : null;
+  const response = entryResponse(request, hot.entry, config, startedAt);
+  return finish(request, response, startedAt, hot.route);
+}
+
+async function rpcCall(request: Request, startedAt: number): Promise<Response | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > RPC_MAX_BODY) return null;
+  const body = await request.text();
+  keepBody(request, body);
+  const url = request.url;
+  const shape = callShape(url.slice(0, url.indexOf("/", 8)), body);
+  const key = shape && rememberedKey(shape.rest);
+  const hot = key ? hotHit(key, startedAt) : null;
+  return hot ? rpcAnswer(request, startedAt, shape!.id, hot.entry, RPC_ROUTE) : null;
+}
+
+function rpcAnswer(request: Request, startedAt: number, id: string, entry: CacheEntry, route: string): Response {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "access-control-allow-origin": "*",
+    "access-control-expose-headers": RPC_EXPOSED_HEADERS,
+    "timing-allow-origin": "*",
+    "x-cache": "HIT",
+  };
+  if (entry.height !== null) headers[HEIGHT_HEADER] = String(entry.height);
+  return finish(request, new Response(reply(id, entry.body), { headers }), startedAt, route);
+}
+
+/** The two headers of this request alone, and its access-log line (as src/middleware/request-context.ts prints it). */
+function finish(request: Request, response: Response, startedAt: number, route: string): Response {
+  const requestId = requestIdOf(request);
+  response.headers.set("server-timing", serverTiming("HIT", startedAt));
+  response.headers.set("x-request-id", requestId);
+  log("info", "request", {
+    request_id: requestId,
+    method: request.method,
+    route,
+    path: pathOf(request.url),
+    status: response.status,
+    cache: "HIT",
+    shield: null,
+    miss_ms: null,
+    duration_ms: Date.now() - startedAt,
+    colo: (request.cf as { colo?: string } | undefined)?.colo ?? null,
+  });
+  return response;
+}

@@ -1,0 +1,11 @@
+/** What an upstream's reply reads as, whichever face asked (LCD REST or CometBFT RPC). */
+
+/** An upstream answer the gateway will use: for the LCD, a 2xx or 4xx with a JSON body. */
+export interface UpstreamAnswer {
+  status: number;
+  body: string;
+  height: number | null;
+}
+
+/** How an upstream's reply reads: an answer to use, or why the next upstream must be asked. */
+export type ReadAnswer = { answer: UpstreamAnswer } | { failure: string };

@@ -42,6 +42,7 @@ export default defineConfig({
       "./scripts/openapi-template.ts",
       "./devnet/vitest-global-setup.ts",
       "./test/node/webhook-receiver-setup.ts",
+      "./test/simulation/settings-setup.ts",
     ],
     setupFiles: ["./test/setup.ts"],
     deps: {

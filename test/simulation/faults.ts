@@ -1,0 +1,132 @@
+/**
+ * The faults a seed chooses, as windows of simulated time: D1 refusing writes, the receiver
+ * failing (5xx, no connection) or hanging, or refusing one onboarding's events for good, the
+ * follower unreachable, nodes answering an older height or not at all, hints duplicated and
+ * reordered, and how often an object is evicted between two steps. Every transient fault ends
+ * by `calmAt`; only a receiver down for days (or for good) and the one refused onboarding stay.
+ */
+import type { Random } from "./kernel";
+
+type ReceiverMode = "ok" | "5xx" | "unreachable" | "hang" | "refuse";
+
+interface Window {
+  from: number;
+  to: number;
+}
+
+interface ReceiverWindow extends Window {
+  mode: "5xx" | "unreachable" | "hang";
+}
+
+export interface FaultPlan {
+  /** Transient faults all end by then. */
+  calmAt: number;
+  d1Refuses(now: number): boolean;
+  receiver(now: number, onboarding: string): ReceiverMode;
+  followerUnreachable(now: number): boolean;
+  /** Blocks an answering node may trail the head by (0: none). */
+  nodeLag(now: number): number;
+  nodesDown(now: number): boolean;
+  /** Hints sent more than once and out of order. */
+  hintsShuffled(now: number): boolean;
+  /** The chance that an object is evicted right after one of its steps. */
+  evictionRate(now: number): number;
+  /** The end of the last window of a receiver fault every onboarding sees (null: none; Infinity: dead for good). */
+  receiverFaultEnd(): number | null;
+  /** Whether the receiver failed for everyone at some time in [from, to]. */
+  receiverFaultDuring(from: number, to: number): boolean;
+  refused: { onboarding: string; from: number } | null;
+  describe(): string[];
+}
+
+const MIN = 60_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+function windows(random: Random, start: number, span: number, count: number, minMs: number, maxMs: number) {
+  const out: Window[] = [];
+  for (let i = 0; i < count; i++) {
+    const from = start + random.int(0, span);
+    out.push({ from, to: from + random.int(minMs, maxMs) });
+  }
+  return out;
+}
+
+const within = (list: readonly Window[], now: number) => list.some((w) => now >= w.from && now < w.to);
+
+/** The profile of a run: how many onboardings, and which faults it favours. */
+export interface Profile {
+  onboardings: number;
+  /** The receiver fails for everyone for days (1 to 4), or dies for good (the crowds). */
+  receiverDown: "days" | "for good" | null;
+  /** The receiver refuses one onboarding's events for good. */
+  refusing: boolean;
+}
+
+export function planFaults(random: Random, start: number, profile: Profile, ids: readonly string[]): FaultPlan {
+  const span = 20 * MIN;
+  const calmAt = start + 30 * MIN;
+  const clip = (list: Window[]) => list.map((w) => ({ from: w.from, to: Math.min(w.to, calmAt) }));
+  const d1 = clip(windows(random, start, span, random.int(0, 3), 10_000, 10 * MIN));
+  const receiver: ReceiverWindow[] = clip(windows(random, start, span, random.int(0, 3), 5_000, 20 * MIN)).map((w) => ({
+    ...w,
+    mode: random.pick(["5xx", "unreachable", "hang"] as const),
+  }));
+  if (profile.receiverDown !== null) {
+    const from = start + random.int(0, 10 * MIN);
+    const to = profile.receiverDown === "days" ? from + random.int(1, 4) * DAY + random.int(0, HOUR) : Infinity;
+    receiver.push({ from, to, mode: "5xx" });
+  }
+  const follower = clip(windows(random, start, span, random.int(0, 3), 5_000, 8 * MIN));
+  const lag = clip(windows(random, start, span, random.int(0, 3), 10_000, 8 * MIN)).map((w) => ({
+    ...w,
+    blocks: random.int(1, 4),
+  }));
+  const down = clip(windows(random, start, span, random.int(0, 2), 5_000, 5 * MIN));
+  const hints = clip(windows(random, start, span, random.int(0, 2), 30_000, 10 * MIN));
+  const evictionRate = random.pick([0, 0.002, 0.01, 0.05]);
+  const refused =
+    profile.refusing && ids.length > 0
+      ? { onboarding: random.pick(ids), from: start + random.pick([0, random.int(0, 10 * MIN)]) }
+      : null;
+  const general = (now: number) => receiver.find((w) => now >= w.from && now < w.to);
+  const show = (name: string, list: readonly Window[]) =>
+    list.map((w) => `${name} ${clock(w.from - start)}..${w.to === Infinity ? "for good" : clock(w.to - start)}`);
+
+  return {
+    calmAt,
+    refused,
+    d1Refuses: (now) => within(d1, now),
+    receiver: (now, onboarding) => {
+      const window = general(now);
+      if (window) return window.mode;
+      if (refused && refused.onboarding === onboarding && now >= refused.from) return "refuse";
+      return "ok";
+    },
+    followerUnreachable: (now) => within(follower, now),
+    nodeLag: (now) => lag.find((w) => now >= w.from && now < w.to)?.blocks ?? 0,
+    nodesDown: (now) => within(down, now),
+    hintsShuffled: (now) => within(hints, now),
+    evictionRate: (now) => (now < calmAt ? evictionRate : 0),
+    receiverFaultEnd: () => (receiver.length === 0 ? null : Math.max(...receiver.map((w) => w.to))),
+    receiverFaultDuring: (from, to) => receiver.some((w) => w.from <= to && w.to >= from),
+    describe: () => [
+      ...show("D1 refuses", d1),
+      ...receiver.map((w) => `${show(`receiver ${w.mode}`, [w])[0]}`),
+      ...(refused ? [`receiver refuses ${refused.onboarding} from ${clock(refused.from - start)}`] : []),
+      ...show("follower unreachable", follower),
+      ...lag.map((w) => `${show(`nodes lag ${w.blocks} blocks`, [w])[0]}`),
+      ...show("nodes down", down),
+      ...show("hints duplicated and reordered", hints),
+      `evictions: ${evictionRate} per step, and idle ones`,
+    ],
+  };
+}
+
+/** `+1d02:03:04.005` since the start. */
+export function clock(ms: number): string {
+  const d = Math.floor(ms / 86_400_000);
+  const rest = ms - d * 86_400_000;
+  const iso = new Date(rest).toISOString().slice(11, 23);
+  return `+${d > 0 ? `${d}d` : ""}${iso}`;
+}

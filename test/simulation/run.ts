@@ -1,0 +1,157 @@
+/**
+ * One run of the world for one seed: the schedule and its faults until the world is quiet (or the
+ * horizon), the checks, then the end of retention and the check that everything was erased.
+ */
+import type { OnboardingState } from "../../src/onboardings/state";
+import type { Profile } from "./faults";
+import {
+  checkDelivery,
+  checkFollower,
+  checkGiveUp,
+  checkIndex,
+  checkPoisonedLane,
+  checkWakes,
+  type Violation,
+} from "./invariants";
+import { buildWorld, START } from "./scenario";
+import type { World } from "./world";
+
+const DAY = 86_400_000;
+/** The world must be quiet this long after the start (the give-up age of three events in a row, and more). */
+const HORIZON_MS = 14 * DAY;
+/** An alarm this far ahead is retention's: the world is quiet. */
+const FAR_MS = 10 * DAY;
+/** The follower has this long after the world is quiet to drop what no longer waits and fall asleep. */
+const FOLLOWER_GRACE_MS = 90_000;
+/** Steps at most in one run: a run that needs more is reported, not waited for. */
+const STEP_BUDGET = 5_000_000;
+
+export interface RunResult {
+  seed: number;
+  profile: Profile;
+  violations: Violation[];
+  /** The trace of what the first violation concerns. */
+  trace: string[];
+  faults: string[];
+  steps: number;
+  simulatedMs: number;
+  /** The world as the run left it (for a closer look at a failing seed). */
+  world: World;
+}
+
+/** Runs the world of `seed`; without `crowds`, a seed that draws a crowd runs a few onboardings instead. */
+export function runSeed(seed: number, crowds = true): RunResult {
+  const { world, profile } = buildWorld(seed, crowds);
+  const kernel = world.kernel;
+  const violations: Violation[] = [];
+  const horizon = START + HORIZON_MS;
+
+  // Until only retention's alarms (and the follower's own clock) are left.
+  let quiet = false;
+  while (kernel.steps < STEP_BUDGET) {
+    if (kernel.steps % 128 === 0) {
+      const next = kernel.nextForeground();
+      if (next === null || next > kernel.now + FAR_MS) {
+        quiet = true;
+        break;
+      }
+    }
+    if (!kernel.step(horizon)) {
+      const next = kernel.nextForeground();
+      quiet = next === null || next > kernel.now + FAR_MS;
+      break;
+    }
+  }
+  const settledAt = kernel.now;
+  const budget = kernel.steps >= STEP_BUDGET ? `after ${kernel.steps} steps` : "by the horizon";
+  if (!quiet)
+    violations.push({
+      invariant: "quiet",
+      message: `not quiet ${budget}; due: ${dueNow(world)}`,
+    });
+  kernel.step(kernel.now);
+  const until = kernel.now + FOLLOWER_GRACE_MS;
+  while (kernel.step(until));
+
+  const states = storedStates(world);
+  violations.push(
+    ...checkDelivery(world, states),
+    ...checkIndex(world, states),
+    ...checkFollower(world, states),
+    ...checkWakes(world, states),
+    ...checkGiveUp(world, states, settledAt),
+    ...checkPoisonedLane(world, states),
+    ...world.errors.map((message) => ({ invariant: "quiet" as const, message })),
+  );
+
+  // Retention: the follower is put to sleep (it was checked), everything else runs to the end.
+  world.follower.deleteAlarm();
+  world.follower.evict("the run ends");
+  if (quiet) {
+    const end = kernel.now + 40 * DAY;
+    while (kernel.step(end) && kernel.steps < STEP_BUDGET + 1_000_000);
+    for (const [id, object] of world.onboardings) {
+      if (object.storage.size > 0 || object.alarm !== null)
+        violations.push({ invariant: "erased", message: `${id} still holds storage or an alarm 40 days after` });
+    }
+    if (world.d1.rows.size > 0 || world.d1.feed.length > 0)
+      violations.push({
+        invariant: "erased",
+        message:
+          `the index still holds ${world.d1.rows.size} rows and ${world.d1.feed.length} events` +
+          " after every onboarding was erased",
+      });
+  }
+
+  return {
+    seed,
+    profile,
+    violations,
+    trace: world.traceOf(traceSubjects(violations)),
+    faults: world.faults.describe(),
+    steps: kernel.steps,
+    simulatedMs: settledAt - START,
+    world,
+  };
+}
+
+/** The subjects whose trace explains the first violation: its onboarding, with the lane and the follower. */
+function traceSubjects(violations: readonly Violation[]): string[] {
+  const first = violations[0]?.message ?? "";
+  const subject = /^(ob_\d+)/.exec(first)?.[1] ?? /(ob_\d+)/.exec(first)?.[1];
+  return [...(subject ? [subject] : []), "lane", "follower"];
+}
+
+/** Every onboarding's state as stored (the erased ones as they were last). */
+function storedStates(world: World): Map<string, OnboardingState> {
+  const states = new Map<string, OnboardingState>();
+  for (const [id, object] of world.onboardings) {
+    const state = object.stored() ?? world.erasedStates.get(id);
+    if (state) states.set(id, state);
+  }
+  return states;
+}
+
+function dueNow(world: World): string {
+  const due = [...world.onboardings.values()]
+    .filter((o) => o.alarm !== null && o.alarm < world.kernel.now + FAR_MS)
+    .map((o) => `${o.id} at ${world.at(o.alarm)}`);
+  if (world.lane.alarm !== null) due.push(`lane at ${world.at(world.lane.alarm)}`);
+  return due.slice(0, 6).join(", ") || "work in flight";
+}
+
+/** A run's report: its faults, what failed and the end of its trace. */
+export function report(result: RunResult, traceLines = 40): string {
+  const { seed, profile, violations } = result;
+  return [
+    `seed ${seed}: ${profile.onboardings} onboardings` +
+      (profile.receiverDown === "days" ? ", the receiver is down for days" : "") +
+      (profile.receiverDown === "for good" ? ", the receiver dies for good" : "") +
+      (profile.refusing ? ", the receiver refuses one onboarding" : ""),
+    ...result.faults.map((f) => `  fault: ${f}`),
+    ...violations.slice(0, 12).map((v) => `  ✗ ${v.invariant}: ${v.message}`),
+    ...(violations.length > 12 ? [`  … and ${violations.length - 12} more`] : []),
+    "  trace (its onboarding, the lane and the follower; last lines):",
+    ...result.trace.slice(-traceLines).map((line) => `    ${line}`),
+  ].join("\n");
+}

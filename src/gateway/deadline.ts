@@ -2,7 +2,7 @@
 
 /** `work`, or a rejection naming `what` once `ms` have passed (then `onLate` runs). */
 export function within<T>(work: Promise<T>, ms: number, what: string, onLate?: () => void): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       onLate?.();

@@ -8,7 +8,7 @@
 import * as z from "zod/mini";
 import type { UpstreamBoard } from "../gateway/upstream-board";
 import { askUpstreams, type UpstreamSettings } from "../gateway/upstreams";
-import { ChainAnswerError, parseChainAnswer } from "../protocol/index";
+import { ChainAnswerError, chainJson, parseChainAnswer } from "../protocol/index";
 import { stringsIn } from "./machine";
 
 /** Transactions asked per page (the SDK's default page size). */
@@ -45,9 +45,10 @@ const txSearch = z.looseObject({
 /** The answer's body, parsed with `schema`; a BlockReadError when it is not JSON or lacks what is read of it. */
 function read<S extends z.ZodMiniType>(schema: S, body: string, what: string): z.output<S> {
   try {
-    return parseChainAnswer(schema, JSON.parse(body), what);
+    return parseChainAnswer(schema, chainJson(body, what), what);
   } catch (err) {
-    throw new BlockReadError(err instanceof ChainAnswerError ? err.message : `${what} is not JSON`);
+    if (err instanceof ChainAnswerError) throw new BlockReadError(err.message);
+    throw err;
   }
 }
 

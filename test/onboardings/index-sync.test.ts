@@ -129,6 +129,12 @@ describe("the onboarding writes its row after every change", () => {
       expect(logged("warn")).toContainEqual(
         expect.objectContaining({ event: "index_write_failed", onboarding: created.id, version: 1 }),
       );
+      // What the index is owed, and how often it was refused, is in the stored state; the alarm is its retry.
+      const owed = await runInDurableObject(onboardingStub(created.id), (_o, state) =>
+        state.storage.get<OnboardingState>("state"),
+      );
+      expect(owed!.indexed_version).toBeLessThan(owed!.version);
+      expect(owed!.index_write).toEqual({ at: alarm, failures: 1 });
 
       clockTo(alarm!);
       expect(await runDurableObjectAlarm(onboardingStub(created.id))).toBe(true);

@@ -8,6 +8,7 @@ import { version } from "../../package.json";
 import type { Config } from "../config";
 import { errorBodySchema } from "../errors";
 import { X_CACHE_PATTERN } from "../gateway/cache-status";
+import { routeNote } from "../gateway/route-notes";
 import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, type GatewayRoute } from "../gateway/route-table";
 import {
   QUERY_DESCRIPTIONS,
@@ -264,9 +265,9 @@ function gatewayOperation(route: GatewayRoute, config: Config): Json {
       .replace("{ns}", "ns")
       .replace(/[/:]+(\w)/g, (_, c: string) => c.toUpperCase())
       .replace(/^\W+/, ""),
-    summary: route.summary,
+    summary: routeNote(route).summary,
     description:
-      `Cached for ${route.ttl} s (${route.why}); a 4xx answer for ${answerTtl(route, 400, false)} s. ` +
+      `Cached for ${route.ttl} s (${routeNote(route).why}); a 4xx answer for ${answerTtl(route, 400, false)} s. ` +
       `Served stale while revalidating and when every upstream fails. Unknown query parameters are refused; the ` +
       `values of known ones go to the node as given.`,
     parameters: [

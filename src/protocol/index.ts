@@ -16,21 +16,16 @@ export {
 export {
   isOnboardingEnded,
   ONBOARDING_EVENT_TYPES,
-  onboardingCustomerViewSchema,
-  onboardingEventsLogSchema,
   onboardingFeedEventSchema,
   onboardingStatusSchema,
   onboardingViewSchema,
-  pageSchema,
-  webhookRetrySchema,
-  type OnboardingCustomerView,
-  type OnboardingEventsLog,
   type OnboardingFeedEvent,
   type OnboardingEventType,
   type OnboardingStatus,
   type OnboardingView,
   type PayoutSource,
 } from "./onboarding.ts";
+export type { OnboardingCustomerView, OnboardingEventsLog } from "./onboarding-answers.ts";
 export { describeFirstIssue, issueProblem } from "./schema-issues.ts";
 export { freeText } from "./text.ts";
 export {

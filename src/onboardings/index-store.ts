@@ -241,4 +241,5 @@ const jsonText = z.pipe(
 const storedOnboarding = z.pipe(jsonText, onboardingViewSchema);
 const versionRow = z.object({ version: z.number() });
 const onboardingRow = z.object({ onboarding: storedOnboarding });
-const eventRow = z.extend(onboardingFeedEventSchema, { data: storedOnboarding });
+// The feed event's own fields with its data read from JSON (an object spread: zod's `extend` is not bundled for one use).
+const eventRow = z.object({ ...onboardingFeedEventSchema.shape, data: storedOnboarding });

@@ -36,7 +36,8 @@ import { connectPayloadSchema, normalizeWalletProof } from "../src/protocol/inde
 import { readTxAnswer } from "../src/protocol/index.ts";
 import { decodeWalletPayload, parseDeepLink } from "../src/protocol/index.ts";
 import { SESSION_ID_PATTERN } from "../src/protocol/index.ts";
-import { signRequestSchema, type SignRequest } from "../src/protocol/index.ts";
+import type { SignRequest } from "../src/protocol/index.ts";
+import { signRequestSchema } from "../src/protocol/sign-request-schema.ts";
 
 /** Size of an ML-DSA-65 public key, the network's signing scheme. */
 const PUBKEY_BYTES = 1952;

@@ -241,5 +241,5 @@ const jsonText = z.pipe(
 const storedOnboarding = z.pipe(jsonText, onboardingViewSchema);
 const versionRow = z.object({ version: z.number() });
 const onboardingRow = z.object({ onboarding: storedOnboarding });
-// The feed event's own fields with its data read from JSON (an object spread: zod's `extend` is not bundled for one use).
+// The feed event's fields with its data read from JSON (a spread: zod's `extend` is not bundled for one use).
 const eventRow = z.object({ ...onboardingFeedEventSchema.shape, data: storedOnboarding });

@@ -6,7 +6,7 @@
 import * as z from "zod/mini";
 import { version } from "../../package.json";
 import type { Config } from "../config";
-import { errorBodySchema } from "../errors";
+import { errorBodySchema } from "../error-body-schema";
 import { X_CACHE_PATTERN } from "../gateway/cache-status";
 import { routeNote } from "../gateway/route-notes";
 import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, type GatewayRoute } from "../gateway/route-table";

@@ -61,7 +61,6 @@ export {
   chooseQrContent,
   MAX_QR_CHARS,
   signQrContent,
-  signRequestSchema,
   type SignRequest,
 } from "./sign-request.ts";
 export {

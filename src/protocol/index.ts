@@ -45,7 +45,6 @@ export {
 export {
   buildConnectPayload,
   CONNECT_TTL_MS,
-  connectPayloadSchema,
   onboardingQuery,
   type ConnectPayload,
 } from "./connect-payload.ts";

@@ -15,7 +15,7 @@ import {
 import { mintSessionId } from "../../../src/protocol/index";
 import { buildSignRequest, chooseQrContent, MAX_QR_CHARS, signQrContent } from "../../../src/protocol/index";
 import * as z from "zod/mini";
-import { signRequestSchema } from "../../../src/protocol/sign-request-schema";
+import { signRequestSchema } from "../../../src/protocol/wallet-schemas";
 import { OTHER, address, refusal, workerContext } from "./helpers";
 
 const ctx = workerContext();

@@ -1,9 +1,10 @@
 /**
- * The schema a wallet checks a received sign request (sign-request.ts) with: the wallet simulator
- * (scripts/wallet.ts) and the tests use it; the Worker only builds sign requests, so it stays out of the Worker.
+ * The schemas a wallet checks what it reads with: a connect payload (connect-payload.ts) and a sign
+ * request (sign-request.ts). The wallet simulator (scripts/wallet.ts) and the tests use them; the
+ * Worker only writes both, so they stay out of the Worker.
  */
 import * as z from "zod/mini";
-import { SIGN_REQUEST_ID_PATTERN } from "./ids.ts";
+import { SESSION_ID_PATTERN, SIGN_REQUEST_ID_PATTERN } from "./ids.ts";
 
 const NOT_BLANK = /\S/;
 
@@ -36,3 +37,21 @@ export const signRequestSchema = z.strictObject({
   }),
   transaction: z.object({ memo: z.optional(z.string()), messages: z.array(messageSchema).check(z.minLength(1)) }),
 });
+
+/**
+ * A connect payload as a wallet reads it from a link: `v` 1, the session's id, chain and origin,
+ * an expiry, and where to relay the proof (absent: the wallet's own service). Fields beyond these
+ * are ignored; a sign request's (`preview`, `transaction`) make it not a connect payload.
+ */
+export const connectPayloadSchema = z
+  .looseObject({
+    v: z.literal(1),
+    session_id: z.string().check(z.regex(SESSION_ID_PATTERN, "must be cs_ followed by 32 lowercase hex characters")),
+    chain_id: z.string(),
+    origin: z.object({ name: z.string(), url: z.string() }),
+    expires_at: z.string(),
+    relay_url: z.optional(z.string()),
+  })
+  .check(
+    z.refine((value) => !("preview" in value) && !("transaction" in value), "a sign request is not a connect payload"),
+  );

@@ -5,7 +5,7 @@
  * workerd, the browser and Node alike. Applications import builders from here, never from the
  * files behind it.
  */
-export { chainContext, chainContextFromSettings, type ChainContext } from "./chain-context.ts";
+export { chainContext, type ChainContext } from "./chain-context.ts";
 export { accountAddressProblem, accountAddressSchema, isAccountAddress } from "./address.ts";
 export {
   mintOnboardingId,

@@ -18,7 +18,8 @@ import {
   paramSchemas,
 } from "../gateway/validators";
 import { onboardingComponents, onboardingPaths } from "../onboardings/openapi";
-import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES, sessionRowSchema } from "../protocol/index";
+import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES } from "../protocol/index";
+import { sessionRowSchema } from "../protocol/session-row";
 import {
   createSessionSchema,
   SESSION_CONFIRM_BODY_LIMIT,

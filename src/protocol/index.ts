@@ -28,11 +28,7 @@ export {
 export type { OnboardingCustomerView, OnboardingEventsLog } from "./onboarding-answers.ts";
 export { describeFirstIssue, issueProblem } from "./schema-issues.ts";
 export { freeText } from "./text.ts";
-export {
-  isSettled,
-  sessionRowSchema,
-  type SessionRow,
-} from "./session-row.ts";
+export type { SessionRow, SessionStatus } from "./session-row.ts";
 export {
   ACCOUNT_LABEL_MAX,
   normalizeWalletProof,

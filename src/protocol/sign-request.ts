@@ -91,7 +91,9 @@ export function buildSignRequest(
       title,
       summary,
       messages: input.messages.map((m) => previewMessage(ctx, m)),
-      ...(input.fee === undefined ? {} : parseFields(z.object({ fee: feeSchema }), { fee: input.fee }, "INVALID_FEE")),
+      ...(input.fee === undefined
+        ? {}
+        : parseFields(z.object({ fee: feeSchema() }), { fee: input.fee }, "INVALID_FEE")),
     },
     transaction: {
       ...(memo === "" ? {} : { memo }),
@@ -137,8 +139,10 @@ function returnUrlOn(origin: string, value: string): string {
   return url.href;
 }
 
-const feeSchema = z.strictObject({
-  amount: z.string().check(z.regex(INTEGER, "must be an integer string")),
-  denom: z.string().check(z.minLength(1)),
-  gas: z.string().check(z.regex(INTEGER, "must be an integer string")),
-});
+/** Built for a request that carries a fee, not at load: every bundle that imports this module would carry it. */
+const feeSchema = () =>
+  z.strictObject({
+    amount: z.string().check(z.regex(INTEGER, "must be an integer string")),
+    denom: z.string().check(z.minLength(1)),
+    gas: z.string().check(z.regex(INTEGER, "must be an integer string")),
+  });

@@ -129,6 +129,29 @@ export function httpStatusSpec(status: number, message: string): ErrorSpec {
 export const invalidArgument = (reason: string, message: string, metadata?: Record<string, string>) =>
   new ApiError({ status: 400, code: GrpcCode.INVALID_ARGUMENT, reason, message, metadata });
 
+/**
+ * A query parameter a route does not take (400 UNKNOWN_QUERY_PARAMETER), as the gateway and the
+ * host API both refuse it: `what` says what the route takes (`this route`, `this query`).
+ */
+export const unknownQueryParameter = (
+  name: string,
+  what: string,
+  takes: readonly string[],
+  metadata: Record<string, string>,
+) =>
+  invalidArgument(
+    "UNKNOWN_QUERY_PARAMETER",
+    `Unknown query parameter ${JSON.stringify(name)}; ${what} takes ` +
+      (takes.length ? takes.join(", ") : "no query parameters"),
+    metadata,
+  );
+
+/** A query parameter given twice (400 DUPLICATE_QUERY_PARAMETER); `parameter` is the metadata's spelling of it. */
+export const duplicateQueryParameter = (name: string, parameter = name) =>
+  invalidArgument("DUPLICATE_QUERY_PARAMETER", `Query parameter ${JSON.stringify(name)} is given more than once`, {
+    parameter,
+  });
+
 export const notFound = (reason: string, message: string, metadata?: Record<string, string>) =>
   new ApiError({ status: 404, code: GrpcCode.NOT_FOUND, reason, message, metadata });
 

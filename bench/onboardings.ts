@@ -18,7 +18,8 @@
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { chainContextFromSettings, typeUrls, type ChainContext } from "../src/protocol/index.ts";
+import { chainContextFromSettings } from "../src/protocol/chain-settings.ts";
+import { typeUrls, type ChainContext } from "../src/protocol/index.ts";
 import { startDevnet } from "../devnet/server.ts";
 import { startWranglerDev, type WranglerDev } from "../test/e2e/helpers/wrangler-dev.ts";
 import { onboardingParties, type OnboardingParties } from "./lib/onboarding-client.ts";

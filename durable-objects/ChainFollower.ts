@@ -31,7 +31,7 @@ import { readConfig, type Config } from "../src/config";
 import { UpstreamBoard } from "../src/gateway/upstream-board";
 import { noUpstreamAnswered } from "../src/gateway/upstreams";
 import { FAN_OUT_WIDTH, inBatches } from "../src/fan-out";
-import { log } from "../src/log";
+import { errorText, log } from "../src/log";
 
 const CURSOR_KEY = "cursor";
 const WATCH_PREFIX = "w:";
@@ -130,7 +130,7 @@ export class ChainFollower extends DurableObject<Env> {
         log("error", "chain_follower_fault", { error: String(err) });
       else
         log("warn", "chain_follower_read_failed", {
-          error: err instanceof Error ? err.message : String(err),
+          error: errorText(err),
           failures: this.cursor.failures + 1,
         });
       const failed = passFailed(this.cursor, this.index.ids());

@@ -14,7 +14,7 @@
 import { readConfig } from "../src/config";
 import type { ErrorSpec } from "../src/errors";
 import { log } from "../src/log";
-import { isSettled, type WalletProof } from "../src/protocol/index";
+import type { SessionStatus, WalletProof } from "../src/protocol/index";
 import {
   publicRow,
   rowAt,
@@ -143,4 +143,9 @@ export class PairingSession extends PushObject {
     }
     this.apply({ type: "told", ok });
   }
+}
+
+/** True once nothing can change the session's status again: every status but `pending` is settled. */
+function isSettled(status: SessionStatus): boolean {
+  return status !== "pending";
 }

@@ -6,7 +6,7 @@
  * is an event too, or left to the lease its due time holds in the stored state.
  */
 import type { Config } from "../src/config";
-import { log } from "../src/log";
+import { errorText, log } from "../src/log";
 import { readChain } from "../src/onboardings/chain-watch";
 import { deleteOnboardingRows, writeOnboardingRow } from "../src/onboardings/index-store";
 import type { OnboardingEffect, OnboardingEvent } from "../src/onboardings/machine";
@@ -144,7 +144,7 @@ function written(write: Promise<void>, onboarding: string, version: number | nul
       log("warn", "index_write_failed", {
         onboarding,
         version,
-        error: err instanceof Error ? err.message : String(err),
+        error: errorText(err),
       });
       return { type: "indexed", version, ok: false };
     },

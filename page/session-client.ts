@@ -12,7 +12,7 @@ import type { ChainContext } from "../src/protocol/index.ts";
 import { buildConnectPayload, type ConnectPayload } from "../src/protocol/index.ts";
 import { connectDeepLink } from "../src/protocol/index.ts";
 import { mintSessionId, onboardingQuery } from "../src/protocol/index.ts";
-import { sessionRowSchema, type SessionRow } from "../src/protocol/index.ts";
+import { sessionRowSchema, type SessionRow } from "../src/protocol/session-row.ts";
 
 /** Why pairing stopped without a wallet identity. */
 export type PairingFailure = "cancelled" | "expired" | "network" | "server";

@@ -2,8 +2,8 @@
  * The page's settings: the brand words `GET /api/config` answers, which the Worker writes into
  * the page's `#page-settings` block (src/page/), never literals in the page.
  */
+import { chainContextFromSettings } from "../src/protocol/chain-settings.ts";
 import {
-  chainContextFromSettings,
   ONBOARDING_ID_PATTERN,
   SESSION_ID_PATTERN,
   walletAppGlobals,

@@ -31,12 +31,14 @@ import { toBech32 } from "@cosmjs/encoding";
 import { createHash } from "node:crypto";
 import { parseArgs } from "node:util";
 import * as z from "zod/mini";
-import { chainContextFromSettings, type ChainContext } from "../src/protocol/index.ts";
-import { connectPayloadSchema, normalizeWalletProof } from "../src/protocol/index.ts";
+import { chainContextFromSettings } from "../src/protocol/chain-settings.ts";
+import type { ChainContext } from "../src/protocol/index.ts";
+import { normalizeWalletProof } from "../src/protocol/index.ts";
 import { readTxAnswer } from "../src/protocol/index.ts";
 import { decodeWalletPayload, parseDeepLink } from "../src/protocol/index.ts";
 import { SESSION_ID_PATTERN } from "../src/protocol/index.ts";
-import { signRequestSchema, type SignRequest } from "../src/protocol/index.ts";
+import type { SignRequest } from "../src/protocol/index.ts";
+import { connectPayloadSchema, signRequestSchema } from "../src/protocol/wallet-schemas.ts";
 
 /** Size of an ML-DSA-65 public key, the network's signing scheme. */
 const PUBKEY_BYTES = 1952;

@@ -6,7 +6,6 @@
  *    "reason": "INVALID_ADDRESS", "domain": "edge", "metadata": {…}}]}
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import * as z from "zod/mini";
 
 /** gRPC status code numbers (google.rpc.Code). */
 export const GrpcCode = {
@@ -54,22 +53,23 @@ export class ApiError extends Error implements ErrorSpec {
   }
 }
 
-/** The JSON body of every error response (google.rpc.Status with one ErrorInfo detail). */
-export const errorBodySchema = z.object({
-  code: z.number().check(z.int()),
-  message: z.string(),
-  details: z.array(
-    z.object({
-      "@type": z.literal("type.googleapis.com/google.rpc.ErrorInfo"),
-      reason: z.string(),
-      domain: z.string(),
-      metadata: z.record(z.string(), z.string()),
-    }),
-  ),
-});
+/**
+ * The JSON body of every error response (google.rpc.Status with one ErrorInfo detail); its zod
+ * schema, for the OpenAPI document and the tests, is in error-body-schema.ts, out of the Worker.
+ */
+export interface ErrorBody {
+  code: number;
+  message: string;
+  details: {
+    "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+    reason: string;
+    domain: string;
+    metadata: Record<string, string>;
+  }[];
+}
 
 /** The JSON body of an error response. */
-function errorBody(spec: ErrorSpec): z.output<typeof errorBodySchema> {
+function errorBody(spec: ErrorSpec): ErrorBody {
   return {
     code: spec.code,
     message: spec.message,
@@ -128,6 +128,29 @@ export function httpStatusSpec(status: number, message: string): ErrorSpec {
 /** Shorthands for the refusals that recur; each returns the error to throw. */
 export const invalidArgument = (reason: string, message: string, metadata?: Record<string, string>) =>
   new ApiError({ status: 400, code: GrpcCode.INVALID_ARGUMENT, reason, message, metadata });
+
+/**
+ * A query parameter a route does not take (400 UNKNOWN_QUERY_PARAMETER), as the gateway and the
+ * host API both refuse it: `what` says what the route takes (`this route`, `this query`).
+ */
+export const unknownQueryParameter = (
+  name: string,
+  what: string,
+  takes: readonly string[],
+  metadata: Record<string, string>,
+) =>
+  invalidArgument(
+    "UNKNOWN_QUERY_PARAMETER",
+    `Unknown query parameter ${JSON.stringify(name)}; ${what} takes ` +
+      (takes.length ? takes.join(", ") : "no query parameters"),
+    metadata,
+  );
+
+/** A query parameter given twice (400 DUPLICATE_QUERY_PARAMETER); `parameter` is the metadata's spelling of it. */
+export const duplicateQueryParameter = (name: string, parameter = name) =>
+  invalidArgument("DUPLICATE_QUERY_PARAMETER", `Query parameter ${JSON.stringify(name)} is given more than once`, {
+    parameter,
+  });
 
 export const notFound = (reason: string, message: string, metadata?: Record<string, string>) =>
   new ApiError({ status: 404, code: GrpcCode.NOT_FOUND, reason, message, metadata });

@@ -20,3 +20,6 @@ export function log(level: LogLevel, event: string, fields: LogFields = {}): voi
   else if (level === "warn") console.warn(line);
   else console.log(line);
 }
+
+/** What went wrong, in words: an Error's message, or the thrown value as text. */
+export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));

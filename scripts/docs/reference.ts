@@ -9,6 +9,7 @@ import { readConfig } from "../../src/config/index.ts";
 import { NETWORK_PROFILES } from "../../src/config/profiles.ts";
 import { VARIABLE_DOCS } from "../../src/config/variable-docs.ts";
 import { VARIABLES, type VariableName } from "../../src/config/variables.ts";
+import { routeNote } from "../../src/gateway/route-notes.ts";
 import { ERROR_ANSWER_TTL, GATEWAY_ROUTES, grpcMethod } from "../../src/gateway/route-table.ts";
 import { openApiDocument } from "../../src/openapi/document.ts";
 import { templateConfig } from "../../src/openapi/template.ts";
@@ -154,7 +155,8 @@ export function gatewayRoutesTable(): string {
     const query = takes.length ? ` (${takes.join(", ")})` : "";
     const ttl = `${seconds(route.ttl)} (4xx: ${seconds(Math.min(route.errorTtl ?? ERROR_ANSWER_TTL, route.ttl))})`;
     const grpc = grpcMethod(route).replace("{ns}", "<ns>");
-    return `| \`${path}\`${query} | ${cell(route.summary)} | \`${grpc}\` | ${ttl} | ${cell(route.why)} |`;
+    const { summary, why } = routeNote(route);
+    return `| \`${path}\`${query} | ${cell(summary)} | \`${grpc}\` | ${ttl} | ${cell(why)} |`;
   });
   return [
     "| path under `/api` | what | gRPC method (`abci_query` path on `/rpc`) | fresh for | why |",

@@ -5,7 +5,7 @@
  */
 import type * as z from "zod/mini";
 import type { Config } from "../config";
-import { invalidArgument, notFound } from "../errors";
+import { duplicateQueryParameter, invalidArgument, notFound, unknownQueryParameter } from "../errors";
 import { GATEWAY_ROUTES, type GatewayRoute } from "./route-table";
 import { QUERY_VALUES, blockHeightSchema, paramSchemas, problemWith, type QueryName } from "./validators";
 
@@ -108,21 +108,12 @@ export function validateQuery(
  */
 function canonicalQuery(route: GatewayRoute, search: string): string {
   const allowed = route.query ?? [];
-  const takes = allowed.length ? `this query takes ${allowed.join(", ")}` : "this query takes no query parameters";
   const seen = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(search)) {
     if (!allowed.includes(name as QueryName)) {
-      throw invalidArgument("UNKNOWN_QUERY_PARAMETER", `Unknown query parameter ${JSON.stringify(name)}; ${takes}`, {
-        parameter: name,
-        allowed: allowed.join(","),
-      });
+      throw unknownQueryParameter(name, "this query", allowed, { parameter: name, allowed: allowed.join(",") });
     }
-    if (seen.has(name))
-      throw invalidArgument(
-        "DUPLICATE_QUERY_PARAMETER",
-        `Query parameter ${JSON.stringify(name)} is given more than once`,
-        { parameter: name },
-      );
+    if (seen.has(name)) throw duplicateQueryParameter(name);
     const problem = problemWith(QUERY_VALUES[name as QueryName], value);
     if (problem) throw invalidArgument("INVALID_QUERY_PARAMETER", `${name} ${problem}`, { parameter: name });
     seen.set(name, value);

@@ -5,7 +5,7 @@
  */
 import type { Config } from "../config";
 import { ApiError } from "../errors";
-import { log } from "../log";
+import { errorText, log } from "../log";
 import { entryOf, type AnswerTtls, type CacheEntry } from "./cache-entry";
 import type { CacheStatus, ShieldTrace } from "./cache-status";
 import { askShield, type ShieldNamespace } from "./shield/client";
@@ -44,7 +44,7 @@ export async function obtain(
       mode,
     });
   } catch (fault) {
-    const shield = { fault: fault instanceof Error ? fault.message : String(fault), ms: Date.now() - started };
+    const shield = { fault: errorText(fault), ms: Date.now() - started };
     log("warn", "shield_fail_open", {
       request_id: requestId,
       path: query.upstreamPath,

@@ -8,6 +8,7 @@ import { ApiError, badGateway, gatewayTimeout } from "../errors";
 import { readRpcAnswer } from "./rpc/answer";
 import type { ReadAnswer, UpstreamAnswer } from "./upstream-answer";
 import { UpstreamBoard, type UpstreamState } from "./upstream-board";
+import { errorText } from "../log";
 
 /** The settings an upstream round needs. */
 export type UpstreamSettings = Pick<
@@ -122,9 +123,7 @@ async function attempt(
     return read;
   } catch (err) {
     const timedOut = signal.aborted;
-    const failure = timedOut
-      ? `no answer within ${timeoutMs} ms`
-      : `unreachable (${err instanceof Error ? err.message : String(err)})`;
+    const failure = timedOut ? `no answer within ${timeoutMs} ms` : `unreachable (${errorText(err)})`;
     board.record(url, { status: null, ms: Date.now() - started, error: failure }, config.upstreamCooldownMs);
     return { failure, timedOut };
   }

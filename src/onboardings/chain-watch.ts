@@ -4,7 +4,7 @@
  * next check asks again.
  */
 import type { Config } from "../config";
-import { log } from "../log";
+import { errorText, log } from "../log";
 import { readAuthorization, readAuthorizationTx, readNodePayout } from "./chain-reading";
 import type { ChainReading, TxReading } from "./machine";
 import type { OnboardingRecord } from "./state";
@@ -60,5 +60,5 @@ export async function lookUpClaim(
 }
 
 function logReadFailure(onboarding: string, err: unknown): void {
-  log("warn", "onboarding_chain_read_failed", { onboarding, error: err instanceof Error ? err.message : String(err) });
+  log("warn", "onboarding_chain_read_failed", { onboarding, error: errorText(err) });
 }

@@ -1,14 +1,13 @@
 /** The onboarding endpoints in the OpenAPI document (src/openapi/document.ts), from the schemas their handlers use. */
 import type * as z from "zod/mini";
 import type { Config } from "../config";
+import { onboardingFeedEventSchema, onboardingViewSchema } from "../protocol/index";
 import {
   onboardingCustomerViewSchema,
   onboardingEventsLogSchema,
-  onboardingFeedEventSchema,
-  onboardingViewSchema,
   pageSchema,
   webhookRetrySchema,
-} from "../protocol/index";
+} from "../protocol/onboarding-answers";
 import {
   authorizationClaimSchema,
   createOnboardingSchema,

@@ -9,7 +9,7 @@ import * as z from "zod/mini";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
 import { LOCAL_PROFILE } from "../config/profiles";
-import { invalidArgument } from "../errors";
+import { duplicateQueryParameter, invalidArgument, unknownQueryParameter } from "../errors";
 import { jsonBody } from "../http/json-body";
 import { parseOrRefuse } from "../http/validate";
 import { describeFirstIssue, mintOnboardingId } from "../protocol/index";
@@ -83,19 +83,9 @@ function hostQuery<S extends z.ZodMiniObject>(schemaFor: (config: Config) => S) 
     for (const [name, value] of Object.entries(query)) {
       const parameter = name.slice(0, 40);
       if (!takes.includes(name)) {
-        const rule = takes.length ? `this route takes ${takes.join(", ")}` : "this route takes no query parameters";
-        throw invalidArgument(
-          "UNKNOWN_QUERY_PARAMETER",
-          `Unknown query parameter ${JSON.stringify(parameter)}; ${rule}`,
-          { parameter },
-        );
+        throw unknownQueryParameter(parameter, "this route", takes, { parameter });
       }
-      if (Array.isArray(value))
-        throw invalidArgument(
-          "DUPLICATE_QUERY_PARAMETER",
-          `Query parameter ${JSON.stringify(name)} is given more than once`,
-          { parameter },
-        );
+      if (Array.isArray(value)) throw duplicateQueryParameter(name, parameter);
     }
     const result = z.safeParse(schema, query);
     if (result.success) return result.data;

@@ -6,8 +6,9 @@
 import * as z from "zod/mini";
 import { version } from "../../package.json";
 import type { Config } from "../config";
-import { errorBodySchema } from "../errors";
+import { errorBodySchema } from "../error-body-schema";
 import { X_CACHE_PATTERN } from "../gateway/cache-status";
+import { routeNote } from "../gateway/route-notes";
 import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, type GatewayRoute } from "../gateway/route-table";
 import {
   QUERY_DESCRIPTIONS,
@@ -17,7 +18,8 @@ import {
   paramSchemas,
 } from "../gateway/validators";
 import { onboardingComponents, onboardingPaths } from "../onboardings/openapi";
-import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES, sessionRowSchema } from "../protocol/index";
+import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES } from "../protocol/index";
+import { sessionRowSchema } from "../protocol/session-row";
 import {
   createSessionSchema,
   SESSION_CONFIRM_BODY_LIMIT,
@@ -264,9 +266,9 @@ function gatewayOperation(route: GatewayRoute, config: Config): Json {
       .replace("{ns}", "ns")
       .replace(/[/:]+(\w)/g, (_, c: string) => c.toUpperCase())
       .replace(/^\W+/, ""),
-    summary: route.summary,
+    summary: routeNote(route).summary,
     description:
-      `Cached for ${route.ttl} s (${route.why}); a 4xx answer for ${answerTtl(route, 400, false)} s. ` +
+      `Cached for ${route.ttl} s (${routeNote(route).why}); a 4xx answer for ${answerTtl(route, 400, false)} s. ` +
       `Served stale while revalidating and when every upstream fails. Unknown query parameters are refused; the ` +
       `values of known ones go to the node as given.`,
     parameters: [

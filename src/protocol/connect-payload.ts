@@ -1,7 +1,5 @@
 /** The connect payload of docs/WALLET-PROTOCOL.md: the body of `POST /sessions` and the QR's content. */
-import * as z from "zod/mini";
 import type { ChainContext } from "./chain-context.ts";
-import { SESSION_ID_PATTERN } from "./ids.ts";
 
 /** `{v:1, session_id, chain_id, origin, expires_at, relay_url}`. */
 export interface ConnectPayload {
@@ -47,21 +45,3 @@ export function buildConnectPayload(
 /** `?onboarding=<id>` for a session bound to a host's onboarding, else nothing. */
 export const onboardingQuery = (onboarding: string | null | undefined) =>
   onboarding ? `?onboarding=${onboarding}` : "";
-
-/**
- * A connect payload as a wallet reads it from a link: `v` 1, the session's id, chain and origin,
- * an expiry, and where to relay the proof (absent: the wallet's own service). Fields beyond these
- * are ignored; a sign request's (`preview`, `transaction`) make it not a connect payload.
- */
-export const connectPayloadSchema = z
-  .looseObject({
-    v: z.literal(1),
-    session_id: z.string().check(z.regex(SESSION_ID_PATTERN, "must be cs_ followed by 32 lowercase hex characters")),
-    chain_id: z.string(),
-    origin: z.object({ name: z.string(), url: z.string() }),
-    expires_at: z.string(),
-    relay_url: z.optional(z.string()),
-  })
-  .check(
-    z.refine((value) => !("preview" in value) && !("transaction" in value), "a sign request is not a connect payload"),
-  );

@@ -5,7 +5,7 @@
  * workerd, the browser and Node alike. Applications import builders from here, never from the
  * files behind it.
  */
-export { chainContext, chainContextFromSettings, type ChainContext } from "./chain-context.ts";
+export { chainContext, type ChainContext } from "./chain-context.ts";
 export { accountAddressProblem, accountAddressSchema, isAccountAddress } from "./address.ts";
 export {
   mintOnboardingId,
@@ -16,28 +16,19 @@ export {
 export {
   isOnboardingEnded,
   ONBOARDING_EVENT_TYPES,
-  onboardingCustomerViewSchema,
-  onboardingEventsLogSchema,
   onboardingFeedEventSchema,
   onboardingStatusSchema,
   onboardingViewSchema,
-  pageSchema,
-  webhookRetrySchema,
-  type OnboardingCustomerView,
-  type OnboardingEventsLog,
   type OnboardingFeedEvent,
   type OnboardingEventType,
   type OnboardingStatus,
   type OnboardingView,
   type PayoutSource,
 } from "./onboarding.ts";
+export type { OnboardingCustomerView, OnboardingEventsLog } from "./onboarding-answers.ts";
 export { describeFirstIssue, issueProblem } from "./schema-issues.ts";
 export { freeText } from "./text.ts";
-export {
-  isSettled,
-  sessionRowSchema,
-  type SessionRow,
-} from "./session-row.ts";
+export type { SessionRow, SessionStatus } from "./session-row.ts";
 export {
   ACCOUNT_LABEL_MAX,
   normalizeWalletProof,
@@ -50,7 +41,6 @@ export {
 export {
   buildConnectPayload,
   CONNECT_TTL_MS,
-  connectPayloadSchema,
   onboardingQuery,
   type ConnectPayload,
 } from "./connect-payload.ts";
@@ -66,7 +56,6 @@ export {
   chooseQrContent,
   MAX_QR_CHARS,
   signQrContent,
-  signRequestSchema,
   type SignRequest,
 } from "./sign-request.ts";
 export {

@@ -1,8 +1,9 @@
 /**
  * An onboarding as the host and the customer's page see it (docs/HOSTS.md): a host's request that
  * one customer's payout be paired, authorized on chain and applied by the host's node, each step
- * verified on the chain by the service itself. Each answer's shape is one zod schema here, from
- * which both its TypeScript type and its OpenAPI schema (src/onboardings/openapi.ts) come.
+ * verified on the chain by the service itself. Each answer's shape is one zod schema, from which
+ * both its TypeScript type and its OpenAPI schema (src/onboardings/openapi.ts) come: here the ones
+ * the Worker also parses with, in onboarding-answers.ts those only the OpenAPI document needs.
  */
 import * as z from "zod/mini";
 import { ONBOARDING_ID_PATTERN } from "./ids.ts";
@@ -30,11 +31,11 @@ export const ONBOARDING_EVENT_TYPES = onboardingStatusSchema.options
   .filter((s) => s !== "open")
   .map((s) => `onboarding.${s}`) as OnboardingEventType[];
 
-const isoTime = z.iso.datetime();
+export const isoTime = z.iso.datetime();
 const height = z.number().check(z.int());
-const nullableText = z.nullable(z.string());
+export const nullableText = z.nullable(z.string());
 
-const onboardingShape = {
+export const onboardingShape = {
   id: z.string().check(z.regex(ONBOARDING_ID_PATTERN)),
   status: onboardingStatusSchema,
   operator: z.string(),
@@ -65,47 +66,6 @@ const onboardingShape = {
 export const onboardingViewSchema = z.object(onboardingShape);
 export type OnboardingView = z.output<typeof onboardingViewSchema>;
 
-/** What the customer's page sees: no host reference, no commands; `host` names where `return_url` leads. */
-const { reference: _reference, commands: _commands, ...customerShape } = onboardingShape;
-export const onboardingCustomerViewSchema = z.object({ ...customerShape, host: nullableText });
-export type OnboardingCustomerView = z.output<typeof onboardingCustomerViewSchema>;
-
-const attemptTiming = { at: isoTime, ms: z.number() };
-
-/** The host API's events log: every event of the onboarding and every attempt to deliver it. */
-export const onboardingEventsLogSchema = z.object({
-  events: z.array(
-    z.object({
-      /** The event's `webhook-id`, the same on every attempt. */
-      id: z.string(),
-      type: z.enum(ONBOARDING_EVENT_TYPES as [OnboardingEventType, ...OnboardingEventType[]]),
-      created_at: isoTime,
-      delivered_at: z.nullable(isoTime),
-      /** Set once it is given up: still undelivered 3 days after its first failed attempt (a retry sends it again). */
-      failed_at: z.nullable(isoTime),
-      /** When it is really tried next; null while it waits (see waiting_for), or once delivered or given up. */
-      next_attempt_at: z.nullable(isoTime),
-      /**
-       * What a held-back event waits for: the endpoint failing (since when, its last error), or the event before it.
-       */
-      waiting_for: z.nullable(
-        z.union([
-          z.object({ endpoint_failing_since: isoTime, endpoint_last_error: z.nullable(z.string()) }),
-          z.object({ event: z.string() }),
-        ]),
-      ),
-      /** The receiver's HTTP status, or why there was none. */
-      attempts: z.array(
-        z.union([
-          z.object({ ...attemptTiming, status: z.number().check(z.int()) }),
-          z.object({ ...attemptTiming, error: z.string() }),
-        ]),
-      ),
-    }),
-  ),
-});
-export type OnboardingEventsLog = z.output<typeof onboardingEventsLogSchema>;
-
 /**
  * An event of the host API's feed (`GET /api/events`): its `data` is the onboarding as the event's webhook carried it.
  */
@@ -122,17 +82,3 @@ export const onboardingFeedEventSchema = z.object({
   data: onboardingViewSchema,
 });
 export type OnboardingFeedEvent = z.output<typeof onboardingFeedEventSchema>;
-
-/**
- * `POST /api/webhook/retry`: whether the lane of the webhook URL is failing, when it tries the
- * receiver next (now, when it is), and how many given-up events were queued to be sent again.
- */
-export const webhookRetrySchema = z.object({
-  failing: z.boolean(),
-  next_attempt_at: z.nullable(isoTime),
-  resent: z.number().check(z.int()),
-});
-
-/** A page of the host API's list or feed: `has_more` is true while a next page holds more. */
-export const pageSchema = <T extends z.ZodMiniType>(item: T) =>
-  z.object({ data: z.array(item), has_more: z.boolean() });

@@ -1,4 +1,8 @@
-/** The session row of the wallet-pairing wire contract, and what a session answer carries. */
+/**
+ * The session row of the wallet-pairing wire contract, and what a session answer carries. The
+ * page and the OpenAPI document read with its schema; the Worker only writes rows and takes their
+ * types from the barrel (index.ts exports types only), so the schema stays out of the Worker.
+ */
 import * as z from "zod/mini";
 import { SESSION_ID_PATTERN } from "./ids.ts";
 
@@ -24,8 +28,3 @@ export const sessionRowSchema = z.object({
   connected_at: z.nullable(isoTime),
 });
 export type SessionRow = z.output<typeof sessionRowSchema>;
-
-/** True once nothing can change the session's status again. */
-export function isSettled(status: SessionStatus): boolean {
-  return status !== "pending";
-}

@@ -91,7 +91,9 @@ export function buildSignRequest(
       title,
       summary,
       messages: input.messages.map((m) => previewMessage(ctx, m)),
-      ...(input.fee === undefined ? {} : parseFields(z.object({ fee: feeSchema }), { fee: input.fee }, "INVALID_FEE")),
+      ...(input.fee === undefined
+        ? {}
+        : parseFields(z.object({ fee: feeSchema() }), { fee: input.fee }, "INVALID_FEE")),
     },
     transaction: {
       ...(memo === "" ? {} : { memo }),
@@ -117,7 +119,6 @@ export function chooseQrContent(raw: string, link: string): string | null {
   return link.length <= MAX_QR_CHARS ? link : null;
 }
 
-const NOT_BLANK = /\S/;
 const INTEGER = /^(0|[1-9][0-9]*)$/;
 
 function previewText(field: "title" | "summary", value: string): string {
@@ -138,38 +139,10 @@ function returnUrlOn(origin: string, value: string): string {
   return url.href;
 }
 
-const feeSchema = z.strictObject({
-  amount: z.string().check(z.regex(INTEGER, "must be an integer string")),
-  denom: z.string().check(z.minLength(1)),
-  gas: z.string().check(z.regex(INTEGER, "must be an integer string")),
-});
-
-const messageSchema = z.object({ typeUrl: z.string().check(z.minLength(2)), value: z.record(z.string(), z.unknown()) });
-const previewMessageSchema = z.object({
-  type: z.string().check(z.minLength(1)),
-  from: z.optional(z.string()),
-  to: z.optional(z.string()),
-  amount: z.optional(z.string()),
-  denom: z.optional(z.string()),
-  summary: z.optional(z.string()),
-});
-
-/**
- * The schema a wallet (or the simulator) checks a received sign request with. Strict at the top,
- * so a connect payload (`session_id`, `v`) is never taken for a sign request.
- */
-export const signRequestSchema = z.strictObject({
-  id: z.string().check(z.regex(SIGN_REQUEST_ID_PATTERN)),
-  chain_id: z.string().check(z.minLength(1)),
-  expires_at: z.iso.datetime({ offset: true }),
-  origin: z.object({ name: z.string(), url: z.string() }),
-  account_hint: z.string().check(z.minLength(1)),
-  return_url: z.optional(z.string()),
-  preview: z.object({
-    title: z.string().check(z.regex(NOT_BLANK, "must not be blank")),
-    summary: z.string().check(z.regex(NOT_BLANK, "must not be blank")),
-    messages: z.array(previewMessageSchema).check(z.minLength(1)),
-    fee: z.optional(z.object({ amount: z.string(), denom: z.string(), gas: z.string() })),
-  }),
-  transaction: z.object({ memo: z.optional(z.string()), messages: z.array(messageSchema).check(z.minLength(1)) }),
-});
+/** Built for a request that carries a fee, not at load: every bundle that imports this module would carry it. */
+const feeSchema = () =>
+  z.strictObject({
+    amount: z.string().check(z.regex(INTEGER, "must be an integer string")),
+    denom: z.string().check(z.minLength(1)),
+    gas: z.string().check(z.regex(INTEGER, "must be an integer string")),
+  });

@@ -5,6 +5,7 @@
  */
 import type { HostWebhook } from "../config";
 import type { DeliveryAttempt, OutboxEvent } from "../onboardings/state";
+import { errorText } from "../log";
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes. */
 async function webhookSignature(secret: Uint8Array, id: string, timestamp: number, body: string): Promise<string> {
@@ -44,7 +45,7 @@ export async function deliver(webhook: HostWebhook, event: Pick<OutboxEvent, "id
     const error =
       err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")
         ? `no answer within ${webhook.timeoutMs / 1000} s`
-        : `unreachable (${err instanceof Error ? err.message : String(err)})`;
+        : `unreachable (${errorText(err)})`;
     return { at, error, ms: Date.now() - started };
   }
 }

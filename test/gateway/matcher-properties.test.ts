@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { readConfig } from "../../src/config";
-import { errorBodySchema } from "../../src/errors";
+import { errorBodySchema } from "../../src/error-body-schema";
 import { GATEWAY_ROUTES } from "../../src/gateway/route-table";
 import { DEVNET, gateway, tag } from "./helpers";
 

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { errorBodySchema } from "../../src/errors";
+import { errorBodySchema } from "../../src/error-body-schema";
 import { normalizeWalletProof, SESSION_ID_PATTERN } from "../../src/protocol/index";
 import { SESSION_CREATE_BODY_LIMIT } from "../../src/sessions/schemas";
 import {

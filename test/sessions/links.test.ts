@@ -6,13 +6,13 @@ import {
   buildConnectPayload,
   chainContext,
   connectDeepLink,
-  connectPayloadSchema,
   decodeWalletPayload,
   encodeWalletPayload,
   mintSessionId,
   parseDeepLink,
 } from "../../src/protocol/index";
 import { readConfig } from "../../src/config";
+import { connectPayloadSchema } from "../../src/protocol/wallet-schemas";
 import { env } from "cloudflare:workers";
 
 const ctx = chainContext(readConfig(env));

@@ -5,7 +5,7 @@
  */
 import { toBech32 } from "@cosmjs/encoding";
 import { describe, expect, it } from "vitest";
-import { sessionRowSchema } from "../../src/protocol/index";
+import { sessionRowSchema } from "../../src/protocol/session-row";
 import {
   PREFIX,
   WALLET,

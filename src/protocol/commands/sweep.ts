@@ -59,7 +59,7 @@ export function buildSweep(
 
 /** An amount input as a BigInt, or a MessageError with `reason` that names `field`. */
 function amountField(field: string, value: unknown, reason: string): bigint {
-  return BigInt(parseFields(z.object({ [field]: amountSchema }), { [field]: value }, reason)[field]!);
+  return BigInt(parseFields(z.object({ [field]: amountSchema() }), { [field]: value }, reason)[field]!);
 }
 
 /** The MsgSend, with a refusal naming the sweep's own field (`operator`, `payoutRecipient`) rather than MsgSend's. */

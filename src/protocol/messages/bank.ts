@@ -24,7 +24,7 @@ export function buildSend(
   const schema = z.strictObject({
     fromAddress: addressSchema(ctx.bech32Prefix),
     toAddress: addressSchema(ctx.bech32Prefix),
-    amount: amountSchema,
+    amount: amountSchema(),
   });
   const { fromAddress, toAddress, amount } = parseFields(schema, input);
   if (fromAddress === toAddress) throw new MessageError("SEND_TO_SELF", "toAddress is the sender itself", "toAddress");

@@ -41,7 +41,7 @@ export function buildAuthorizeOperator(
   ctx: ChainContext,
   input: { payoutRecipient: string; operator: string; label?: string },
 ): TxMessage<AuthorizeOperatorValue> {
-  const schema = z.strictObject({ ...pairSchema(ctx).shape, label: z.optional(labelSchema) });
+  const schema = z.strictObject({ ...pairSchema(ctx).shape, label: z.optional(labelSchema()) });
   const { payoutRecipient, operator, label = "" } = parseFields(schema, input);
   if (payoutRecipient === operator) throw new SelfAuthorizationError();
   return { typeUrl: typeUrls(ctx).authorizeOperator, value: { payoutRecipient, operator, label } };

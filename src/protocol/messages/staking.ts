@@ -28,7 +28,7 @@ function delegation(ctx: ChainContext, input: DelegationInput): DelegationValue 
   const schema = z.strictObject({
     delegatorAddress: addressSchema(ctx.bech32Prefix),
     validatorAddress: addressSchema(`${ctx.bech32Prefix}valoper`),
-    amount: amountSchema,
+    amount: amountSchema(),
   });
   const { delegatorAddress, validatorAddress, amount } = parseFields(schema, input);
   return { delegatorAddress, validatorAddress, amount: { denom: ctx.nativeDenom, amount } };

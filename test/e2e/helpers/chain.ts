@@ -2,7 +2,8 @@
 import { toBech32 } from "@cosmjs/encoding";
 import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
-import { chainContextFromSettings, type ChainContext } from "../../../src/protocol/index.ts";
+import { chainContextFromSettings } from "../../../src/protocol/chain-settings.ts";
+import type { ChainContext } from "../../../src/protocol/index.ts";
 
 /** The chain context the server under test publishes at `/api/config`. */
 export async function serverContext(): Promise<ChainContext> {

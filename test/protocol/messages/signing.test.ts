@@ -13,14 +13,9 @@ import {
   signDeepLink,
 } from "../../../src/protocol/index";
 import { mintSessionId } from "../../../src/protocol/index";
-import {
-  buildSignRequest,
-  chooseQrContent,
-  MAX_QR_CHARS,
-  signQrContent,
-  signRequestSchema,
-} from "../../../src/protocol/index";
+import { buildSignRequest, chooseQrContent, MAX_QR_CHARS, signQrContent } from "../../../src/protocol/index";
 import * as z from "zod/mini";
+import { signRequestSchema } from "../../../src/protocol/wallet-schemas";
 import { OTHER, address, refusal, workerContext } from "./helpers";
 
 const ctx = workerContext();

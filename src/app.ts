@@ -25,11 +25,18 @@ export function buildApp(config: Config): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestContext(config));
 
-  app.route(`/api/${config.walletPath}/sessions`, sessionRoutes());
-  app.route("/api/onboardings", hostRoutes());
-  app.route("/api/events", eventRoutes());
-  app.route("/api/webhook", webhookRoutes());
-  app.route("/api/onboarding-pages", customerRoutes());
+  const mounts = {
+    [`/api/${config.walletPath}/sessions`]: sessionRoutes(),
+    "/api/onboardings": hostRoutes(),
+    "/api/events": eventRoutes(),
+    "/api/webhook": webhookRoutes(),
+    "/api/onboarding-pages": customerRoutes(),
+  };
+  for (const [mount, routes] of Object.entries(mounts)) {
+    // hono/tiny's router takes `/a/` for `/a`: a trailing slash names no route here (the gateway refuses its own).
+    app.use(`${mount}/*`, async (c, next) => (c.req.path.endsWith("/") ? c.notFound() : next()));
+    app.route(mount, routes);
+  }
   app.get("/", onboardingPage(config));
   app.get("/api/config", (c) => c.json(pageSettings(config), 200, { "cache-control": "public, max-age=60" }));
   app.get("/api/health", async (c) => {

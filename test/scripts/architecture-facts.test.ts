@@ -56,8 +56,8 @@ describe("the architecture page's facts", () => {
   });
 
   it("catches a scoped package a doc names that is not installed", () => {
-    expect(problems({ docs: { "docs/X.md": "uses `@cosmjs/stargate` to sign" } })).toEqual([
-      "docs/X.md names the package @cosmjs/stargate, which is not installed (package-lock.json)",
+    expect(problems({ docs: { "docs/X.md": "uses `@cosmjs/faucet` to sign" } })).toEqual([
+      "docs/X.md names the package @cosmjs/faucet, which is not installed (package-lock.json)",
     ]);
   });
 });

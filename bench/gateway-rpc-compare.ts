@@ -12,27 +12,12 @@
  * which may differ by the blocks between two questions.
  */
 import { isDeepStrictEqual } from "node:util";
-import { StargateClient, accountFromAny, type Account } from "@cosmjs/stargate";
+import { StargateClient } from "@cosmjs/stargate";
+import { accountParser } from "../devnet/cosmjs-account.ts";
 import { Comet38Client, HttpBatchClient, HttpClient } from "@cosmjs/tendermint-rpc";
-import { BaseAccount } from "cosmjs-types/cosmos/auth/v1beta1/auth";
 import { QueryAllBalancesRequest } from "cosmjs-types/cosmos/bank/v1beta1/query";
-import type { Any } from "cosmjs-types/google/protobuf/any";
 import { startDevnet } from "../devnet/server.ts";
 import { startWranglerDev } from "./lib/wrangler-dev.ts";
-
-/** The network's ML-DSA account keys are unknown to CosmJS: a frontend parses them itself. */
-function accountParser(any: Any): Account {
-  if (any.typeUrl !== "/cosmos.auth.v1beta1.BaseAccount") return accountFromAny(any);
-  const base = BaseAccount.decode(any.value);
-  return {
-    address: base.address,
-    pubkey: base.pubKey
-      ? { type: base.pubKey.typeUrl, value: Buffer.from(base.pubKey.value).toString("base64") }
-      : null,
-    accountNumber: base.accountNumber,
-    sequence: Number(base.sequence),
-  };
-}
 
 type Question = [label: string, ask: (client: Clients) => Promise<unknown>];
 

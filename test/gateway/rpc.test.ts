@@ -4,11 +4,10 @@
  * go to the app, everything else to the network), beside the same clients pointed at the
  * devnet's own CometBFT face. Upstream requests are counted by the devnet per mount tag.
  */
-import { StargateClient, accountFromAny, type Account } from "@cosmjs/stargate";
+import { StargateClient } from "@cosmjs/stargate";
+import { accountParser } from "../../devnet/cosmjs-account";
 import { Comet38Client, HttpBatchClient, HttpClient } from "@cosmjs/tendermint-rpc";
-import { BaseAccount } from "cosmjs-types/cosmos/auth/v1beta1/auth";
 import { QueryAllBalancesRequest } from "cosmjs-types/cosmos/bank/v1beta1/query";
-import type { Any } from "cosmjs-types/google/protobuf/any";
 import { createExecutionContext, env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app";
@@ -43,20 +42,6 @@ afterEach(() => {
   vi.restoreAllMocks();
   vi.useRealTimers();
 });
-
-/** The network signs with ML-DSA keys, which CosmJS does not know: a frontend passes its own account parser. */
-function accountParser(any: Any): Account {
-  if (any.typeUrl !== "/cosmos.auth.v1beta1.BaseAccount") return accountFromAny(any);
-  const base = BaseAccount.decode(any.value);
-  return {
-    address: base.address,
-    pubkey: base.pubKey
-      ? { type: base.pubKey.typeUrl, value: Buffer.from(base.pubKey.value).toString("base64") }
-      : null,
-    accountNumber: base.accountNumber,
-    sequence: Number(base.sequence),
-  };
-}
 
 const rpcRequests = (gw: { rpcTag: string }, method = "") => upstreamRequests(`~${gw.rpcTag}/rpc/${method}`);
 

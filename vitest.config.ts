@@ -37,6 +37,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     exclude: ["test/e2e/**"],
+    isolate: false,
     // The OpenAPI template is an asset the build writes; written again here so it matches the code under test.
     globalSetup: [
       "./scripts/openapi-template.ts",

@@ -1,15 +1,33 @@
 /**
- * `npm test`'s two suites side by side: the workerd suite (`vitest run`) keeps the cores busy,
- * while the browser suite (`vitest run --config vitest.e2e.config.ts`) mostly waits for pages,
- * polls and expiries, so on two cores both together take about as long as the browser suite alone.
- * The browser file that waits out an onboarding's life (60 s, the configuration's floor) runs in a
- * third process beside them, so its wait overlaps the rest instead of adding to it. They share
- * nothing but the machine (each starts its own devnet, webhook receiver and servers on free ports). The browser suite's output streams; the workerd suite's is printed whole when it
- * ends, so the two never interleave. Exits 1 when either fails.
+ * `npm test`'s suites side by side. The workerd suite (`vitest run`) keeps the cores busy for about
+ * a minute; the browser files mostly wait (for pages, blocks, polls and expiries), so they run in
+ * three processes at once, each with its own devnet, webhook receiver and servers on free ports,
+ * and a whole run takes about as long as its longest browser group. A browser file not named in
+ * BROWSER_GROUPS runs in the last group, so a new file is never left out. One process streams its
+ * output; the others are printed whole when they end, so outputs never interleave. Exits 1 when
+ * any fails.
  */
 import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 
 const VITEST = "node_modules/vitest/vitest.mjs";
+const E2E = "test/e2e";
+
+/**
+ * The browser files in groups of about equal wall time (seconds measured on a quiet two-core machine):
+ * the long flows with the follower's (150 s), the onboarding that waits out its 60 s life with the
+ * host's tools (150 s), and every other file (150 s).
+ */
+const BROWSER_GROUPS: string[][] = [
+  ["onboarding.test.ts", "chain-follower.test.ts"],
+  [
+    "onboarding-expiry.test.ts",
+    "host-example.test.ts",
+    "host-guide.test.ts",
+    "host-loop.test.ts",
+    "shell-safety.test.ts",
+  ],
+];
 
 interface Outcome {
   name: string;
@@ -17,7 +35,7 @@ interface Outcome {
 }
 
 function suite(name: string, args: string[], streamed: boolean): Promise<Outcome> {
-  // Colours as the terminal would get them, also for the suite whose output is held back.
+  // Colours as the terminal would get them, also for the suites whose output is held back.
   const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: "1" } : process.env;
   const child = spawn(process.execPath, [VITEST, "run", ...args], {
     stdio: streamed ? "inherit" : ["ignore", "pipe", "pipe"],
@@ -35,14 +53,20 @@ function suite(name: string, args: string[], streamed: boolean): Promise<Outcome
   });
 }
 
-/** Browser files that mostly wait for the clock: each gets a process of its own. */
-const WAITING_FILES = ["test/e2e/onboarding-expiry.test.ts"];
-const browser = ["--config", "vitest.e2e.config.ts"];
+/** Every browser test file, in the groups above and the rest in a last group. */
+function browserGroups(): string[][] {
+  const files = readdirSync(E2E, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts"));
+  const named = new Set(BROWSER_GROUPS.flat());
+  for (const file of named) if (!files.includes(file)) throw new Error(`${E2E}/${file} is named but does not exist`);
+  const rest = files.filter((file) => !named.has(file)).sort();
+  return [...BROWSER_GROUPS, rest].map((group) => group.map((file) => `${E2E}/${file}`));
+}
 
 const outcomes = await Promise.all([
   suite("workerd suite", [], false),
-  suite("browser suite", [...browser, ...WAITING_FILES.flatMap((file) => ["--exclude", file])], true),
-  ...WAITING_FILES.map((file) => suite(`browser suite: ${file}`, [...browser, file], false)),
+  ...browserGroups().map((files, i) =>
+    suite(`browser suite, group ${i + 1}`, ["--config", "vitest.e2e.config.ts", ...files], i === 0),
+  ),
 ]);
 const failed = outcomes.filter((o) => !o.ok).map((o) => o.name);
 if (failed.length > 0) {

@@ -7,15 +7,16 @@
  * spies on console.log first (`vi.spyOn(console, "log")`): the spy records every call before this
  * filter sees it.
  */
-import { applyD1Migrations, type D1Migration } from "cloudflare:test";
+import { applyD1Migrations, type D1Migration, reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, beforeEach } from "vitest";
+import { beforeEach } from "vitest";
 import { resetGatewayState } from "../src/gateway";
 import { captureConsole } from "./helpers/console";
 
-beforeAll(() =>
-  applyD1Migrations(env.ONBOARDING_INDEX, (env as unknown as { INDEX_MIGRATIONS: D1Migration[] }).INDEX_MIGRATIONS),
-);
+// Files share one workerd process (isolate: false), so each starts from empty bindings itself,
+// before its own module runs (some create what they test at import).
+await reset();
+await applyD1Migrations(env.ONBOARDING_INDEX, (env as unknown as { INDEX_MIGRATIONS: D1Migration[] }).INDEX_MIGRATIONS);
 const console_ = captureConsole();
 beforeEach((context) => {
   resetGatewayState();
@@ -26,11 +27,15 @@ beforeEach((context) => {
   });
 });
 
-for (const method of ["log"] as const) {
-  const print = console[method].bind(console);
-  console[method] = (...args: unknown[]) => {
+// Once per process: this file runs again before every test file, and must not wrap its own filter.
+const filtered = Symbol.for("chain-edge.access-log-filter");
+const consoleMarks = console as unknown as Record<symbol, true>;
+if (!consoleMarks[filtered]) {
+  const print = console.log.bind(console);
+  console.log = (...args: unknown[]) => {
     if (!isAccessLogLine(args[0])) print(...args);
   };
+  consoleMarks[filtered] = true;
 }
 
 /** A line of `log(level, "request", …)`: `{"level":"…","event":"request",…}`. */

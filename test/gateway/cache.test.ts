@@ -203,7 +203,8 @@ describe("stale-while-revalidate and stale-if-error", () => {
     ["fails", { status: 503 }],
     ["times out", { delay_ms: NEVER_MS }],
   ])("serves the stale entry when every upstream %s", async (_name, spec) => {
-    const gw = gateway([tag(), tag()], { UPSTREAM_TIMEOUT_MS: "100" });
+    // The first answer is fresh from an upstream within the suite's 1 s timeout, which a loaded machine keeps.
+    const gw = gateway([tag(), tag()]);
     const path = balances(freshAddress());
     const fresh = await gw.fetch(`/api${path}`);
     const body = await fresh.text();

@@ -41,7 +41,8 @@ describe("failover before the first byte", () => {
   });
 
   it("moves on when an upstream does not answer within the per-attempt timeout", async () => {
-    const gw = gateway([tag(), tag()], { UPSTREAM_TIMEOUT_MS: "100" });
+    // The second upstream must answer within it: the suite's 1 s, which a loaded machine keeps.
+    const gw = gateway([tag(), tag()], { UPSTREAM_TIMEOUT_MS: "1000" });
     const [a, b] = gw.tags as [string, string];
     const path = balances();
     await fault({ tag: a, prefix: path, delay_ms: NEVER_MS });

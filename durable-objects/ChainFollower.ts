@@ -30,7 +30,7 @@ import {
 import { readConfig, type Config } from "../src/config";
 import { UpstreamBoard } from "../src/gateway/upstream-board";
 import { noUpstreamAnswered } from "../src/gateway/upstreams";
-import { FAN_OUT_WIDTH, inBatches } from "../src/fan-out";
+import { fanOut } from "../src/fan-out";
 import { errorText, log } from "../src/log";
 
 const CURSOR_KEY = "cursor";
@@ -178,7 +178,7 @@ export class ChainFollower extends DurableObject<Env> {
    */
   private async hint(wake: Wake | null): Promise<void> {
     if (!wake) return;
-    const results = await inBatches(wake.ids, FAN_OUT_WIDTH, (id) => this.onboarding(id).chainHint(wake.hint));
+    const results = await fanOut(wake.ids, (id) => this.onboarding(id).chainHint(wake.hint));
     const ended: string[] = [];
     results.forEach((result, n) => {
       const id = wake.ids[n]!;

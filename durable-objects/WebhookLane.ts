@@ -21,7 +21,7 @@ import {
   type ProbeResult,
   type Waiter,
 } from "../src/webhooks/lane";
-import { FAN_OUT_WIDTH, inBatches } from "../src/fan-out";
+import { fanOut } from "../src/fan-out";
 import { performEach } from "./effects";
 
 const LANE_KEY = "lane";
@@ -118,7 +118,7 @@ export class WebhookLane extends DurableObject<Env> {
         return this.probe(effect.onboarding);
       case "release":
         // One that cannot be reached stays registered: the alarm's lease sends it again.
-        return inBatches(effect.onboardings, FAN_OUT_WIDTH, (id) =>
+        return fanOut(effect.onboardings, (id) =>
           this.onboarding(id)
             .laneOpen()
             .then(() => void this.apply({ type: "released", onboarding: id })),

@@ -9,18 +9,18 @@
  */
 
 /** Blocks read in order on one pass at most; further behind, the follower jumps to the head. */
-export const MAX_CATCH_UP_BLOCKS = 20;
+const MAX_CATCH_UP_BLOCKS = 20;
 /** Consecutive failed passes after which waiting onboardings are told to check for themselves. */
-export const FAIL_OPEN_AFTER = 3;
+const FAIL_OPEN_AFTER = 3;
 /**
  * Starting (or waking from sleep), the follower reads this many blocks before the head too: those since the waiting
  * onboardings' own last reads.
  */
-export const START_BLOCKS_BACK = 3;
+const START_BLOCKS_BACK = 3;
 /** The latest height is asked at most this often. */
 export const PASS_MS = 1000;
 /** A follower that has not completed a pass for this long does not claim to be following. */
-export const SILENT_MS = 30_000;
+const SILENT_MS = 30_000;
 /**
  * A registration is a lease: one not renewed for this long is dropped, and with the last one the
  * follower sleeps. A waiting onboarding renews it with each of its own checks (at least every

@@ -8,7 +8,7 @@ import { GrpcCode, invalidArgument, type ErrorSpec } from "../errors";
 import { isRefusal, respond } from "../http/answer";
 import { requireSameOriginBrowser } from "../http/origin-guards";
 import { canonicalBody } from "./idempotency";
-import { FAN_OUT_WIDTH, inBatches } from "../fan-out";
+import { fanOut } from "../fan-out";
 import { fromIndex, onboardingsWithGivenUpEvents, queryEvents, queryOnboardings } from "./index-store";
 import { onboardingSession } from "./pairing-session";
 import type { NewOnboarding, PairedPayout } from "./machine";
@@ -119,7 +119,7 @@ export async function retryWebhook(c: Context<AppEnv>): Promise<Response> {
   const lanes = c.env.WEBHOOK_LANES;
   const lane = await lanes.get(lanes.idFromName(webhook.url)).retryNow();
   const ids = await onboardingsWithGivenUpEvents(c.env.ONBOARDING_INDEX, RESEND_ONBOARDINGS_MAX);
-  const resent = await inBatches(ids, FAN_OUT_WIDTH, (id) => onboardingStub(c, id).resend());
+  const resent = await fanOut(ids, (id) => onboardingStub(c, id).resend());
   const count = resent.reduce((sum, result) => sum + (result.status === "fulfilled" ? result.value : 0), 0);
   return respond({ status: 202, body: { ...lane, resent: count } });
 }

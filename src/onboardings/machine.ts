@@ -162,12 +162,12 @@ export interface MachineRules {
  * How long the work a wake-up starts (a read, a delivery) may take before the alarm tries again:
  * the alarm is the only thing that survives an eviction in the middle of it.
  */
-export const WORK_LEASE_MS = 30_000;
+const WORK_LEASE_MS = 30_000;
 
 /** A reading older than the block that named the onboarding is read again this soon… */
-export const LAGGING_RETRY_MS = 1000;
+const LAGGING_RETRY_MS = 1000;
 /** …for this long after the hint at most. */
-export const HINT_PATIENCE_MS = 30_000;
+const HINT_PATIENCE_MS = 30_000;
 
 /** The next state of the onboarding for `event` at `now`. */
 export function transition(

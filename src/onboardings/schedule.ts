@@ -10,7 +10,7 @@ const STEADY_MS = 30 * 60_000;
 const MAX_CHECK_MS = 5 * 60_000;
 
 /** While the chain follower hints every block that names the onboarding, its own check is this slow safety net. */
-export const SAFETY_NET_MS = 10 * 60_000;
+const SAFETY_NET_MS = 10 * 60_000;
 
 /**
  * Milliseconds until the next read of the chain: `baseMs` (ONBOARDING_CHECK_SECONDS) for 30
@@ -44,9 +44,9 @@ export function eventRetryDelayMs(failures: number): number {
  * A held event asks its lane again after this long at first if no release has come (a safety net: the lane releases
  * it)…
  */
-export const HELD_RECHECK_MS = 5 * 60_000;
+const HELD_RECHECK_MS = 5 * 60_000;
 /** …then 1/12 of the time it has waited (1 h after 12 h), at most this long. */
-export const MAX_HELD_RECHECK_MS = 6 * 3_600_000;
+const MAX_HELD_RECHECK_MS = 6 * 3_600_000;
 
 /** Milliseconds until a held event asks its lane again, `waited` after it first failed or was held. */
 export function heldRecheckMs(waited: number): number {

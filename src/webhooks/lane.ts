@@ -100,9 +100,9 @@ const PROBE_MS = 5_000;
 /** It is never left untried longer than this. */
 export const MAX_PROBE_MS = 5 * 60_000;
 /** A probe's attempt takes at most the receiver's timeout (10 s); one not heard of after this is taken as lost. */
-export const PROBE_LEASE_MS = 30_000;
+const PROBE_LEASE_MS = 30_000;
 /** Releases still owed are sent again this long after they began, if some did not get through (the alarm's lease). */
-export const RELEASE_LEASE_MS = 10_000;
+const RELEASE_LEASE_MS = 10_000;
 
 /**
  * Milliseconds from one probe to the next, `elapsed` into the outage: 5 s for 10 minutes, then 1/120 of the outage (30

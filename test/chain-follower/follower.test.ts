@@ -14,8 +14,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChainFollower } from "../../durable-objects/ChainFollower";
-import { FAIL_OPEN_AFTER, MAX_CATCH_UP_BLOCKS, type FollowerCursor } from "../../src/chain-follower/machine";
-import { SAFETY_NET_MS } from "../../src/onboardings/schedule";
+import type { FollowerCursor } from "../../src/chain-follower/machine";
 import type { OnboardingState } from "../../src/onboardings/state";
 import { api } from "../helpers/sessions";
 import {
@@ -30,6 +29,14 @@ import {
   readOnboarding,
   settle,
 } from "../onboardings/helpers";
+
+// The figures docs/ARCHITECTURE.md states, written out rather than imported, so a changed one fails.
+/** More than 20 blocks behind, the follower jumps to the head. */
+const MAX_CATCH_UP_BLOCKS = 20;
+/** After 3 failed passes in a row it fails open. */
+const FAIL_OPEN_AFTER = 3;
+/** While it follows, an onboarding's own check is a safety net every 10 minutes. */
+const SAFETY_NET_MS = 10 * 60_000;
 
 const followers = (env as unknown as { CHAIN_FOLLOWERS: DurableObjectNamespace<ChainFollower> }).CHAIN_FOLLOWERS;
 const follower = () => followers.get(followers.idFromName(`test-${crypto.randomUUID()}`));
@@ -231,6 +238,21 @@ describe("the chain follower wakes and sleeps with the onboardings waiting", () 
     await pass(stub);
     expect(await alarmOf(stub)).toBeNull();
     expect(await cursorOf(stub)).toMatchObject({ readThrough: null, following: false });
+  });
+
+  it("asks for the latest block at most once a second while an onboarding waits: the next pass 1 s after one began", async () => {
+    const stub = await running();
+    // No pass under way and none due, so the pass below is the test's own.
+    await runInDurableObject(stub, async (instance, state) => {
+      await instance.alarm();
+      await state.storage.deleteAlarm();
+    });
+    const before = Date.now();
+    await runInDurableObject(stub, (instance) => instance.alarm());
+    const after = Date.now();
+    const due = (await alarmOf(stub))!;
+    expect(due).toBeGreaterThanOrEqual(before + 1000);
+    expect(due).toBeLessThanOrEqual(after + 1000);
   });
 });
 

@@ -7,19 +7,25 @@ import { describe, expect, it } from "vitest";
 import {
   AddressIndex,
   ASLEEP,
-  FAIL_OPEN_AFTER,
   fallAsleep,
   isFollowing,
   learnHead,
-  MAX_CATCH_UP_BLOCKS,
   passFailed,
   passSucceeded,
   readBlock,
-  SILENT_MS,
-  START_BLOCKS_BACK,
   stringsIn,
   type FollowerCursor,
 } from "../../src/chain-follower/machine";
+
+// The figures docs/ARCHITECTURE.md states, written out rather than imported, so a changed one fails.
+/** Starting (or waking), the follower begins 3 blocks before the head. */
+const START_BLOCKS_BACK = 3;
+/** More than 20 blocks behind, it jumps to the head. */
+const MAX_CATCH_UP_BLOCKS = 20;
+/** After 3 failed passes in a row it fails open. */
+const FAIL_OPEN_AFTER = 3;
+/** A follower that has not completed a pass for 30 s no longer claims to follow. */
+const SILENT_MS = 30_000;
 
 const following = (readThrough: number): FollowerCursor => ({
   readThrough,

@@ -137,6 +137,17 @@ describe("documentation of the variables", () => {
   });
 });
 
+describe("the session-creation limiter", () => {
+  // docs/SECURITY.md: 30 per minute per client IP; the 429's Retry-After (src/sessions/rate-limit.ts) says 60 s.
+  it("allows 30 creates a minute per client in every environment, the minute Retry-After names", () => {
+    const limiters = [...wranglerToml.matchAll(/name = "SESSION_CREATE_LIMITER"\n[^\n]*\n(simple = .*)/g)].map(
+      (m) => m[1],
+    );
+    expect(limiters.length).toBeGreaterThanOrEqual(3);
+    for (const limiter of limiters) expect(limiter).toBe("simple = { limit = 30, period = 60 }");
+  });
+});
+
 describe("the host handoff's settings", () => {
   const secret = `whsec_${btoa("0123456789abcdef0123456789abcdef")}`;
   const refusal = (vars: Record<string, string>) => {

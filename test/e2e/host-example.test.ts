@@ -55,6 +55,17 @@ async function nodeRecord(operator: string): Promise<{ status: number; payout?: 
   return { status: response.status, payout: body.node?.payout_recipient };
 }
 
+describe("host example: where it listens", () => {
+  it("listens on 8788 unless told otherwise, where the guide's .dev.vars posts and its own receiver listens", () => {
+    const guide = readFileSync("docs/HOSTS.md", "utf8");
+    const example = readFileSync("scripts/host-example.ts", "utf8");
+    expect(example).toContain('port: { type: "string", default: "8788" }');
+    expect(guide).toContain("HOST_WEBHOOK_URL=http://127.0.0.1:8788/webhooks");
+    expect(guide).toContain("const port = Number(process.env.PORT ?? 8788);");
+    expect(guide).toContain("`--port`, default 8788");
+  });
+});
+
 describe("host example: verification", () => {
   const secret = freshSecret();
   let host: HostExample;
@@ -107,6 +118,18 @@ describe("host example: verification", () => {
       await host.waitFor(new RegExp(event.data.id));
     },
   );
+
+  it("takes a timestamp up to 5 minutes off, either way, and refuses one further off (the guide's window)", async () => {
+    const offBy = async (ms: number) => {
+      const response = await deliver(host.url, secret, onboardingEvent("onboarding.connected"), {
+        at: new Date(Date.now() + ms),
+      });
+      return response.status;
+    };
+    const minutes = 60_000;
+    expect([await offBy(-5 * minutes + 15_000), await offBy(5 * minutes - 15_000)]).toEqual([200, 200]);
+    expect([await offBy(-5 * minutes - 15_000), await offBy(5 * minutes + 15_000)]).toEqual([401, 401]);
+  });
 
   it("handles a webhook-id once: a redelivery answers 2xx and is not printed again", async () => {
     const event = onboardingEvent("onboarding.applied");

@@ -4,7 +4,7 @@
  * fallback (a socket that cannot connect, or that closes without an error), cancel, expiry (by
  * push and by a poll's 410), the server's cap on a session's life, and the errors a page shows.
  */
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import { createSessionClient, PairingError } from "../../page/session-client.ts";
 import { serverContext } from "./helpers/chain.ts";
 import { connectedAddress, runWallet } from "./helpers/wallet.ts";
@@ -134,6 +134,27 @@ describe("page session client", () => {
     expect(error).toBeInstanceOf(PairingError);
     expect((error as PairingError).kind).toBe("cancelled");
     expect(counted.reads.length).toBeGreaterThan(0);
+  });
+
+  it("polls every 1.5 s by default, as the SDK does", async () => {
+    const counted = countingFetch();
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    try {
+      const client = createSessionClient(ctx, {
+        origin: base,
+        originName: "e2e",
+        WebSocket: null,
+        fetch: counted.fetch,
+      });
+      const pending = await client.start();
+      // After its first read the client schedules the next one: the delay it asks for is the figure.
+      await vi.waitFor(() => expect(counted.reads.length).toBeGreaterThan(0));
+      await vi.waitFor(() => expect(timers.mock.calls.map(([, ms]) => ms)).toContain(1500));
+      await runWallet("--refuse", pending.sessionId);
+      expect(await pending.result.catch((e: unknown) => (e as PairingError).kind)).toBe("cancelled");
+    } finally {
+      timers.mockRestore();
+    }
   });
 
   it("learns that the session expired from the push", async () => {

@@ -1,24 +1,25 @@
 import { describe, expect, it } from "vitest";
-import {
-  transition,
-  WORK_LEASE_MS,
-  type ChainReading,
-  type MachineRules,
-  type OnboardingEvent,
-} from "../../src/onboardings/machine";
+import { transition, type ChainReading, type MachineRules, type OnboardingEvent } from "../../src/onboardings/machine";
 import { eventsLog, nextWakeAt, type DeliveryTurn } from "../../src/onboardings/outbox";
-import {
-  checkDelayMs,
-  eventRetryDelayMs,
-  GIVE_UP_AFTER_MS,
-  HELD_RECHECK_MS,
-  MAX_HELD_RECHECK_MS,
-  RETENTION_MS,
-  SAFETY_NET_MS,
-} from "../../src/onboardings/schedule";
+import { checkDelayMs, eventRetryDelayMs } from "../../src/onboardings/schedule";
 import type { OnboardingState } from "../../src/onboardings/state";
-import { FOLLOW_LEASE_MS } from "../../src/chain-follower/machine";
 import { accountAddress } from "./helpers";
+
+// The figures docs/ARCHITECTURE.md and docs/HOSTS.md state, written out rather than imported, so a changed one fails.
+/** A wake-up's work is leased: its read or delivery moves 30 s on. */
+const WORK_LEASE_MS = 30_000;
+/** An event is given up 3 days after its first failed attempt. */
+const GIVE_UP_AFTER_MS = 3 * 86_400_000;
+/** A held event asks its lane again after 5 minutes at first… */
+const HELD_RECHECK_MS = 5 * 60_000;
+/** …and at most every 6 hours (1/12 of the 3 days). */
+const MAX_HELD_RECHECK_MS = 6 * 3_600_000;
+/** An ended onboarding is deleted 30 days after it ended. */
+const RETENTION_MS = 30 * 86_400_000;
+/** While the chain follower follows, the onboarding's own check is a safety net every 10 minutes. */
+const SAFETY_NET_MS = 10 * 60_000;
+/** A follower registration not renewed for 30 minutes is dropped. */
+const FOLLOW_LEASE_MS = 30 * 60_000;
 
 const T0 = Date.parse("2026-11-01T00:00:00Z");
 const TTL = 7 * 86_400_000;
@@ -214,6 +215,8 @@ describe("what each step does", () => {
     // Past the follower's lease the registration is gone by itself: a failure then owes nothing more.
     const late = after(retried.state, { type: "unfollowed", ok: false }, T0 + 2000 + FOLLOW_LEASE_MS);
     expect(late.watch).toMatchObject({ registered: false, unfollow: null });
+    const within = after(retried.state, { type: "unfollowed", ok: false }, T0 + 2000 + FOLLOW_LEASE_MS - 1);
+    expect(within.watch).toMatchObject({ registered: true, unfollow: { failures: 2 } });
   });
 
   it("wakes to read the chain and deliver the oldest event owed, each leased in the stored state", () => {

@@ -49,6 +49,38 @@ describe("POST /api/webhook/retry", () => {
     expect(Date.parse(body.next_attempt_at)).toBeLessThanOrEqual(Date.now());
   });
 
+  it("sends the given-up events of at most 500 onboardings again per call (docs/HOSTS.md: call again for more)", async () => {
+    // 501 onboardings with an event given up, as the index lists them.
+    await env.ONBOARDING_INDEX.prepare(
+      `INSERT INTO events (id, type, created_at, onboarding_id, data, failed_at)
+       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 501)
+       SELECT 'msg_given_up_' || i, 'onboarding.connected', '2026-11-01T00:00:00.000Z', printf('ob_%032x', i), '{}',
+              '2026-11-04T00:00:00.000Z' FROM n`,
+    ).run();
+    // The onboardings' objects, counted: each asked to send its given-up events again sends one.
+    const asked = new Set<string>();
+    const onboardings = {
+      idFromName: (name: string) => name,
+      get: (name: string) => ({
+        resend: async () => {
+          asked.add(name);
+          return 1;
+        },
+      }),
+    };
+    const app = buildApp(readConfig(env));
+    const ctx = createExecutionContext();
+    const response = await app.fetch(
+      new Request(`${ORIGIN}/api/webhook/retry`, { method: "POST", headers: bearer() }),
+      { ...env, ONBOARDINGS: onboardings },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(202);
+    expect(asked.size).toBe(500);
+    expect((await response.json<{ resent: number }>()).resent).toBe(500);
+  });
+
   it("refuses with the one error shape when no webhook is configured", async () => {
     const app = buildApp(readConfig({ ...env, HOST_WEBHOOK_URL: "", HOST_WEBHOOK_SECRET: "" }));
     const ctx = createExecutionContext();

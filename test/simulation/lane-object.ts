@@ -117,7 +117,7 @@ export class LaneObject extends SimObject {
     yield* joinAll(this.apply({ type: "probed", onboarding, ...result }).work);
   }
 
-  /** inBatches of src/fan-out.ts: one that cannot be reached stays registered, and the alarm's lease sends it again. */
+  /** fanOut of src/fan-out.ts: one that cannot be reached stays registered, and the alarm's lease sends it again. */
   private *release(onboardings: string[]): Co<void> {
     const self = this;
     for (let i = 0; i < onboardings.length; i += FAN_OUT_WIDTH) {

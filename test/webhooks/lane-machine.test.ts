@@ -2,15 +2,20 @@ import { describe, expect, it } from "vitest";
 import {
   ANSWERING,
   laneTransition,
-  MAX_PROBE_MS,
   probeDelayMs,
-  PROBE_LEASE_MS,
-  RELEASE_LEASE_MS,
   type LaneEffect,
   type LaneEvent,
   type LaneState,
   type Waiter,
 } from "../../src/webhooks/lane";
+
+// The figures docs/ARCHITECTURE.md and docs/HOSTS.md state, written out rather than imported, so a changed one fails.
+/** The endpoint is never left untried longer than 5 minutes. */
+const MAX_PROBE_MS = 5 * 60_000;
+/** A probe not heard of within 30 s is taken as lost, and another goes. */
+const PROBE_LEASE_MS = 30_000;
+/** The lane's alarm 10 s on is the lease of the releases still owed. */
+const RELEASE_LEASE_MS = 10_000;
 
 const T0 = Date.parse("2026-11-01T00:00:00Z");
 
@@ -82,7 +87,10 @@ describe("the webhook lane", () => {
   it("tries the endpoint every 5 s for 10 minutes, then less often, never less than every 5 minutes", () => {
     expect(probeDelayMs(0)).toBe(5000);
     expect(probeDelayMs(10 * 60_000)).toBe(5000);
+    expect(probeDelayMs(11 * 60_000)).toBe(5500);
     expect(probeDelayMs(3_600_000)).toBe(30_000);
+    expect(probeDelayMs(10 * 3_600_000)).toBe(MAX_PROBE_MS);
+    expect(probeDelayMs(10 * 3_600_000 - 120_000)).toBeLessThan(MAX_PROBE_MS);
     expect(probeDelayMs(100 * 3_600_000)).toBe(MAX_PROBE_MS);
     const l = lane();
     l.step({ type: "failed", onboarding: "a", error: "HTTP 503" }, T0);

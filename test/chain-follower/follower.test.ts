@@ -240,7 +240,7 @@ describe("the chain follower wakes and sleeps with the onboardings waiting", () 
     expect(await cursorOf(stub)).toMatchObject({ readThrough: null, following: false });
   });
 
-  it("asks for the latest block at most once a second while an onboarding waits: the next pass 1 s after one began", async () => {
+  it("asks for the latest block at most once a second while one waits: the next pass 1 s after one began", async () => {
     const stub = await running();
     // No pass under way and none due, so the pass below is the test's own.
     await runInDurableObject(stub, async (instance, state) => {

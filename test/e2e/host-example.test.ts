@@ -119,7 +119,7 @@ describe("host example: verification", () => {
     },
   );
 
-  it("takes a timestamp up to 5 minutes off, either way, and refuses one further off (the guide's window)", async () => {
+  it("takes a timestamp up to 5 minutes off either way, and refuses one further off (the guide's window)", async () => {
     const offBy = async (ms: number) => {
       const response = await deliver(host.url, secret, onboardingEvent("onboarding.connected"), {
         at: new Date(Date.now() + ms),

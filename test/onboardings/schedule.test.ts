@@ -51,7 +51,7 @@ describe("when an event is tried again", () => {
     ]);
   });
 
-  it("held for its lane: asks again after 5 minutes at first, then 1/12 of its wait (1 h after 12 h), at most 6 h", () => {
+  it("held for its lane: asks again after 5 minutes, then 1/12 of its wait (1 h after 12 h), at most 6 h", () => {
     expect(heldRecheckMs(0)).toBe(5 * MINUTE);
     expect(heldRecheckMs(HOUR)).toBe(5 * MINUTE);
     expect(heldRecheckMs(12 * HOUR)).toBe(HOUR);

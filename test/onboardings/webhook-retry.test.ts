@@ -49,7 +49,7 @@ describe("POST /api/webhook/retry", () => {
     expect(Date.parse(body.next_attempt_at)).toBeLessThanOrEqual(Date.now());
   });
 
-  it("sends the given-up events of at most 500 onboardings again per call (docs/HOSTS.md: call again for more)", async () => {
+  it("sends the given-up events of at most 500 onboardings again per call (a host calls again for more)", async () => {
     // 501 onboardings with an event given up, as the index lists them.
     await env.ONBOARDING_INDEX.prepare(
       `INSERT INTO events (id, type, created_at, onboarding_id, data, failed_at)

@@ -44,7 +44,7 @@ describe("a host's onboarding on a phone whose browser drops the tab", () => {
     const payout = connectedAddress(await runWallet("--seed", `reload-${Date.now()}`, link));
     expect(await hostOnboarding(created.id)).toMatchObject({ status: "connected", payout, payout_source: "relay" });
     await expect
-      .poll(async () => (await verifiedEvents(created.id)).map((e) => e.type), { timeout: 15_000 })
+      .poll(async () => (await verifiedEvents(created.id)).map((e) => e.type))
       .toContain("onboarding.connected");
 
     const again = await open(created.id);

@@ -121,7 +121,7 @@ describe("the page's first screen, in its first response", () => {
         await expect.poll(() => b.guard.webSockets.some((url) => url.includes(`/sessions/${sessionId}`))).toBe(true);
 
         const payout = connectedAddress(await runWallet("--seed", `script-${Date.now()}`, link));
-        await expect.poll(() => page.getByTestId("paired-address").textContent(), { timeout: 15_000 }).toBe(payout);
+        await expect.poll(() => page.getByTestId("paired-address").textContent()).toBe(payout);
         expect(creates).toEqual([]);
         assertClean(b.guard);
       },

@@ -54,12 +54,12 @@ async function openInApp(path: string, app: FakeApp): Promise<{ b: Browser; reco
 
 /** The host's onboarding once its status is `status` (the service moves it on the chain's word). */
 async function hostOnboardingAt(id: string, status: string): Promise<HostOnboarding> {
-  await expect.poll(async () => (await hostOnboarding(id)).status, { timeout: 30_000 }).toBe(status);
+  await expect.poll(async () => (await hostOnboarding(id)).status).toBe(status);
   return hostOnboarding(id);
 }
 
 /** The text of the element with `testId` once it shows. */
-async function textOf(b: Browser, testId: string, timeout = 30_000): Promise<string> {
+async function textOf(b: Browser, testId: string, timeout = 60_000): Promise<string> {
   const locator = b.page.getByTestId(testId);
   await locator.waitFor({ timeout });
   return (await locator.textContent())!;
@@ -155,7 +155,7 @@ describe("a host's onboarding page in Chromium", () => {
 
       // The host heard each verified step, in order, each signature checked by the standardwebhooks package.
       await expect
-        .poll(async () => (await verifiedEvents(created.id)).map((e) => e.type), { timeout: 30_000 })
+        .poll(async () => (await verifiedEvents(created.id)).map((e) => e.type))
         .toEqual(["onboarding.connected", "onboarding.authorized", "onboarding.applied"]);
       const events = await verifiedEvents(created.id);
       expect(new Set(events.map((e) => e.webhookId)).size).toBe(3);
@@ -166,9 +166,7 @@ describe("a host's onboarding page in Chromium", () => {
       // The index the server's own migrations made: the list finds it by the host's reference, the feed has the same
       // events in order.
       await expect
-        .poll(async () => (await hostPage("/api/onboardings?reference=customer-42")).data.map((o) => o.status), {
-          timeout: 10_000,
-        })
+        .poll(async () => (await hostPage("/api/onboardings?reference=customer-42")).data.map((o) => o.status))
         .toEqual(["applied"]);
       expect((await hostPage("/api/onboardings?reference=customer-42")).data).toEqual([
         await hostOnboarding(created.id),

@@ -50,7 +50,7 @@ describe("the self-hoster's node watch", () => {
       const included = await applyOnNode(ctx, operator, payout);
       // The gateway may serve the record from its cache for one TTL (6 s) before the page sees it.
       const applied = b.page.getByTestId("node-applied");
-      await applied.waitFor({ timeout: 30_000 });
+      await applied.waitFor({ timeout: 60_000 });
       const match = /^Your node now pays (\S+) \(height (\d+)\)\.$/.exec((await applied.textContent())!);
       expect(match?.[1]).toBe(payout);
       expect(Number(match?.[2])).toBeGreaterThanOrEqual(included);

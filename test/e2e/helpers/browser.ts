@@ -84,6 +84,9 @@ export async function openBrowser(
     return route.continue();
   });
   const page = await context.newPage();
+  // A wait for a page's answer only stops a stuck test: a wallet simulator's process and a block can take
+  // longer than Playwright's 30 s on a loaded two-core machine (a stress run missed it once).
+  page.setDefaultTimeout(90_000);
   page.on("console", (message) => {
     if (message.type() !== "error" && message.type() !== "warning") return;
     // A node not registered yet is the node's own 404, which the page's step-3 watch reads as "not yet".

@@ -6,7 +6,7 @@ import { inject } from "vitest";
 export function runWallet(...args: string[]): Promise<string> {
   const base = ["scripts/wallet.ts", "--server", inject("baseUrl"), "--devnet", inject("devnetUrl")];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [...base, ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...base, ...args], { timeout: 90_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`wallet ${args.join(" ")} failed: ${stderr || error.message}`));
       else resolve(stdout);
     });

@@ -390,7 +390,10 @@ describe("devnet queries", () => {
   });
 
   it("holds hosted-node records with the documented fields", async () => {
-    const { nodes: records } = await getJson<{ nodes: Record<string, string>[] }>("/{ns}/incentives/v1/nodes");
+    // Both reads at one height: a block landing in between would move a node's last_seen_height on.
+    const listed = await get("/{ns}/incentives/v1/nodes");
+    const height = heightOf(listed);
+    const { nodes: records } = await json<{ nodes: Record<string, string>[] }>(listed);
     for (const node of records) {
       expect(Object.keys(node)).toEqual(
         expect.arrayContaining([
@@ -410,7 +413,7 @@ describe("devnet queries", () => {
       expect(node.rpc_url).toMatch(new RegExp(`^(http://)?${ip!.replaceAll(".", "\\.")}:26657$`));
     }
     expect(new Set(records.map((n) => n.node_id)).size).toBe(records.length);
-    expect(await getJson(`/{ns}/incentives/v1/node/${records[0]!.operator}`)).toEqual({ node: records[0] });
+    expect(await getJson(`/{ns}/incentives/v1/node/${records[0]!.operator}`, at(height))).toEqual({ node: records[0] });
   });
 
   it("answers peer_grant for a registered operator and 404 for another; lists eligible nodes", async () => {

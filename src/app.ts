@@ -2,7 +2,9 @@
  * The route table of the whole Worker: every path the server answers is mounted here, and every
  * error leaves through `onError` in the one error shape.
  */
+import type { MiddlewareHandler } from "hono";
 import { Hono } from "./http/router";
+import { MAX_BODY_BYTES, bodyTooLarge, isOverBodyLimit, withinBodyLimit } from "./http/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env";
 import type { Config } from "./config";
@@ -10,6 +12,7 @@ import { ApiError, GrpcCode, errorResponse, httpStatusSpec, notFound } from "./e
 import { gatewayRoutes } from "./gateway";
 import { answerFromMemory } from "./gateway/memory-answer";
 import { rpcRoutes } from "./gateway/rpc";
+import { RPC_ROUTE } from "./gateway/rpc/limits";
 import { sharedUpstreamHealth } from "./gateway/shield/health-link";
 import { healthReport, indexHealth } from "./http/health";
 import { log } from "./log";
@@ -23,7 +26,7 @@ import { sessionRoutes } from "./sessions/routes";
 /** Builds the app for one configuration; the wallet path is part of the routes. */
 export function buildApp(config: Config): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use(requestContext(config));
+  app.use(requestContext(config), overLimitGuard);
 
   const mounts = {
     [`/api/${config.walletPath}/sessions`]: sessionRoutes(),
@@ -88,13 +91,24 @@ export function buildApp(config: Config): Hono<AppEnv> {
       { "x-request-id": requestId },
     );
   });
-  // A hit in the isolate's memory is answered before the router (src/gateway/memory-answer.ts).
+  // A hit in the isolate's memory is answered before the router (src/gateway/memory-answer.ts); a body is measured
+  // against the Worker's one limit before anything reads it (src/http/body-limit.ts).
   const route = app.fetch;
-  app.fetch = (request, env, ctx) => {
-    const memory = answerFromMemory(request, config);
+  const answer = (request: Request, env: Parameters<typeof route>[1], ctx: Parameters<typeof route>[2]) => {
+    const memory = isOverBodyLimit(request) ? null : answerFromMemory(request, config);
     if (memory === null) return route(request, env, ctx);
     if (memory instanceof Response) return memory;
-    return memory.then((answer) => answer ?? route(request, env, ctx));
+    return memory.then((answered) => answered ?? route(request, env, ctx));
   };
+  app.fetch = (request, env, ctx) =>
+    request.body === null ? answer(request, env, ctx) : withinBodyLimit(request).then((r) => answer(r, env, ctx));
   return app;
 }
+
+/** A body the entry found over the Worker's limit is refused before a route reads it; the RPC face refuses its own. */
+const overLimitGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const path = c.req.path;
+  const rpc = path === RPC_ROUTE || path.startsWith(`${RPC_ROUTE}/`);
+  if (!rpc && isOverBodyLimit(c.req.raw)) throw bodyTooLarge(MAX_BODY_BYTES);
+  await next();
+};

@@ -20,7 +20,7 @@ import { hotHit } from "./hot-cache";
 import { HEIGHT_HEADER } from "./match";
 import { entryResponse } from "./respond";
 import { callShape, keepBody, rememberedKey } from "./rpc/call-memo";
-import { RPC_EXPOSED_HEADERS, RPC_MAX_BODY, RPC_ROUTE } from "./rpc/limits";
+import { RPC_EXPOSED_HEADERS, RPC_ROUTE } from "./rpc/limits";
 import { reply } from "./rpc/rpc-error";
 import { serverTiming } from "./serving-headers";
 
@@ -43,8 +43,8 @@ export function answerFromMemory(request: Request, config: Config): Response | P
   return finish(request, response, startedAt, hot.route);
 }
 
+/** `request`: measured at the entry against the Worker's body limit (src/http/body-limit.ts), and within it. */
 async function rpcCall(request: Request, startedAt: number): Promise<Response | null> {
-  if (Number(request.headers.get("content-length") ?? 0) > RPC_MAX_BODY) return null;
   const body = await request.text();
   keepBody(request, body);
   const url = request.url;

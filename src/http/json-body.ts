@@ -6,11 +6,13 @@ import type { Context, Env, MiddlewareHandler, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { every } from "hono/combine";
 import { ApiError, GrpcCode, invalidArgument } from "../errors";
+import { bodyTooLarge } from "./body-limit";
 
 /**
  * A JSON object body, checked before the handler runs: refuses a media type other than
  * `application/json` (415; parameters such as `charset=utf-8` are fine), a body over `maxBytes`
- * (413, read no further), malformed JSON and anything but an object (400 `MALFORMED_JSON`), then
+ * (413, read no further; the Worker's own limit, src/http/body-limit.ts, came first), malformed
+ * JSON and anything but an object (400 `MALFORMED_JSON`), then
  * hands the value `check` returns (or the refusal it throws) to the handler as `c.req.valid("json")`.
  */
 export function jsonBody<E extends Env, T>(
@@ -36,7 +38,7 @@ export function jsonBody<E extends Env, T>(
     bodyLimit({
       maxSize: maxBytes,
       onError: () => {
-        throw tooLarge(maxBytes);
+        throw bodyTooLarge(maxBytes);
       },
     }),
     parse,
@@ -55,13 +57,3 @@ const requireJsonMediaType: MiddlewareHandler = async (c, next) => {
   }
   await next();
 };
-
-function tooLarge(limitBytes: number): ApiError {
-  return new ApiError({
-    status: 413,
-    code: GrpcCode.INVALID_ARGUMENT,
-    reason: "BODY_TOO_LARGE",
-    message: `The body must be at most ${limitBytes} bytes`,
-    metadata: { limit_bytes: String(limitBytes) },
-  });
-}

@@ -10,6 +10,7 @@
 import type { Context } from "hono";
 import { Hono } from "../../http/router";
 import type { Config } from "../../config";
+import { MAX_BODY_BYTES, isOverBodyLimit } from "../../http/body-limit";
 import { methodNotAllowed } from "../../http/method-not-allowed";
 import { queryKeys, type CacheEntry } from "../cache-entry";
 import type { CacheStatus } from "../cache-status";
@@ -20,7 +21,7 @@ import { publicCors } from "../public-cors";
 import { recorded, serveFromTiers, tiersOf } from "../serve";
 import { servingHeaders } from "../serving-headers";
 import { callShape, keptBody, rememberCall } from "./call-memo";
-import { RPC_EXPOSED_HEADERS, RPC_MAX_BATCH, RPC_MAX_BODY, RPC_ROUTE } from "./limits";
+import { RPC_EXPOSED_HEADERS, RPC_MAX_BATCH, RPC_ROUTE } from "./limits";
 import { RPC_METHODS, abciTable, type AbciTable, type Params } from "./methods";
 import { RpcError, reply } from "./rpc-error";
 
@@ -61,13 +62,11 @@ export function rpcRoutes(config: Config): Hono<GatewayEnv> {
   return app;
 }
 
-/** A POST: the body within its limit, parsed, one call or a batch. */
+/** A POST: the body within the Worker's one limit (measured at the entry), parsed, one call or a batch. */
 async function answerBody(c: RpcContext, table: AbciTable): Promise<Response> {
-  const declared = Number(c.req.header("content-length") ?? 0);
+  if (isOverBodyLimit(c.req.raw)) return refuse(new RpcError(-32600, `the body is over ${MAX_BODY_BYTES} bytes`), 413);
   // The memory tier may have read the body already.
-  const body = declared > RPC_MAX_BODY ? null : (keptBody(c.req.raw) ?? (await c.req.text()));
-  if (body === null || body.length > RPC_MAX_BODY)
-    return refuse(new RpcError(-32600, `the body is over ${RPC_MAX_BODY} bytes`), 413);
+  const body = keptBody(c.req.raw) ?? (await c.req.text());
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

@@ -3,8 +3,6 @@ import { HEIGHT_HEADER } from "../match";
 
 /** Where the face is mounted. */
 export const RPC_ROUTE = "/rpc";
-/** Largest request body, in bytes. */
-export const RPC_MAX_BODY = 64 * 1024;
 /** Most calls in one batch. */
 export const RPC_MAX_BATCH = 20;
 /** Headers a browser may read from an RPC answer. */

@@ -4,84 +4,22 @@
  * method's error) and the URI style by GET (`/rpc/<method>?<params>`, id -1, HTTP 500 for a
  * method's error). Blocks, commits, validators and transactions in CometBFT's JSON (hashes in
  * upper-case hex, event attributes as strings); `abci_query` answers real protobuf (comet-abci.ts).
- * Searches model `tx.hash='…'` and `tx.height=N` only. Simplified as the REST face is: hashes
+ * Transaction searches model `tx.hash='…'` and `tx.height=N` only; block reads and block searches
+ * are comet-blocks.ts. Simplified as the REST face is: hashes
  * derived from the height, every bonded validator signs every commit.
  */
 import { abciQuery } from "./comet-abci.ts";
 import { checkAvailable, consensusAddress, hashOf, SIGNERS } from "./blocks.ts";
+import { blockResult, blockSearch, blockchain, commit, header } from "./comet-blocks.ts";
+import { int, RpcFailure, type Params } from "./comet-failure.ts";
 import { DevnetError } from "./cosmos-errors.ts";
 import type { Ledger } from "./ledger.ts";
 import { seedBytes } from "./seeds.ts";
 import { txJson } from "./tx-json.ts";
 import type { TxRecord } from "./tx-log.ts";
 
-type Params = Record<string, unknown>;
-
-/** A method's refusal: CometBFT wraps a Go error as -32603 with the error's text as `data`. */
-class RpcFailure extends Error {
-  readonly code: number;
-  readonly data: string;
-  readonly text: string;
-  constructor(code: number, data: string) {
-    super(data);
-    this.code = code;
-    this.data = data;
-    this.text = code === -32601 ? "Method not found" : code === -32602 ? "Invalid params" : "Internal error";
-  }
-}
-
 const hex = (bytes: Buffer) => bytes.toString("hex").toUpperCase();
 const b64 = (bytes: Buffer) => bytes.toString("base64");
-
-function int(params: Params, name: string): number | null {
-  const value = params[name];
-  if (value === undefined || value === null) return null;
-  if (typeof value === "number" || (typeof value === "string" && /^-?\d+$/.test(value))) return Number(value);
-  throw new RpcFailure(-32602, `error converting json params to arguments: invalid ${name}`);
-}
-
-function blockId(ledger: Ledger, height: number) {
-  if (height < 1) return { hash: "", parts: { total: 0, hash: "" } };
-  return {
-    hash: hex(hashOf(ledger, "block", height)),
-    parts: { total: 1, hash: hex(hashOf(ledger, "parts", height)) },
-  };
-}
-
-function header(ledger: Ledger, height: number) {
-  const previous = height - 1;
-  return {
-    version: { block: "11", app: "0" },
-    chain_id: ledger.brand.chainId,
-    height: String(height),
-    time: ledger.blockTime(height),
-    last_block_id: blockId(ledger, previous),
-    last_commit_hash: hex(hashOf(ledger, "commit", previous)),
-    data_hash: hex(hashOf(ledger, "data", height)),
-    validators_hash: hex(hashOf(ledger, "validators", 0)),
-    next_validators_hash: hex(hashOf(ledger, "validators", 0)),
-    consensus_hash: hex(hashOf(ledger, "consensus", 0)),
-    app_hash: hex(hashOf(ledger, "app", previous)),
-    last_results_hash: hex(hashOf(ledger, "results", previous)),
-    evidence_hash: hex(hashOf(ledger, "evidence", 0)),
-    proposer_address: hex(consensusAddress(height % SIGNERS.length)),
-  };
-}
-
-/** The commit of the block at `height` (as the next block carries it). */
-function commit(ledger: Ledger, height: number) {
-  return {
-    height: String(Math.max(height, 0)),
-    round: 0,
-    block_id: blockId(ledger, height),
-    signatures: SIGNERS.map((i) => ({
-      block_id_flag: 2,
-      validator_address: hex(consensusAddress(i)),
-      timestamp: ledger.blockTime(height + 1),
-      signature: b64(seedBytes(`commit-sig-${i}-${height}`, 64)),
-    })),
-  };
-}
 
 /** The height a method reads: the latest when absent, else one the node holds (CometBFT's refusals). */
 function heightOf(ledger: Ledger, params: Params, latest: number): number {
@@ -204,18 +142,9 @@ const METHODS: Record<string, Method> = {
     // A lagging node (height_offset) answers the latest state at its own height.
     return { response: asked === 0 && response.code === 0 ? { ...response, height: String(latest) } : response };
   },
-  block: (ledger, params, latest) => {
-    const height = heightOf(ledger, params, latest);
-    return {
-      block_id: blockId(ledger, height),
-      block: {
-        header: header(ledger, height),
-        data: { txs: ledger.txs.inBlock(height).map((tx) => b64(tx.raw)) },
-        evidence: { evidence: [] },
-        last_commit: commit(ledger, height - 1),
-      },
-    };
-  },
+  block: (ledger, params, latest) => blockResult(ledger, heightOf(ledger, params, latest)),
+  blockchain,
+  block_search: blockSearch,
   commit: (ledger, params, latest) => {
     const height = heightOf(ledger, params, latest);
     return { signed_header: { header: header(ledger, height), commit: commit(ledger, height) }, canonical: true };

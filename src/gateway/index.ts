@@ -21,6 +21,7 @@ import { EXPOSED_HEADERS } from "./respond";
 import { serveQuery } from "./serve";
 import { servingHeaders } from "./serving-headers";
 import { shieldHealth } from "./shield/health-link";
+import { resetServedHeight } from "./served-height";
 import { resetUpstreamHealth } from "./upstreams";
 import { refuseUnknownQuery, validQuery } from "./valid-query";
 
@@ -56,5 +57,6 @@ export function resetGatewayState(): void {
   resetCallMemo();
   resetInflight();
   resetUpstreamHealth();
+  resetServedHeight();
   shieldHealth.reset();
 }

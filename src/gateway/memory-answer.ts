@@ -22,6 +22,7 @@ import { entryResponse } from "./respond";
 import { callShape, keepBody, rememberedKey } from "./rpc/call-memo";
 import { RPC_EXPOSED_HEADERS, RPC_ROUTE } from "./rpc/limits";
 import { reply } from "./rpc/rpc-error";
+import { belowFloor, markServed, servedHeight } from "./served-height";
 import { serverTiming } from "./serving-headers";
 
 /** The answer from memory, a promise of one (a POST's body is read first), or null: the app answers. */
@@ -36,6 +37,8 @@ export function answerFromMemory(request: Request, config: Config): Response | P
   const height = request.headers.get(HEIGHT_HEADER);
   const hot = hotHit(height === null ? request.url : `${request.url}#${height}`, startedAt);
   if (!hot) return null;
+  // A latest-state entry below the height this isolate served goes to the tiers, which ask a node at or above it.
+  if (height === null && !servable(hot.entry)) return null;
   // A URI-style RPC call: the JSON-RPC answer CometBFT gives it, with the id -1.
   if (hot.route.startsWith(RPC_ROUTE))
     return method === "GET" ? rpcAnswer(request, startedAt, "-1", hot.entry, hot.route) : null;
@@ -51,7 +54,14 @@ async function rpcCall(request: Request, startedAt: number): Promise<Response | 
   const shape = callShape(url.slice(0, url.indexOf("/", 8)), body);
   const key = shape && rememberedKey(shape.rest);
   const hot = key ? hotHit(key, startedAt) : null;
-  return hot ? rpcAnswer(request, startedAt, shape!.id, hot.entry, RPC_ROUTE) : null;
+  return hot && servable(hot.entry) ? rpcAnswer(request, startedAt, shape!.id, hot.entry, RPC_ROUTE) : null;
+}
+
+/** Whether a latest-state entry may be served: at or above the mark, which it then raises (served-height.ts). */
+function servable(entry: CacheEntry): boolean {
+  if (belowFloor(entry.height, servedHeight())) return false;
+  markServed(entry.height);
+  return true;
 }
 
 function rpcAnswer(request: Request, startedAt: number, id: string, entry: CacheEntry, route: string): Response {

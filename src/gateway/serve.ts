@@ -20,6 +20,7 @@ import { respond, type Served } from "./respond";
 import { answerTtl } from "./route-table";
 import type { ShieldNamespace } from "./shield/client";
 import type { ShieldMode } from "./shield/protocol";
+import { belowFloor, everyNodeBehind, markServed, servedHeight } from "./served-height";
 import { noUpstreamAnswered } from "./upstreams";
 
 /** The handler: serves `c.var.query`. Throws the 502/504 ApiError when no answer can be given. */
@@ -28,9 +29,12 @@ export async function serveQuery(c: Context<GatewayEnv>): Promise<Response> {
   const query = c.get("query");
   const historical = query.height !== null;
   const ttls = { success: answerTtl(query.route, 200, historical), error: answerTtl(query.route, 400, historical) };
-  const ask = { query: { upstreamPath: query.upstreamPath, height: query.height }, ttls };
+  const floor = historical ? undefined : servedHeight();
+  const ask = { query: { upstreamPath: query.upstreamPath, height: query.height, floor }, ttls };
   const outcome = await serveFromTiers(tiersOf(c), queryKeys(c.req.url, basePath(c), config, ask.query), ask);
-  return respond(c, recorded(c, outcome));
+  const served = recorded(c, outcome);
+  if (!historical && "entry" in served) markServed(served.entry.height);
+  return respond(c, served);
 }
 
 /** What the tiers beyond the isolate's memory need of the request. */
@@ -70,13 +74,18 @@ export function recorded(c: Context<GatewayEnv>, outcome: TierOutcome): Served {
   return outcome.served;
 }
 
-/** Serves `ask` (kept under `keys`) from the Cache API, else the shield or the upstreams. Never throws. */
+/**
+ * Serves `ask` (kept under `keys`) from the Cache API, else the shield or the upstreams. Never throws. Nothing below
+ * `ask.query.floor` is served (served-height.ts): such an entry counts as absent, such an answer as a failure.
+ */
 export async function serveFromTiers(tiers: Tiers, keys: QueryKeys, ask: MissAsk): Promise<TierOutcome> {
   const { config, ctx } = tiers;
   // Concurrent work for one key in this isolate, a background refresh or a miss, is one request beyond the data center.
   const fetchShared = (mode: ShieldMode) => coalesce(keys.cache, ctx, () => fetchAndStore(tiers, keys, ask, mode));
+  const floor = ask.query.floor ?? 0;
 
-  const cached = await readEntry(keys.cache);
+  const stored = await readEntry(keys.cache);
+  const cached = stored && !belowFloor(stored.height, floor) ? stored : null;
   const state = cached ? freshness(cached, Date.now(), config) : "expired";
   if (cached && state === "fresh") {
     hotPut(keys.hot, cached, tiers.route);
@@ -88,9 +97,14 @@ export async function serveFromTiers(tiers: Tiers, keys: QueryKeys, ask: MissAsk
     return { served: { status: "STALE", entry: cached } };
   }
   const started = Date.now();
-  const obtained = await fetchShared("miss").catch((failure: unknown): Obtained => ({ failure }));
+  const got = await fetchShared("miss").catch((failure: unknown): Obtained => ({ failure }));
   const missMs = Date.now() - started;
-  const shield = obtained.shield;
+  const shield = got.shield;
+  // A shield's entry of its own may be below what this isolate served.
+  const obtained =
+    "entry" in got && belowFloor(got.entry.height, floor)
+      ? { failure: everyNodeBehind(floor, `the shield answered height ${got.entry.height}`) }
+      : got;
   if (!("failure" in obtained)) return { served: obtained, missMs, shield };
   if (cached && noUpstreamAnswered(obtained.failure) && servesOnError(cached, Date.now(), config))
     return { served: { status: "STALE-IF-ERROR", entry: cached }, missMs, shield };

@@ -7,5 +7,9 @@ export interface UpstreamAnswer {
   height: number | null;
 }
 
-/** How an upstream's reply reads: an answer to use, or why the next upstream must be asked. */
-export type ReadAnswer = { answer: UpstreamAnswer } | { failure: string };
+/**
+ * How an upstream's reply reads: an answer to use, or why the next upstream must be asked. An
+ * answer with `askNext` (a CometBFT node's -32603, its internal error) is served only when no
+ * next node answers better.
+ */
+export type ReadAnswer = { answer: UpstreamAnswer; askNext?: string } | { failure: string };

@@ -6,6 +6,7 @@
 import type { Config } from "../config";
 import { ApiError, badGateway, gatewayTimeout } from "../errors";
 import { readRpcAnswer } from "./rpc/answer";
+import { belowFloor, everyNodeBehind } from "./served-height";
 import type { ReadAnswer, UpstreamAnswer } from "./upstream-answer";
 import { UpstreamBoard, type UpstreamState } from "./upstream-board";
 import { errorText } from "../log";
@@ -31,6 +32,11 @@ export interface UpstreamQuery {
    * `pinned` when it names its own height (its answer says nothing of how far a node has synced).
    */
   rpc?: { pinned: boolean };
+  /**
+   * For a read of the latest state: the highest height the asking edge has served (served-height.ts).
+   * An answer below it is asked again of the next node; absent for a pinned read.
+   */
+  floor?: number;
 }
 
 /** The base URLs that serve `query`'s face. */
@@ -74,8 +80,8 @@ function heightOf(headers: Headers): number | null {
   return parseHeight(headers.get("grpc-metadata-x-cosmos-block-height") ?? headers.get("x-cosmos-block-height"));
 }
 
-/** One attempt's result: an answer to use, or why it failed (the next upstream is tried). */
-type Attempt = { answer: UpstreamAnswer } | { failure: string; timedOut: boolean };
+/** One attempt's result: an answer to use (or to keep, `askNext`), or why it failed (the next upstream is tried). */
+type Attempt = Extract<ReadAnswer, { answer: unknown }> | { failure: string; timedOut: boolean };
 
 /** An LCD reply: a 2xx or 4xx with a JSON body is an answer; a 5xx, 429, redirect or non-JSON is a failure. */
 function readRestAnswer(status: number, contentType: string | null, body: string, height: number | null): ReadAnswer {
@@ -142,8 +148,10 @@ function isJson(contentType: string | null, body: string): boolean {
 /**
  * One upstream round: asks the upstreams in the board's order until one answers with a usable 2xx
  * or 4xx, within the per-attempt timeout and the total budget, recording each attempt on the
- * board. Throws a 504 when time ran out (or every attempt timed out), otherwise a 502 naming what
- * each upstream did.
+ * board. An answer below `query.floor` (a lagging node's) is asked again of the next node; a
+ * -32603 too, and served when no later node answers better. Throws a 504 when time ran out (or
+ * every attempt timed out), a 502 when every node answered below the floor (UPSTREAM_BEHIND),
+ * otherwise a 502 naming what each upstream did.
  */
 export async function askUpstreams(
   config: UpstreamSettings,
@@ -154,17 +162,35 @@ export async function askUpstreams(
   const deadline = started + config.upstreamBudgetMs;
   const failures: string[] = [];
   let allTimedOut = true;
+  let behind = false;
+  /** A -32603 answer, served when no later node answers better. */
+  let kept: UpstreamAnswer | null = null;
+  const floor = query.floor ?? 0;
   const urls = upstreamUrlsOf(config, query);
   for (const url of board.order(urls, started)) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) break;
     const result = await attempt(config, board, url, query, Math.min(config.upstreamTimeoutMs, remaining));
-    if ("answer" in result) return result.answer;
     // Named by position in UPSTREAM_URLS: the URL itself may be a private provider's.
-    failures.push(`upstream #${urls.indexOf(url) + 1} ${result.failure}`);
+    const name = `upstream #${urls.indexOf(url) + 1}`;
+    if ("answer" in result) {
+      allTimedOut = false;
+      const height = result.answer.height;
+      if (result.askNext) {
+        kept ??= result.answer;
+        failures.push(`${name} ${result.askNext}`);
+      } else if (belowFloor(height, floor)) {
+        behind = true;
+        failures.push(`${name} answered height ${height}`);
+      } else return result.answer;
+      continue;
+    }
+    failures.push(`${name} ${result.failure}`);
     allTimedOut &&= result.timedOut;
   }
+  if (kept) return kept;
   const message = failures.join("; ") || "no upstream could be tried";
+  if (behind) throw everyNodeBehind(floor, message);
   const budgetSpent = Date.now() >= deadline;
   if (budgetSpent || (allTimedOut && failures.length > 0)) {
     throw gatewayTimeout("UPSTREAM_TIMEOUT", `No upstream answered in time: ${message}`, {

@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../src/config";
 import { shieldName } from "../../src/gateway/shield/protocol";
+import { resetServedHeight } from "../../src/gateway/served-height";
 import { errorReason } from "../helpers/sessions";
 import {
   NEVER_MS,
@@ -142,6 +143,7 @@ describe("what the shield serves", () => {
       await a!.settle();
       await fault({ prefix: path, height_offset: -50 });
       advanceSeconds(120); // past TTL and SWR: the shield waits for the lagging node
+      resetServedHeight(); // b's isolate served nothing: only the key's own rule holds it
       const lagging = await b!.fetch(`/api${path}`);
       expect(lagging.headers.get("x-cache")).toBe("REVALIDATED");
       expect(shieldTiming(lagging)).toBe("REVALIDATED");

@@ -3,7 +3,8 @@
  * the answer, stored as that one member (`"result":{…}`), so an answer to any caller is the
  * member with the caller's own id around it. A JSON-RPC error, or an `abci_query` whose
  * `response.code` is not 0, is the node refusing the query: kept for the row's 4xx time, like
- * an LCD's 4xx. A node answers a URI-style call's error with HTTP 500; the body decides, not the status.
+ * an LCD's 4xx. A node answers a URI-style call's error with HTTP 500; the body decides, not the status,
+ * but a -32603 is asked again of the next node first (upstreams.ts).
  */
 import type { ReadAnswer } from "../upstream-answer";
 
@@ -33,8 +34,12 @@ export function readRpcAnswer(status: number, body: string, pinned: boolean): Re
     return { failure: `answered ${status} with a body that is not JSON` };
   }
   if (!isObject(reply) || reply.jsonrpc !== "2.0") return { failure: `answered ${status} without a JSON-RPC reply` };
-  if (isObject(reply.error))
-    return { answer: { status: RPC_REFUSAL_STATUS, body: `"error":${JSON.stringify(reply.error)}`, height: null } };
+  if (isObject(reply.error)) {
+    const answer = { status: RPC_REFUSAL_STATUS, body: `"error":${JSON.stringify(reply.error)}`, height: null };
+    // -32603 is the node's own failure as often as the query's (a lagging node's "height must be less than or equal
+    // to the current blockchain height", a store error): the next node is asked before it is served.
+    return reply.error.code === -32603 ? { answer, askNext: `answered ${status} with -32603` } : { answer };
+  }
   const result = reply.result;
   if (status >= 400 || !isObject(result)) return { failure: `answered ${status} without a result` };
   const text = JSON.stringify(result);
@@ -44,7 +49,8 @@ export function readRpcAnswer(status: number, body: string, pinned: boolean): Re
     answer: {
       status: refused ? RPC_REFUSAL_STATUS : 200,
       body: `"result":${text}`,
-      height: height === undefined ? null : Number(height),
+      // A height of 0 names no block (an empty chain, a refusal that reports none).
+      height: height === undefined || Number(height) === 0 ? null : Number(height),
     },
   };
 }

@@ -19,6 +19,7 @@ import { hotFresh } from "../hot-cache";
 import { HEIGHT_HEADER } from "../match";
 import { publicCors } from "../public-cors";
 import { recorded, serveFromTiers, tiersOf } from "../serve";
+import { belowFloor, markServed, servedHeight } from "../served-height";
 import { servingHeaders } from "../serving-headers";
 import { callShape, keptBody, rememberCall } from "./call-memo";
 import { RPC_EXPOSED_HEADERS, RPC_MAX_BATCH, RPC_ROUTE } from "./limits";
@@ -131,15 +132,19 @@ async function answerCall(c: RpcContext, table: AbciTable, call: unknown): Promi
   }
   const query = { upstreamPath: prepared.upstreamPath, height: null, rpc: { pinned: prepared.pinned } };
   const keys = queryKeys(c.req.url, RPC_ROUTE, c.get("config"), query);
+  const floor = prepared.pinned ? undefined : servedHeight();
   const hot = hotFresh(keys.hot, c.get("startedAt"));
-  if (hot) return { ...fromEntry(idJson, "HIT", hot), key: keys.hot };
-  const served = recorded(c, await serveFromTiers(tiersOf(c), keys, { query, ttls: prepared.ttls }));
+  if (hot && !belowFloor(hot.height, floor ?? 0)) return { ...fromEntry(idJson, "HIT", hot), key: keys.hot };
+  const ask = { query: { ...query, floor }, ttls: prepared.ttls };
+  const served = recorded(c, await serveFromTiers(tiersOf(c), keys, ask));
   if ("entry" in served) return { ...fromEntry(idJson, served.status, served.entry), key: keys.hot };
   const why = served.failure instanceof Error ? served.failure.message : String(served.failure);
   return { text: reply(idJson, new RpcError(-32603, why).member()), cache: "MISS", height: null };
 }
 
+/** A pinned answer's entry has no height (rpc/answer.ts), so only a latest-state answer raises the mark. */
 function fromEntry(idJson: string, cache: CacheStatus, entry: CacheEntry): Answered {
+  markServed(entry.height);
   return { text: reply(idJson, entry.body), cache, height: entry.height };
 }
 

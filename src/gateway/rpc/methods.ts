@@ -146,14 +146,18 @@ export const RPC_METHODS: Readonly<Record<string, Method>> = {
     ...opt("page", int(p, "page", 1)),
     ...opt("per_page", int(p, "per_page", 1, 100n)),
   ]),
-  blockchain: (params) => ({
-    upstreamPath: call("blockchain", [
-      ...opt("minHeight", int(params, "minHeight", 1)),
-      ...opt("maxHeight", int(params, "maxHeight", 1)),
-    ]),
-    ttls: SECOND,
-    pinned: false,
-  }),
+  blockchain: (params) => {
+    const maxHeight = int(params, "maxHeight", 1);
+    return {
+      upstreamPath: call("blockchain", [
+        ...opt("minHeight", int(params, "minHeight", 1)),
+        ...opt("maxHeight", maxHeight),
+      ]),
+      ttls: SECOND,
+      // A range read up to a named height says nothing of how far the node has synced: its top is the caller's.
+      pinned: maxHeight !== null,
+    };
+  },
   tx: (params, table) => ({
     upstreamPath: call("tx", [`hash=0x${txHash(params)}`, `prove=${bool(params, "prove")}`]),
     // The REST face's transaction row: found is kept a day, not found yet a second.

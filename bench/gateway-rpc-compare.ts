@@ -65,6 +65,17 @@ async function compare(edgeRpc: string, nodeRpc: string, operator: string, denom
     [`validators(${height})`, (c) => c.comet.validators({ height })],
     [`blockResults(${height})`, (c) => c.comet.blockResults(height)],
     ["tx by hash", (c) => c.comet.tx({ hash: Buffer.from(hash, "hex") })],
+    [`blockchain(${height - 9}, ${height})`, (c) => c.comet.blockchain(height - 9, height)],
+    [
+      `blockSearch block.height in ${height - 4}..${height}`,
+      (c) => c.comet.blockSearch({ query: `block.height >= ${height - 4} AND block.height <= ${height}` }),
+    ],
+    [
+      `blockSearchAll block.height in ${height - 40}..${height}, 10 a page`,
+      (c) =>
+        c.comet.blockSearchAll({ query: `block.height > ${height - 41} AND block.height <= ${height}`, per_page: 10 }),
+    ],
+    ["blockSearch with a query that does not parse", (c) => c.comet.blockSearch({ query: "block.height >>> 1" })],
     [
       "batch: block, validators, abciQuery at a height",
       (c) =>

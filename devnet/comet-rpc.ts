@@ -97,6 +97,9 @@ function hashParam(params: Params): string {
 
 type Method = (ledger: Ledger, params: Params, latest: number) => unknown;
 
+/** A JSON-RPC error to answer with. */
+type RpcError = { code: number; data: string };
+
 const METHODS: Record<string, Method> = {
   health: () => ({}),
   status: (ledger, _params, latest) => ({
@@ -185,10 +188,11 @@ const METHODS: Record<string, Method> = {
   tx_search: txSearch,
 };
 
-/** One call's reply object. */
-function answer(ledger: Ledger, latest: number, call: Record<string, unknown>) {
+/** One call's reply object; `failing`: the error every call gets (a fault). */
+function answer(ledger: Ledger, latest: number, call: Record<string, unknown>, failing?: RpcError) {
   const id = call.id ?? -1;
   try {
+    if (failing) throw new RpcFailure(failing.code, failing.data);
     const method = typeof call.method === "string" ? METHODS[call.method] : undefined;
     if (!method) throw new RpcFailure(-32601, "");
     const params = call.params && typeof call.params === "object" ? (call.params as Params) : {};
@@ -208,7 +212,7 @@ function uriParams(search: URLSearchParams): Params {
 
 /**
  * Answers a request below `/rpc` (`rest`: the path after it; `body` for a POST): HTTP status and
- * reply. `offset` moves the latest height, as a lagging or leading node's.
+ * reply. `offset` moves the latest height, as a lagging or leading node's; `failing` answers every call with an error.
  */
 export function cometRpc(
   ledger: Ledger,
@@ -217,6 +221,7 @@ export function cometRpc(
   search: URLSearchParams,
   body: string,
   offset: number,
+  failing?: RpcError,
 ): { status: number; reply: unknown } {
   const latest = ledger.height() + offset;
   if (method === "POST" && (rest === "" || rest === "/")) {
@@ -230,12 +235,12 @@ export function cometRpc(
       };
     }
     const reply = Array.isArray(parsed)
-      ? parsed.map((call) => answer(ledger, latest, call as Record<string, unknown>))
-      : answer(ledger, latest, parsed as Record<string, unknown>);
+      ? parsed.map((call) => answer(ledger, latest, call as Record<string, unknown>, failing))
+      : answer(ledger, latest, parsed as Record<string, unknown>, failing);
     return { status: 200, reply };
   }
   if (method !== "GET") throw new DevnetError(405, 12, "Method Not Allowed");
-  const reply = answer(ledger, latest, { id: -1, method: rest.slice(1), params: uriParams(search) });
+  const reply = answer(ledger, latest, { id: -1, method: rest.slice(1), params: uriParams(search) }, failing);
   const code = "error" in reply ? reply.error?.code : undefined;
   return { status: code === undefined ? 200 : code === -32601 ? 404 : 500, reply };
 }

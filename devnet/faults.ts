@@ -27,6 +27,11 @@ export interface Fault {
   omit_height?: boolean;
   /** Send the height as bare `x-cosmos-block-height` instead of grpc-gateway's form (a renaming proxy). */
   rename_height?: boolean;
+  /**
+   * On the CometBFT face: answer every call with this JSON-RPC error, as a node whose store or
+   * state fails does (-32603 "Internal error", HTTP 500 in the URI style, 200 by POST).
+   */
+  rpc_error?: { code: number; data: string };
   /** Close the connection without an answer (a network error). */
   drop?: boolean;
   /** Apply to this many requests, then disappear; forever when absent. */

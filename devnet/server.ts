@@ -16,7 +16,8 @@
  *   GET    /__devnet/authorizations  → every recorded authorization
  *   POST   /__devnet/nodes  {operator, label?} → 201 the new node record (paying the operator) | 409 exists | 400 bad address
  *   GET    /__devnet/requests?prefix=~tag/path  → {count, by_path, last_headers} (keys are `~tag/path?query`, untagged `/path?query`)
- *   POST   /__devnet/faults  {tag?, prefix?, status?, delay_ms?, body?, content_type?, height_offset?, omit_height?, rename_height?, drop?, times?} → 201 {id,…}
+ *   POST   /__devnet/faults  {tag?, prefix?, status?, delay_ms?, body?, content_type?, height_offset?, omit_height?,
+ *          rename_height?, rpc_error?: {code, data}, drop?, times?} → 201 {id,…}
  *   GET    /__devnet/faults  → active faults;  DELETE /__devnet/faults[/<id>] → 204
  *   POST   /__devnet/reset   → clears counters and faults (authorizations, nodes and transactions stay) → 204
  *   GET    /__devnet/status  → {height, chain_id, namespace, bech32_prefix, native_denom, height_header}
@@ -177,7 +178,16 @@ async function handle(node: LocalNode, req: IncomingMessage, res: ServerResponse
 
   if (pathname === "/rpc" || pathname.startsWith("/rpc/")) {
     const body = req.method === "POST" ? await readText(req) : "";
-    const { status, reply } = cometRpc(ledger, req.method ?? "GET", pathname.slice(4), url.searchParams, body, offset);
+    const method = req.method ?? "GET";
+    const { status, reply } = cometRpc(
+      ledger,
+      method,
+      pathname.slice(4),
+      url.searchParams,
+      body,
+      offset,
+      fault?.rpc_error,
+    );
     return send(res, status, reply, null);
   }
 

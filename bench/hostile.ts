@@ -16,6 +16,8 @@ interface Case {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Send the body chunked, without a Content-Length. */
+  chunked?: boolean;
   expect: number[];
   upstream?: number;
   bodyIncludes?: string;
@@ -81,6 +83,7 @@ export async function runHostileCorpus(stack: LocalStack): Promise<number> {
         path: asciiPath(expand(testCase.path)),
         headers,
         body: testCase.body && expand(testCase.body),
+        chunked: testCase.chunked,
       });
       status = answer.status;
       body = answer.body;

@@ -4,7 +4,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { Hono } from "./http/router";
-import { MAX_BODY_BYTES, bodyTooLarge, isOverBodyLimit, withinBodyLimit } from "./http/body-limit";
+import { MAX_BODY_BYTES, afterDiscarding, bodyTooLarge, isOverBodyLimit, withinBodyLimit } from "./http/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env";
 import type { Config } from "./config";
@@ -101,7 +101,16 @@ export function buildApp(config: Config): Hono<AppEnv> {
     return memory.then((answered) => answered ?? route(request, env, ctx));
   };
   app.fetch = (request, env, ctx) =>
-    request.body === null ? answer(request, env, ctx) : withinBodyLimit(request).then((r) => answer(r, env, ctx));
+    request.body === null
+      ? answer(request, env, ctx)
+      : withinBodyLimit(request).then((r) => measuredAnswer(r, env, ctx));
+  const measuredAnswer = async (
+    request: Request,
+    ...rest: [Parameters<typeof route>[1], Parameters<typeof route>[2]]
+  ) => {
+    const response = await answer(request, ...rest);
+    return isOverBodyLimit(request) ? afterDiscarding(response, request) : response;
+  };
   return app;
 }
 

@@ -1,8 +1,13 @@
 /**
  * One HTTP/1.1 request written byte for byte on a TCP socket, so that paths reach the server
- * exactly as written (no client-side normalisation of `..`, `//` or `%2F`).
+ * exactly as written (no client-side normalisation of `..`, `//` or `%2F`). A `chunked` body is
+ * sent with `Transfer-Encoding: chunked` in 16 KiB chunks and no Content-Length, as a client that
+ * does not say how long its body is.
  */
 import { connect } from "node:net";
+
+/** Bytes per chunk of a chunked body. */
+const CHUNK = 16 * 1024;
 
 export interface RawResponse {
   status: number;
@@ -12,14 +17,16 @@ export interface RawResponse {
 
 export function rawRequest(
   base: string,
-  request: { method: string; path: string; headers?: Record<string, string>; body?: string },
+  request: { method: string; path: string; headers?: Record<string, string>; body?: string; chunked?: boolean },
   timeoutMs = 10_000,
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(base);
   const body = request.body ?? "";
   const lines = [`${request.method} ${request.path} HTTP/1.1`, `host: ${hostname}:${port}`, "connection: close"];
   for (const [name, value] of Object.entries(request.headers ?? {})) lines.push(`${name}: ${value}`);
-  if (body || !["GET", "HEAD"].includes(request.method)) lines.push(`content-length: ${Buffer.byteLength(body)}`);
+  const sized = body || !["GET", "HEAD"].includes(request.method);
+  if (request.chunked) lines.push("transfer-encoding: chunked");
+  else if (sized) lines.push(`content-length: ${Buffer.byteLength(body)}`);
   const head = `${lines.join("\r\n")}\r\n\r\n`;
 
   return new Promise((resolve, reject) => {
@@ -48,6 +55,14 @@ export function rawRequest(
     socket.on("close", finish);
     socket.on("error", (err) => (chunks.length ? finish() : reject(err)));
     socket.write(head);
-    if (body) socket.write(body);
+    if (request.chunked) {
+      // The server may answer (413) and close before the last chunk: what is left is not sent.
+      const bytes = Buffer.from(body);
+      for (let at = 0; at < bytes.length && !socket.destroyed; at += CHUNK) {
+        const chunk = bytes.subarray(at, at + CHUNK);
+        socket.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]));
+      }
+      if (!socket.destroyed) socket.write("0\r\n\r\n");
+    } else if (body) socket.write(body);
   });
 }

@@ -13,8 +13,18 @@ import { ApiError, GrpcCode } from "../errors";
 /** Largest request body the Worker reads, in bytes; a route may refuse less (src/http/json-body.ts). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** The requests found over the limit: each route answers them with its own refusal, in its own shape. */
-const overLimit = new WeakSet<Request>();
+/** Most bytes of a refused body read and dropped after the refusal; beyond, the connection is let go. */
+const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+/** Longest a refused body is read and dropped; then the connection is let go. */
+const DISCARD_MAX_MS = 10_000;
+
+type BodyReader = ReadableStreamDefaultReader<Uint8Array>;
+
+/**
+ * The requests found over the limit, with the reader of a streamed body's rest: each route answers them with its own
+ * refusal, in its own shape.
+ */
+const overLimit = new WeakMap<Request, BodyReader | null>();
 
 /** The marker `bodyLimit` returns instead of calling on; never sent. */
 const OVER = new Response(null, { status: 413 });
@@ -27,14 +37,73 @@ const measure = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => OVER });
  * over the limit (`isOverBodyLimit`) with its body read no further.
  */
 export async function withinBodyLimit(request: Request): Promise<Request> {
+  const declared = request.headers.has("content-length") && !request.headers.has("transfer-encoding");
+  if (declared || !request.body) return measured(request, request, null);
+  // A streamed body is measured through a stream fed from a reader of our own, which a refusal keeps: the rest of the
+  // body can then be read and dropped (`afterDiscarding`). One chunk is asked for at a time (no read ahead).
+  const reader = request.body.getReader();
+  const fed = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  return measured(request, new Request(request, { body: fed }), reader);
+}
+
+/** `request` marked over the limit, or `raw` within it (the buffered copy of a streamed body). */
+async function measured(request: Request, raw: Request, reader: BodyReader | null): Promise<Request> {
   // `bodyLimit` reads only `c.req.raw`, and sets it to the buffered copy of a streamed body.
-  const c = { req: { raw: request } };
+  const c = { req: { raw } };
   const refused = await measure(c as unknown as Context, async () => undefined);
-  if (refused === OVER) {
-    overLimit.add(request);
-    return request;
+  if (refused !== OVER) return c.req.raw;
+  overLimit.set(request, reader);
+  return request;
+}
+
+/**
+ * The refusal of a streamed body over the limit, sent at once, whose end waits until the rest of the body was read and
+ * dropped (never kept; at most `DISCARD_MAX_BYTES` or `DISCARD_MAX_MS`): a server that closes while its client still
+ * sends resets the connection, and the client loses the answer with it (wrangler dev's proxy does).
+ */
+export function afterDiscarding(response: Response, request: Request): Response {
+  const rest = overLimit.get(request);
+  if (!rest) return response;
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const finish = async () => {
+    const writer = writable.getWriter();
+    await writer.write(new Uint8Array(await response.arrayBuffer()));
+    await discard(rest);
+    await writer.close();
+  };
+  void finish().catch(() => undefined);
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.set("connection", "close");
+  return new Response(readable, { status: response.status, headers });
+}
+
+/** Reads the rest to its end, `DISCARD_MAX_BYTES` or `DISCARD_MAX_MS` (a client that stalls), keeping nothing. */
+async function discard(reader: BodyReader): Promise<void> {
+  const timer = setTimeout(() => void reader.cancel().catch(() => undefined), DISCARD_MAX_MS);
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      bytes += value.length;
+      if (bytes > DISCARD_MAX_BYTES) return void (await reader.cancel());
+    }
+  } catch {
+    // The client went away: nothing is left to drop.
+  } finally {
+    clearTimeout(timer);
   }
-  return c.req.raw;
 }
 
 /** Whether the entry found this request's body over the limit. */

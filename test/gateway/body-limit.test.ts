@@ -81,19 +81,25 @@ describe("the RPC face's body limit, in bytes, while the body streams", () => {
     await expectHealthy(gw);
   });
 
-  it("refuses a 4 MiB chunked body at the limit, having read no more than a chunk past it", async () => {
+  it("refuses a 4 MiB chunked body at the limit: the 413 is out before the end of the body is read", async () => {
     const gw = rpcGateway();
     const body = streamed(null, 4 * 1024 * 1024);
-    await expectRpc413(await post(gw, body.stream));
-    expect(body.pulled()).toBeLessThanOrEqual(MAX_BODY_BYTES + CHUNK);
+    const response = await post(gw, body.stream);
+    expect(response.status).toBe(413);
+    expect(body.pulled()).toBeLessThanOrEqual(MAX_BODY_BYTES + 4 * CHUNK);
+    // The rest is read and dropped before the answer ends (a proxy resets a connection whose body is abandoned).
+    await expectRpc413(response);
+    expect(body.pulled()).toBe(4 * 1024 * 1024);
     await expectHealthy(gw);
   });
 
   it("refuses a body that never ends (it stalls after 1 MiB), instead of waiting for its end", async () => {
     const gw = rpcGateway();
     const endless = streamed(null);
-    await expectRpc413(await post(gw, endless.stream));
-    expect(endless.pulled()).toBeLessThanOrEqual(MAX_BODY_BYTES + CHUNK);
+    const response = await post(gw, endless.stream);
+    expect(response.status).toBe(413);
+    expect(endless.pulled()).toBeLessThanOrEqual(MAX_BODY_BYTES + 4 * CHUNK);
+    await response.body?.cancel();
   });
 
   it("passes 64 KiB exactly and refuses one byte more, chunked and with a length", async () => {

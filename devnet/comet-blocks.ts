@@ -21,7 +21,7 @@ import { seedBytes } from "./seeds.ts";
 const hex = (bytes: Buffer) => bytes.toString("hex").toUpperCase();
 const b64 = (bytes: Buffer) => bytes.toString("base64");
 
-export function blockId(ledger: Ledger, height: number) {
+function blockId(ledger: Ledger, height: number) {
   if (height < 1) return { hash: "", parts: { total: 0, hash: "" } };
   return {
     hash: hex(hashOf(ledger, "block", height)),

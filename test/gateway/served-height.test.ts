@@ -7,7 +7,7 @@
  * Lagging and failing nodes are devnet fault mounts (devnet/faults.ts).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEVNET, fault, freshAddress, gateway, tag, upstreamRequests, type Gateway } from "./helpers";
+import { DEVNET, deployment, fault, freshAddress, gateway, tag, upstreamRequests, type Gateway } from "./helpers";
 
 interface Reply {
   id: unknown;
@@ -152,6 +152,22 @@ describe("the REST face across keys", () => {
     expect(second.status).toBe(200);
     expect(Number(second.headers.get("x-cosmos-block-height"))).toBeGreaterThanOrEqual(h);
     expect([await upstreamRequests(`~${a}${path}`), await upstreamRequests(`~${b}${path}`)]).toEqual([1, 1]);
+  });
+
+  it("is not given the shield's entry below the height already served: the shield asks the nodes", async () => {
+    const balances = () => `/cosmos/bank/v1beta1/balances/${freshAddress()}`;
+    const [a, path] = [balances(), balances()];
+    const first = await deployment(ownOrigin()).fetch(`/api${a}`); // the shield of `a` holds its answer at h
+    const h = Number(first.headers.get("x-cosmos-block-height"));
+    await fault({ prefix: path, height_offset: 50 }); // every node leads for `path`: served at h + 50
+    expect(Number((await deployment(ownOrigin()).fetch(`/api${path}`)).headers.get("x-cosmos-block-height"))).toBe(
+      h + 50,
+    );
+    await fault({ prefix: a, height_offset: 60 });
+    // Another data center: nothing of `a` in its cache; the shield's fresh entry at h is below h + 50.
+    const again = await deployment(ownOrigin()).fetch(`/api${a}`);
+    expect(again.status).toBe(200);
+    expect(Number(again.headers.get("x-cosmos-block-height"))).toBeGreaterThanOrEqual(h + 50);
   });
 
   it("answers 502 UPSTREAM_BEHIND, never a lower height, when every node is behind and nothing is kept", async () => {

@@ -3,12 +3,14 @@
  * round at a time for every caller anywhere. Serves its entry by the rule every tier applies
  * (freshness.ts): fresh at once, within the SWR window at once while one background round
  * replaces it, within the stale-if-error window when every upstream fails. An answer at a lower
- * block height never replaces the entry it holds.
+ * block height never replaces the entry it holds, and an asker that already served a higher height
+ * (`query.floor`, served-height.ts) is not given the entry: the round asks the nodes for one at or above it.
  */
 import type { ApiError, ErrorSpec } from "../../errors";
 import { entryOf, type CacheEntry } from "../cache-entry";
 import { freshness, keepSeconds, servesOnError, type StaleWindows } from "../freshness";
 import { newest } from "../height-rule";
+import { belowFloor } from "../served-height";
 import { noUpstreamAnswered, type UpstreamAnswer } from "../upstreams";
 import type { ShieldAsk, ShieldOutcome } from "./protocol";
 
@@ -42,9 +44,12 @@ export class ShieldCore {
     this.held = null;
   }
 
-  /** The outcome when it needs no upstream round to wait for, else null. A STALE entry starts one in the background. */
+  /**
+   * The outcome when it needs no upstream round to wait for, else null. A STALE entry starts one in the background. An
+   * entry below the height the asking isolate already served (`ask.query.floor`) counts as none.
+   */
   outcomeNow(ask: ShieldAsk): ShieldOutcome | null {
-    const entry = this.held;
+    const entry = this.servable(ask);
     if (!entry) return null;
     const state = freshness(entry, this.host.now(), this.windows);
     if (state === "fresh") return { ok: true, entry, status: "HIT" };
@@ -64,11 +69,17 @@ export class ShieldCore {
       return { ok: true, entry, status: kept ? "REVALIDATED" : "MISS" };
     } catch (err) {
       if (!noUpstreamAnswered(err)) throw err;
-      const entry = this.held;
+      const entry = this.servable(ask);
       if (entry && servesOnError(entry, this.host.now(), this.windows))
         return { ok: true, entry, status: "STALE-IF-ERROR" };
       return { ok: false, error: specOf(err) };
     }
+  }
+
+  /** The entry held, unless it is below the height the asker already served. */
+  private servable(ask: ShieldAsk): CacheEntry | null {
+    const entry = this.held;
+    return entry && !belowFloor(entry.height, ask.query.floor ?? 0) ? entry : null;
   }
 
   /** The one upstream round in flight, started by `ask` when none is. */

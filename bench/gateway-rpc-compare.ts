@@ -65,7 +65,11 @@ async function compare(edgeRpc: string, nodeRpc: string, operator: string, denom
     [`validators(${height})`, (c) => c.comet.validators({ height })],
     [`blockResults(${height})`, (c) => c.comet.blockResults(height)],
     ["tx by hash", (c) => c.comet.tx({ hash: Buffer.from(hash, "hex") })],
-    [`blockchain(${height - 9}, ${height})`, (c) => c.comet.blockchain(height - 9, height)],
+    // Its `lastHeight` is the node's head, which moves between the two questions: the metas are compared.
+    [
+      `blockchain(${height - 9}, ${height}) block metas`,
+      (c) => c.comet.blockchain(height - 9, height).then((r) => r.blockMetas),
+    ],
     [
       `blockSearch block.height in ${height - 4}..${height}`,
       (c) => c.comet.blockSearch({ query: `block.height >= ${height - 4} AND block.height <= ${height}` }),

@@ -11,7 +11,7 @@ import { lookUpClaim } from "../src/onboardings/chain-watch";
 import { transition, waitsForChain } from "../src/onboardings/machine";
 import type { MachineRules, NewOnboarding, OnboardingEvent, PairedPayout } from "../src/onboardings/machine";
 import { eventsLog, pendingHead, probeResult } from "../src/onboardings/outbox";
-import { ONBOARDING_NOT_FOUND } from "../src/onboardings/refusals";
+import { ONBOARDING_APPLIED, ONBOARDING_NOT_FOUND } from "../src/onboardings/refusals";
 import { relayedPayout } from "../src/onboardings/relayed-payout";
 import { machineRules } from "../src/onboardings/rules";
 import { upgradeState, type OnboardingState } from "../src/onboardings/state";
@@ -75,9 +75,16 @@ export class Onboarding extends PushObject {
     return this.shown({ type: "pair", payout }, this.page);
   }
 
-  /** The wallet confirmed a session this onboarding's page carried: its own object says so, no page in between. */
+  /**
+   * The wallet confirmed a session this onboarding's page carried: its own object says so, no page in between. Answers
+   * what it decided: paired (or already paired with this very wallet, applied too), or why not.
+   */
   pairedBySession(address: string): Answer<OnboardingCustomerView> {
-    return this.shown({ type: "pair", payout: { address, source: "relay" } }, this.page);
+    const answer = this.shown({ type: "pair", payout: { address, source: "relay" } }, this.page);
+    const held = this.state?.record;
+    if (isRefusal(answer) && answer.reason === ONBOARDING_APPLIED.reason && held?.payout === address)
+      return { status: 200, body: customerView(held) };
+    return answer;
   }
 
   /** The authorization's transaction hash the wallet app returned, looked up now (and with every read until found). */

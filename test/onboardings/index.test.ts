@@ -253,7 +253,7 @@ describe("the index's rows", () => {
     await writeOnboardingRow(db, { onboarding, version: 2, events: [{ ...event, failed_at: null }] });
     expect(await marks()).toEqual([{ id: event.id, failed_at: marked }]);
     const feedMark = (await feed(`onboarding=${onboarding.id}`)).data.map(
-      (e) => (e as { failed_at: unknown }).failed_at,
+      (e) => (e as unknown as { failed_at: unknown }).failed_at,
     );
     expect(feedMark).toEqual([marked]);
     // Version 4 resent it (the mark cleared); version 3's late write sets no mark again.

@@ -38,7 +38,7 @@ export class WebhookLane extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      this.lane = (await ctx.storage.get<LaneState>(LANE_KEY)) ?? ANSWERING;
+      this.lane = { ...ANSWERING, ...(await ctx.storage.get<LaneState>(LANE_KEY)) };
       for (const [key, waiter] of await ctx.storage.list<Waiter>({ prefix: WAITER_PREFIX }))
         this.waiting.set(key.slice(WAITER_PREFIX.length), waiter);
     });
@@ -52,6 +52,16 @@ export class WebhookLane extends DurableObject<Env> {
   /** An attempt `onboarding` was admitted to failed (`error`): the endpoint is failing, and it waits to be released. */
   failed(onboarding: string, error: string): Admission {
     return this.apply({ type: "failed", onboarding, error }).answer;
+  }
+
+  /** An attempt `onboarding` was admitted to was refused (`error`, a 4xx): counted; go, or wait if it refuses all. */
+  refused(onboarding: string, error: string): Admission {
+    return this.apply({ type: "refused", onboarding, error }).answer;
+  }
+
+  /** An attempt `onboarding` was admitted to was delivered while refusals were counted: the count ends. */
+  answered(onboarding: string): void {
+    this.apply({ type: "answered", onboarding });
   }
 
   /** The endpoint's state, as the health report shows it. */

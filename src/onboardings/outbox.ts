@@ -49,7 +49,8 @@ export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTur
     const failed = { ...event, attempts, first_failed_at: first };
     if (now >= giveUpAt)
       return { ...failed, failed_at: new Date(now).toISOString(), next_attempt_at: null, held: null };
-    if (turn.attempt && failureOf(turn.attempt) === "event") {
+    // Refused alone, it backs off on its own; refused while the lane holds the endpoint failing, it is held.
+    if (turn.attempt && failureOf(turn.attempt) === "event" && turn.failingSince === undefined) {
       const refusals = attempts.filter((a) => !delivered(a) && failureOf(a) === "event").length;
       return { ...failed, held: null, next_attempt_at: Math.min(now + eventRetryDelayMs(refusals), giveUpAt) };
     }

@@ -1,8 +1,9 @@
 /**
  * One turn at delivering an onboarding's oldest event through its webhook's lane: ask the lane,
- * attempt if it admits the event, and tell it when the attempt failed in a way every event shares
- * (the endpoint is then failing, and the event waits to be released). A refusal of this event
- * alone is not the lane's business: the event backs off on its own.
+ * attempt if it admits the event, and tell it how the attempt failed: in a way every event shares
+ * (the endpoint is then failing, and the event waits to be released), or refused (the lane counts
+ * refusals: the event backs off on its own unless they show the endpoint refuses everything). A 2xx
+ * is told only while the lane counts refusals, to end the count.
  */
 import type { HostWebhook } from "../config";
 import { log } from "../log";
@@ -15,6 +16,8 @@ import type { Admission } from "./lane";
 export interface LaneLink {
   admit(onboarding: string): Promise<Admission>;
   failed(onboarding: string, error: string): Promise<Admission>;
+  refused(onboarding: string, error: string): Promise<Admission>;
+  answered(onboarding: string): Promise<unknown>;
 }
 
 /**
@@ -32,8 +35,15 @@ export async function deliveryTurn(
   const admission = admitted ? { go: true as const } : await lane.admit(onboarding);
   if (!admission.go) return { askedAt, failingSince: admission.failing_since, lastError: admission.last_error };
   const attempt = await attemptLogged(webhook, onboarding, event);
-  if (delivered(attempt) || admitted || failureOf(attempt) === "event") return { askedAt, attempt };
-  const held = await lane.failed(onboarding, attemptProblem(attempt));
+  if (admitted) return { askedAt, attempt };
+  if (delivered(attempt)) {
+    // Not heard, the count carries on until the next 2xx that is: the event itself is delivered either way.
+    if ("counting" in admission) await lane.answered(onboarding).catch(() => undefined);
+    return { askedAt, attempt };
+  }
+  const problem = attemptProblem(attempt);
+  const held =
+    failureOf(attempt) === "event" ? await lane.refused(onboarding, problem) : await lane.failed(onboarding, problem);
   return held.go
     ? { askedAt, attempt }
     : { askedAt, attempt, failingSince: held.failing_since, lastError: held.last_error };

@@ -11,9 +11,12 @@
  *            onboarding is released, 50 at a time; each stays registered until its release lands
  *
  * While the endpoint answers, the lane only answers "go": onboardings attempt side by side, each
- * its own events in order, and nothing is written. A refusal of one event alone (a 4xx other than
- * 408 and 429) is that event's, never the lane's: it is not reported here.
+ * its own events in order, and nothing is written. A refusal (a 4xx other than 408 and 429) is
+ * reported and counted: once refusals in a row come from several onboardings with no 2xx between
+ * (./refusal-rule.ts), the endpoint refuses everything and fails like one that does not answer;
+ * until then a refusal is its event's alone, which backs off on its own.
  */
+import { countRefusal, NO_REFUSALS, refusesEverything, refusingError, type Refusals } from "./refusal-rule";
 
 /** What the lane stores. */
 export interface LaneState {
@@ -32,6 +35,8 @@ export interface LaneState {
   probing_since: number | null;
   /** The last failed attempt's problem in a few words ("HTTP 503", "no answer within 10 s"); null while it answers. */
   last_error: string | null;
+  /** Refusals in a row since the last 2xx (./refusal-rule.ts); absent in a lane stored before they were counted. */
+  refusals?: Refusals;
 }
 
 /** An onboarding held back by the outage, released when it ends. */
@@ -43,7 +48,8 @@ export interface Waiter {
 
 /** What an onboarding is told before an attempt: go, or wait to be released (the endpoint failing since when). */
 export type Admission =
-  | { go: true }
+  /** `counting`: the lane counts refusals, so a 2xx is to be reported (`answered`) to end the count. */
+  | { go: true; counting?: true }
   | { go: false; failing_since: number; next_probe_at: number | null; last_error: string | null };
 
 /**
@@ -63,6 +69,10 @@ export type LaneEvent =
   | { type: "admit"; onboarding: string }
   /** An attempt it was admitted to failed in a way every event shares (no answer, a 5xx, 408, 429). */
   | { type: "failed"; onboarding: string; error: string }
+  /** An attempt it was admitted to was refused (a 4xx other than 408 and 429). */
+  | { type: "refused"; onboarding: string; error: string }
+  /** An attempt it was admitted to was delivered while the lane counts refusals. */
+  | { type: "answered"; onboarding: string }
   /** The probe's outcome. */
   | { type: "probed"; onboarding: string; outcome: ProbeOutcome; error?: string | null }
   /** A release reached the onboarding: it is registered no more. */
@@ -132,8 +142,31 @@ export function laneTransition(
 
   switch (event.type) {
     case "admit": {
-      if (lane.failing_since === null) return { lane, effects: [], answer: go };
+      if (lane.failing_since === null) return { lane, effects: [], answer: counting(lane) };
       return hold(lane, lane, waiting, event.onboarding, now, held);
+    }
+    case "refused": {
+      const refusals = countRefusal(lane.refusals ?? NO_REFUSALS, event.onboarding);
+      if (lane.failing_since !== null)
+        return hold(lane, { ...lane, refusals, last_attempt_at: now }, waiting, event.onboarding, now, held);
+      if (!refusesEverything(refusals)) {
+        const next = { ...lane, refusals };
+        return { lane: next, effects: [{ type: "store", lane: next }], answer: counting(next) };
+      }
+      const failing = {
+        ...ANSWERING,
+        refusals,
+        failing_since: now,
+        last_attempt_at: now,
+        last_error: refusingError(event.error),
+      };
+      return hold(lane, failing, waiting, event.onboarding, now, held);
+    }
+    case "answered": {
+      if (lane.failing_since !== null) return recovered(lane, waiting, event.onboarding, now);
+      if ((lane.refusals ?? NO_REFUSALS).count === 0) return { lane, effects: [], answer: go };
+      const next = { ...lane, refusals: NO_REFUSALS };
+      return { lane: next, effects: [{ type: "store", lane: next }], answer: go };
     }
     case "failed": {
       const failing =
@@ -152,19 +185,13 @@ export function laneTransition(
     case "probed": {
       if (lane.failing_since === null) return { lane, effects: [], answer: go };
       lane = { ...lane, probing_since: null };
-      if (event.outcome === "delivered" || event.outcome === "refused") {
-        // The outage is over: every onboarding held back is released; each stays registered until its release lands.
-        const others = [...waiting.keys()].filter((id) => id !== event.onboarding);
-        return {
-          lane: ANSWERING,
-          effects: [
-            { type: "store", lane: ANSWERING },
-            { type: "forget", onboardings: [event.onboarding] },
-            { type: "schedule", at: others.length === 0 ? null : now + RELEASE_LEASE_MS },
-            ...(others.length === 0 ? [] : [{ type: "release" as const, onboardings: others }]),
-          ],
-          answer: go,
-        };
+      if (event.outcome === "delivered") return recovered(lane, waiting, event.onboarding, now);
+      if (event.outcome === "refused") {
+        // A refusal ends the outage (the endpoint answers), unless the endpoint refuses everything.
+        const refusals = countRefusal(lane.refusals ?? NO_REFUSALS, event.onboarding);
+        if (!refusesEverything(refusals)) return recovered(lane, waiting, event.onboarding, now, refusals);
+        lane = { ...lane, refusals };
+        event = { ...event, error: event.error && refusingError(event.error) };
       }
       if (event.outcome === "nothing") {
         // Nothing of its own to try: another waiting onboarding is the probe, now.
@@ -252,6 +279,37 @@ export function laneTransition(
       };
     }
   }
+}
+
+/** `go`, asking for the next 2xx to be reported while the lane counts refusals. */
+function counting(lane: LaneState): Admission {
+  return (lane.refusals ?? NO_REFUSALS).count > 0 ? { go: true, counting: true } : { go: true };
+}
+
+/**
+ * The endpoint answers again (a probe delivered or refused alone, or a 2xx heard of): the outage is over, every
+ * onboarding held back is released, and each stays registered until its release lands. `refusals`: those still
+ * counted (none after a 2xx).
+ */
+function recovered(
+  lane: LaneState,
+  waiting: ReadonlyMap<string, Waiter>,
+  onboarding: string,
+  now: number,
+  refusals: Refusals = NO_REFUSALS,
+): LaneTransition {
+  const next = refusals.count === 0 ? ANSWERING : { ...ANSWERING, refusals };
+  const others = [...waiting.keys()].filter((id) => id !== onboarding);
+  return {
+    lane: next,
+    effects: [
+      { type: "store", lane: next },
+      { type: "forget", onboardings: [onboarding] },
+      { type: "schedule", at: others.length === 0 ? null : now + RELEASE_LEASE_MS },
+      ...(others.length === 0 ? [] : [{ type: "release" as const, onboardings: others }]),
+    ],
+    answer: { go: true },
+  };
 }
 
 /**

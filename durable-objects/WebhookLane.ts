@@ -44,9 +44,12 @@ export class WebhookLane extends DurableObject<Env> {
     });
   }
 
-  /** Before `onboarding` attempts its oldest event: go, or wait to be released (it is registered). */
-  admit(onboarding: string): Admission {
-    return this.apply({ type: "admit", onboarding }).answer;
+  /**
+   * Before `onboarding` attempts its oldest event: go, or wait to be released (it is registered). `attemptDue`: when
+   * that event, never attempted, must have had an attempt of its own (the lane's probe comes for it by then).
+   */
+  admit(onboarding: string, attemptDue: number | null = null): Admission {
+    return this.apply({ type: "admit", onboarding, due: attemptDue }).answer;
   }
 
   /** An attempt `onboarding` was admitted to failed (`error`): the endpoint is failing, and it waits to be released. */

@@ -30,11 +30,27 @@ export interface DeliveryTurn {
 
 /**
  * The state after a turn at delivering event `id`: delivered; given up once GIVE_UP_AFTER_MS have
- * passed since its first failure; held while the endpoint fails (asking the lane again, if no
- * release comes, after `heldRecheckMs`); or, refused by the receiver alone, tried again after
- * `eventRetryDelayMs`. Never later than the moment it is given up.
+ * passed since its first failure and it has had an attempt of its own; held while the endpoint fails
+ * (asking the lane again, if no release comes, after `heldRecheckMs`); or, refused by the receiver
+ * alone, tried again after `eventRetryDelayMs`. Never later than the moment it is given up. The event
+ * after one given up starts its clock no later than that one's (it was held behind it since).
  */
 export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTurn, now: number): OnboardingState {
+  const recorded = recordEventTurn(state, id, turn, now);
+  const given = recorded.events.find((e) => e.id === id);
+  if (!given || given.failed_at === null || given.first_failed_at === null) return recorded;
+  const next = pendingHead(recorded);
+  if (!next || next.first_failed_at !== null) return recorded;
+  const clock = Math.max(given.first_failed_at, Date.parse(next.created_at));
+  return { ...recorded, events: recorded.events.map((e) => (e === next ? { ...e, first_failed_at: clock } : e)) };
+}
+
+/** When an event not delivered must have had an attempt of its own, to be given up on time; null: it has one. */
+export function attemptDueAt(event: OutboxEvent, now: number): number | null {
+  return event.attempts.length > 0 ? null : (event.first_failed_at ?? now) + GIVE_UP_AFTER_MS;
+}
+
+function recordEventTurn(state: OnboardingState, id: string, turn: DeliveryTurn, now: number): OnboardingState {
   const events = state.events.map((event) => {
     if (event.id !== id || event.delivered_at !== null || event.failed_at !== null) return event;
     const attempts = turn.attempt ? [...event.attempts, turn.attempt] : event.attempts;
@@ -47,7 +63,8 @@ export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTur
     const first = event.first_failed_at ?? (turn.attempt ? Date.parse(turn.attempt.at) : now);
     const giveUpAt = first + GIVE_UP_AFTER_MS;
     const failed = { ...event, attempts, first_failed_at: first };
-    if (now >= giveUpAt)
+    // Never given up without an attempt of its own: held past its 3 days, it waits for the lane's probe to try it.
+    if (now >= giveUpAt && attempts.length > 0)
       return { ...failed, failed_at: new Date(now).toISOString(), next_attempt_at: null, held: null };
     // Refused alone, it backs off on its own; refused while the lane holds the endpoint failing, it is held.
     if (turn.attempt && failureOf(turn.attempt) === "event" && turn.failingSince === undefined) {
@@ -58,7 +75,9 @@ export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTur
       failing_since: turn.failingSince ?? event.held?.failing_since ?? now,
       last_error: turn.lastError ?? event.held?.last_error ?? null,
     };
-    return { ...failed, held, next_attempt_at: Math.min(now + heldRecheckMs(now - first), giveUpAt) };
+    const recheck = now + heldRecheckMs(now - first);
+    // Past its 3 days without an attempt: the lane's probe comes for it; asking again soon is only a safety net.
+    return { ...failed, held, next_attempt_at: giveUpAt > now ? Math.min(recheck, giveUpAt) : now + heldRecheckMs(0) };
   });
   return { ...state, events };
 }

@@ -7,14 +7,14 @@
  */
 import type { HostWebhook } from "../config";
 import { log } from "../log";
-import type { DeliveryTurn } from "../onboardings/outbox";
+import { attemptDueAt, type DeliveryTurn } from "../onboardings/outbox";
 import type { OutboxEvent } from "../onboardings/state";
 import { attemptProblem, deliver, delivered, failureOf } from "./standard-webhook";
 import type { Admission } from "./lane";
 
 /** What an onboarding asks of its lane (the WebhookLane Durable Object). */
 export interface LaneLink {
-  admit(onboarding: string): Promise<Admission>;
+  admit(onboarding: string, attemptDue?: number | null): Promise<Admission>;
   failed(onboarding: string, error: string): Promise<Admission>;
   refused(onboarding: string, error: string): Promise<Admission>;
   answered(onboarding: string): Promise<unknown>;
@@ -32,7 +32,7 @@ export async function deliveryTurn(
   admitted = false,
 ): Promise<DeliveryTurn> {
   const askedAt = Date.now();
-  const admission = admitted ? { go: true as const } : await lane.admit(onboarding);
+  const admission = admitted ? { go: true as const } : await lane.admit(onboarding, attemptDueAt(event, askedAt));
   if (!admission.go) return { askedAt, failingSince: admission.failing_since, lastError: admission.last_error };
   const attempt = await attemptLogged(webhook, onboarding, event);
   if (admitted) return { askedAt, attempt };

@@ -16,6 +16,7 @@
  * (./refusal-rule.ts), the endpoint refuses everything and fails like one that does not answer;
  * until then a refusal is its event's alone, which backs off on its own.
  */
+import { attemptsPressing, earliestDue } from "./attempt-due";
 import { countRefusal, NO_REFUSALS, refusesEverything, refusingError, type Refusals } from "./refusal-rule";
 
 /** What the lane stores. */
@@ -44,6 +45,11 @@ export interface Waiter {
   since: number;
   /** When it was last the probe: probes go to the one that waited longest without being one. */
   probed_at: number | null;
+  /**
+   * When its oldest event, never attempted, must have an attempt of its own to be given up on time (3 days after it
+   * was first held): probes go to the earliest such first, and faster (./attempt-due.ts). Null or absent: none is due.
+   */
+  due?: number | null;
 }
 
 /** What an onboarding is told before an attempt: go, or wait to be released (the endpoint failing since when). */
@@ -65,8 +71,8 @@ export interface ProbeResult {
 }
 
 export type LaneEvent =
-  /** An onboarding asks before it attempts its oldest event. */
-  | { type: "admit"; onboarding: string }
+  /** An onboarding asks before it attempts its oldest event (`due`: Waiter's). */
+  | { type: "admit"; onboarding: string; due?: number | null }
   /** An attempt it was admitted to failed in a way every event shares (no answer, a 5xx, 408, 429). */
   | { type: "failed"; onboarding: string; error: string }
   /** An attempt it was admitted to was refused (a 4xx other than 408 and 429). */
@@ -143,7 +149,7 @@ export function laneTransition(
   switch (event.type) {
     case "admit": {
       if (lane.failing_since === null) return { lane, effects: [], answer: counting(lane) };
-      return hold(lane, lane, waiting, event.onboarding, now, held);
+      return hold(lane, lane, waiting, event.onboarding, now, held, event.due ?? null);
     }
     case "refused": {
       const refusals = countRefusal(lane.refusals ?? NO_REFUSALS, event.onboarding);
@@ -209,7 +215,7 @@ export function laneTransition(
       const next = {
         ...lane,
         last_attempt_at: now,
-        next_probe_at: now + probeDelayMs(now - lane.failing_since!),
+        next_probe_at: now + probeDelay(lane, waiting, now),
         last_error: event.error ?? lane.last_error,
       };
       return {
@@ -249,7 +255,7 @@ export function laneTransition(
           answer: go,
         };
       }
-      const probe = nextProbe(waiting);
+      const probe = nextProbe(waiting, now);
       if (probe === null) {
         // Nobody waits: the next onboarding that asks is registered and sets the next probe.
         const next = { ...lane, next_probe_at: null };
@@ -272,7 +278,8 @@ export function laneTransition(
         effects: [
           { type: "store", lane: next },
           { type: "schedule", at: now + PROBE_LEASE_MS },
-          { type: "wait", onboarding: probe, waiter: { ...waiting.get(probe)!, probed_at: now } },
+          // The probe is its event's attempt: nothing is due for it any more.
+          { type: "wait", onboarding: probe, waiter: { ...waiting.get(probe)!, probed_at: now, due: null } },
           { type: "probe", onboarding: probe },
         ],
         answer: go,
@@ -323,22 +330,41 @@ function hold(
   onboarding: string,
   now: number,
   held: (state: LaneState) => Admission,
+  due: number | null = null,
 ): LaneTransition {
-  if (next.next_probe_at === null && next.probing_since === null) {
-    next = {
-      ...next,
-      next_probe_at: Math.max(now, (next.last_attempt_at ?? now) + probeDelayMs(now - next.failing_since!)),
-    };
-  }
   const effects: LaneEffect[] = [];
-  if (next !== before) effects.push({ type: "store", lane: next });
-  if (next.next_probe_at !== before.next_probe_at) effects.push({ type: "schedule", at: next.next_probe_at });
-  if (!waiting.has(onboarding)) effects.push({ type: "wait", onboarding, waiter: { since: now, probed_at: null } });
+  const known = waiting.get(onboarding);
+  let after = waiting;
+  if (!known || (known.due ?? null) !== due) {
+    const waiter = { since: known?.since ?? now, probed_at: known?.probed_at ?? null, due };
+    effects.push({ type: "wait", onboarding, waiter });
+    after = new Map(waiting).set(onboarding, waiter);
+  }
+  if (next.probing_since === null) {
+    const at = Math.max(now, (next.last_attempt_at ?? now) + probeDelay(next, after, now));
+    // A new wait sets the next probe; an attempt come due brings it nearer, never later.
+    if (next.next_probe_at === null || at < next.next_probe_at) next = { ...next, next_probe_at: at };
+  }
+  if (next !== before) effects.unshift({ type: "store", lane: next });
+  if (next.next_probe_at !== before.next_probe_at) effects.splice(1, 0, { type: "schedule", at: next.next_probe_at });
   return { lane: next, effects, answer: held(next) };
 }
 
-/** The waiting onboarding that was the probe least recently (never, first), the longest waiting among equals. */
-function nextProbe(waiting: ReadonlyMap<string, Waiter>): string | null {
+/**
+ * Until the next probe: the outage's cadence, or 5 s when the attempts due would press before the probe after it
+ * (./attempt-due.ts): the next decision comes only with that probe.
+ */
+function probeDelay(lane: LaneState, waiting: ReadonlyMap<string, Waiter>, now: number): number {
+  const cadence = probeDelayMs(now - lane.failing_since!);
+  return attemptsPressing(waiting, now + cadence, PROBE_MS) ? PROBE_MS : cadence;
+}
+
+/**
+ * While attempts come due faster than the outage's cadence, the waiting onboarding whose attempt is due first;
+ * otherwise the one that was the probe least recently (never, first), the longest waiting among equals.
+ */
+function nextProbe(waiting: ReadonlyMap<string, Waiter>, now: number): string | null {
+  if (attemptsPressing(waiting, now, PROBE_MS)) return earliestDue(waiting);
   let best: string | null = null;
   let key: [number, number] = [Infinity, Infinity];
   for (const [id, waiter] of waiting) {

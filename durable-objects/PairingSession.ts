@@ -9,7 +9,7 @@
  * returned. The platform's output gate holds every outgoing message (the RPC answer, WebSocket
  * sends) until those writes are durable, and a failed write resets the object, so no caller and
  * no subscriber ever sees a row that storage could still lose. A waiting page subscribes with a
- * hibernatable WebSocket (durable-objects/push.ts) and receives the row on every change.
+ * hibernatable WebSocket (src/durable/push.ts) and receives the row on every change.
  */
 import { readConfig } from "../src/config";
 import type { ErrorSpec } from "../src/errors";
@@ -31,7 +31,7 @@ import {
 } from "../src/sessions/machine";
 import { SESSION_OF_ANOTHER_ONBOARDING } from "../src/onboardings/refusals";
 import { SESSION_NOT_CONNECTED, SESSION_NOT_FOUND } from "../src/sessions/refusals";
-import { PushObject, type PushView } from "./push";
+import { PushObject, type PushView } from "../src/durable/push";
 
 const ROW_KEY = "row";
 

@@ -22,7 +22,7 @@ import {
   type Waiter,
 } from "../src/webhooks/lane";
 import { fanOut } from "../src/fan-out";
-import { performEach } from "./effects";
+import { performEach } from "../src/durable/effects";
 
 const LANE_KEY = "lane";
 const WAITER_PREFIX = "w:";

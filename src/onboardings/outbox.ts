@@ -6,7 +6,7 @@
  * schedule. Either way it is given up 3 days after its first failure.
  */
 import { isOnboardingEnded, type OnboardingEventsLog } from "../protocol/index";
-import { eventRetryDelayMs, GIVE_UP_AFTER_MS, heldRecheckMs, RETENTION_MS } from "./schedule";
+import { eventRetryDelayMs, GIVE_UP_AFTER_MS, heldRecheckMs, RETENTION_MS } from "./machine/schedule";
 import type { DeliveryAttempt, OnboardingState, OutboxEvent } from "./state";
 import type { ProbeResult } from "../webhooks/lane";
 import { attemptProblem, delivered, failureOf } from "../webhooks/standard-webhook";

@@ -17,7 +17,7 @@ import {
   paramDescriptions,
   paramSchemas,
 } from "../gateway/validators";
-import { onboardingComponents, onboardingPaths } from "../onboardings/openapi";
+import { onboardingComponents, onboardingPaths } from "../onboardings/http/openapi";
 import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES } from "../protocol/index";
 import { sessionRowSchema } from "../protocol/session-row";
 import {

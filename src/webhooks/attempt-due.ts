@@ -8,10 +8,13 @@
  * not otherwise all be made by their time (earliest deadline first: the i-th earliest due must come
  * no sooner than i probes from now).
  */
-import type { Waiter } from "./lane";
+/** What the lane knows of a waiting onboarding's attempt due (its Waiter's `due`). */
+interface Due {
+  due?: number | null;
+}
 
 /** The waiting onboarding whose attempt comes due first, or null when none is due. */
-export function earliestDue(waiting: ReadonlyMap<string, Waiter>): string | null {
+export function earliestDue(waiting: ReadonlyMap<string, Due>): string | null {
   let best: string | null = null;
   let at = Infinity;
   for (const [id, waiter] of waiting) {
@@ -27,7 +30,7 @@ export function earliestDue(waiting: ReadonlyMap<string, Waiter>): string | null
  * True when the attempts due could not all be made by their time unless the lane probes every `probeMs` from now: the
  * i-th earliest due (from 1) is within i probes.
  */
-export function attemptsPressing(waiting: ReadonlyMap<string, Waiter>, now: number, probeMs: number): boolean {
+export function attemptsPressing(waiting: ReadonlyMap<string, Due>, now: number, probeMs: number): boolean {
   const dues: number[] = [];
   for (const waiter of waiting.values()) if (waiter.due != null) dues.push(waiter.due);
   dues.sort((a, b) => a - b);

@@ -10,7 +10,7 @@ import {
   queryEvents,
   writeOnboardingRow,
   type OnboardingRow,
-} from "../../src/onboardings/index-store";
+} from "../../src/onboardings/index/store";
 import {
   mintOnboardingId,
   type OnboardingEventType,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { transition, type ChainReading, type MachineRules, type OnboardingEvent } from "../../src/onboardings/machine";
 import { eventsLog, nextWakeAt, type DeliveryTurn } from "../../src/onboardings/outbox";
-import { checkDelayMs, eventRetryDelayMs } from "../../src/onboardings/schedule";
+import { checkDelayMs, eventRetryDelayMs } from "../../src/onboardings/machine/schedule";
 import type { OnboardingState } from "../../src/onboardings/state";
 import { accountAddress } from "./helpers";
 

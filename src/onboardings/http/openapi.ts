@@ -1,13 +1,13 @@
 /** The onboarding endpoints in the OpenAPI document (src/openapi/document.ts), from the schemas their handlers use. */
 import type * as z from "zod/mini";
-import type { Config } from "../config";
-import { onboardingFeedEventSchema, onboardingViewSchema } from "../protocol/index";
+import type { Config } from "../../config";
+import { onboardingFeedEventSchema, onboardingViewSchema } from "../../protocol/index";
 import {
   onboardingCustomerViewSchema,
   onboardingEventsLogSchema,
   pageSchema,
   webhookRetrySchema,
-} from "../protocol/onboarding-answers";
+} from "../../protocol/onboarding-answers";
 import {
   authorizationClaimSchema,
   createOnboardingSchema,

@@ -18,17 +18,17 @@
  * `authorized` and `applied` are entered only on the chain's word (`observed`); nothing the
  * browser says moves them. Every event first sees the clock: past `expires_at`, it is expired.
  */
-import type { ErrorSpec } from "../errors";
-import type { Answer } from "../http/answer";
+import type { ErrorSpec } from "../../errors";
+import type { Answer } from "../../http/answer";
 import {
   isOnboardingEnded,
   type OnboardingEventType,
   type OnboardingStatus,
   type OnboardingView,
   type PayoutSource,
-} from "../protocol/index";
-import { FOLLOW_LEASE_MS } from "../chain-follower/machine";
-import type { OnboardingRow } from "./index-store";
+} from "../../protocol/index";
+import { FOLLOW_LEASE_MS } from "../../chain-follower/machine";
+import type { OnboardingRow } from "../index/store";
 import {
   nextWakeAt,
   pendingHead,
@@ -37,7 +37,7 @@ import {
   resendGivenUp,
   retentionOver,
   type DeliveryTurn,
-} from "./outbox";
+} from "../outbox";
 import {
   NOT_AN_AUTHORIZATION,
   ONBOARDING_ALREADY_PAIRED,
@@ -48,9 +48,9 @@ import {
   ONBOARDING_NOT_FOUND,
   ONBOARDING_NOT_PAIRED,
   SIGNER_MISMATCH,
-} from "./refusals";
+} from "../refusals";
 import { checkDelayMs, owedRetryDelayMs } from "./schedule";
-import type { OnboardingRecord, OnboardingState, OutboxEvent, Owed } from "./state";
+import type { OnboardingRecord, OnboardingState, OutboxEvent, Owed } from "../state";
 
 /** What a host's create stores, already validated. */
 export interface NewOnboarding {

@@ -5,15 +5,15 @@
  * in whether its delivery was given up (`failed_at`), and only with a newer version of its onboarding.
  */
 import * as z from "zod/mini";
-import { ApiError, GrpcCode, type ErrorSpec } from "../errors";
+import { ApiError, GrpcCode, type ErrorSpec } from "../../errors";
 import {
   onboardingFeedEventSchema,
   onboardingViewSchema,
   type OnboardingFeedEvent,
   type OnboardingView,
-} from "../protocol/index";
-import { PAGE_LIMIT_DEFAULT, type EventListQuery, type OnboardingListQuery } from "./schemas";
-import type { OutboxEvent } from "./state";
+} from "../../protocol/index";
+import { PAGE_LIMIT_DEFAULT, type EventListQuery, type OnboardingListQuery } from "../http/schemas";
+import type { OutboxEvent } from "../state";
 
 /** One onboarding at one version of its state, with every event it has written so far. */
 export interface OnboardingRow {

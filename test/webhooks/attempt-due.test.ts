@@ -40,7 +40,7 @@ describe("attempts come due", () => {
     ]);
     expect(attemptsPressing(waiting, T0 - 5_001, 5_000)).toBe(false);
     expect(attemptsPressing(waiting, T0 - 5_000, 5_000)).toBe(true);
-    expect(attemptsPressing(new Map([["d", { since: T0, probed_at: null }]]), T0, 5_000)).toBe(false);
+    expect(attemptsPressing(new Map([["d", { since: T0, probed_at: null, due: null }]]), T0, 5_000)).toBe(false);
   });
 
   it("probes the attempt due first while attempts press, before the onboarding that waited longest", () => {

@@ -7,7 +7,8 @@
  */
 import type { HostWebhook } from "../config";
 import { log } from "../log";
-import { attemptDueAt, type DeliveryTurn } from "../onboardings/outbox";
+import type { DeliveryTurn } from "./lane-state";
+import { attemptDueAt } from "./delivery-turn";
 import type { OutboxEvent } from "../onboardings/state";
 import { attemptProblem, deliver, delivered, failureOf } from "./standard-webhook";
 import type { Admission } from "./lane";

@@ -2,6 +2,7 @@
  * What the delivery lane of one webhook URL stores and says (its machine: ./lane.ts): the lane, its
  * waiting onboardings, its events, effects and answers, and its cadence.
  */
+import type { DeliveryAttempt } from "../onboardings/state";
 import type { Refusals } from "./refusal-rule";
 
 /** What the lane stores. */
@@ -111,4 +112,16 @@ export const RELEASE_LEASE_MS = 10_000;
  */
 export function probeDelayMs(elapsed: number): number {
   return Math.min(Math.max(PROBE_MS, Math.round(elapsed / 120)), MAX_PROBE_MS);
+}
+
+/**
+ * What one turn at delivering event `id` came to: an attempt (delivered, or failed), and, when the
+ * endpoint is failing, since when and its last error (the event is then held until the lane releases it).
+ */
+export interface DeliveryTurn {
+  /** When the lane was asked (ms). */
+  askedAt: number;
+  attempt?: DeliveryAttempt;
+  failingSince?: number;
+  lastError?: string | null;
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { transition, type ChainReading, type MachineRules, type OnboardingEvent } from "../../src/onboardings/machine";
-import { eventsLog, nextWakeAt, type DeliveryTurn } from "../../src/onboardings/outbox";
-import { checkDelayMs, eventRetryDelayMs } from "../../src/onboardings/machine/schedule";
+import { eventsLog, nextWakeAt } from "../../src/onboardings/outbox";
+import type { DeliveryTurn } from "../../src/webhooks/lane-state";
+import { checkDelayMs } from "../../src/onboardings/machine/schedule";
+import { eventRetryDelayMs } from "../../src/webhooks/delivery-policy";
 import type { OnboardingState } from "../../src/onboardings/state";
 import { accountAddress } from "./helpers";
 

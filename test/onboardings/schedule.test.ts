@@ -4,7 +4,8 @@
  * (an owed write's retries are pinned in index-sync.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import { checkDelayMs, eventRetryDelayMs, heldRecheckMs } from "../../src/onboardings/machine/schedule";
+import { checkDelayMs } from "../../src/onboardings/machine/schedule";
+import { eventRetryDelayMs, heldRecheckMs } from "../../src/webhooks/delivery-policy";
 
 const SECOND = 1000;
 const MINUTE = 60_000;

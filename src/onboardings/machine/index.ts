@@ -19,7 +19,8 @@
  * browser says moves them. Every event first sees the clock: past `expires_at`, it is expired.
  */
 import type { ErrorSpec } from "../../errors";
-import { nextWakeAt, pendingHead, recordTurn, releaseHead, resendGivenUp, retentionOver } from "../outbox";
+import { recordTurn } from "../../webhooks/delivery-turn";
+import { nextWakeAt, pendingHead, releaseHead, resendGivenUp, retentionOver } from "../outbox";
 import { FOLLOW_LEASE_MS } from "../../chain-follower/machine";
 import { ONBOARDING_ALREADY_PAIRED, ONBOARDING_EXISTS, ONBOARDING_NOT_FOUND, ONBOARDING_NOT_PAIRED } from "../refusals";
 import type { OnboardingState } from "../state";

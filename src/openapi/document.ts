@@ -20,6 +20,7 @@ import {
 import { onboardingComponents, onboardingPaths } from "../onboardings/http/openapi";
 import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES } from "../protocol/index";
 import { sessionRowSchema } from "../protocol/session-row";
+import { walletProofBody } from "./wallet-proof-body";
 import {
   createSessionSchema,
   SESSION_CONFIRM_BODY_LIMIT,
@@ -208,25 +209,6 @@ export function openApiDocument(config: Config): Json {
       schemas: { Error: schema(errorBodySchema), SessionRow: schema(sessionRowSchema), ...onboardings.schemas },
       securitySchemes: onboardings.securitySchemes,
     },
-  };
-}
-
-/** The confirm body as the wallet sends it (read by `normalizeWalletProof`, not by a schema). */
-function walletProofBody(config: Config): Json {
-  const text = (description: string) => ({ type: "string", description });
-  return {
-    type: "object",
-    required: ["address"],
-    properties: {
-      session_id: text("The path's session id (or sessionId)"),
-      sessionId: text("camelCase spelling of session_id"),
-      address: text(`Account address, bech32 with prefix "${config.bech32Prefix}"`),
-      pubkey_base64: text("The wallet's public key, base64 or base64url (or pubkeyBase64); required"),
-      pubkeyBase64: text("camelCase spelling of pubkey_base64"),
-      account_label: text(`Account name shown by the page, at most ${ACCOUNT_LABEL_MAX} characters (or accountLabel)`),
-      accountLabel: text("camelCase spelling of account_label"),
-    },
-    additionalProperties: true,
   };
 }
 

@@ -93,7 +93,7 @@ const TELL_RETRY_MAX_MS = 600_000;
 const TELL_LEASE_MS = 30_000;
 
 /** Milliseconds until a tell is tried again after `failures` (1 or more) in a row went unanswered. */
-export function tellRetryDelayMs(failures: number): number {
+function tellRetryDelayMs(failures: number): number {
   return Math.min(TELL_RETRY_MS * 2 ** (failures - 1), TELL_RETRY_MAX_MS);
 }
 

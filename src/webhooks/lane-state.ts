@@ -48,7 +48,7 @@ export type Admission =
  * What a probe found: the event delivered, refused for its body alone (the endpoint answers), the
  * attempt failed, or the onboarding had nothing left to deliver.
  */
-export type ProbeOutcome = "delivered" | "refused" | "failed" | "nothing";
+type ProbeOutcome = "delivered" | "refused" | "failed" | "nothing";
 
 /** A probe's outcome and, when it failed, the problem. */
 export interface ProbeResult {

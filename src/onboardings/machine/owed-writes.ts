@@ -39,12 +39,12 @@ export function afterRetention(state: OnboardingState, event: OnboardingEvent, n
 }
 
 /** Whether an owed write is to be tried at `now`: none under way, or its lease ran out. */
-export function isDue(owed: Owed | null, now: number): boolean {
+function isDue(owed: Owed | null, now: number): boolean {
   return owed === null || owed.at <= now;
 }
 
 /** An owed write tried now: due again, if it does not report back, when a failure would retry it. */
-export function lease(owed: Owed | null, now: number): Owed {
+function lease(owed: Owed | null, now: number): Owed {
   const failures = owed?.failures ?? 0;
   return { at: now + owedRetryDelayMs(failures + 1), failures };
 }

@@ -8,6 +8,6 @@ describe("hex", () => {
     expect(toHex(new Uint8Array([0, 1, 15, 16, 255]))).toBe("00010f10ff");
     expect([...fromHex("00010F10ff")]).toEqual([0, 1, 15, 16, 255]);
     expect([...fromHex("")]).toEqual([]);
-    fc.assert(fc.property(fc.uint8Array(), (bytes) => expect([...fromHex(toHex(bytes))]).toEqual([...bytes])));
+    fc.assert(fc.property(fc.uint8Array(), (bytes) => toHex(fromHex(toHex(bytes))) === toHex(bytes)));
   });
 });

@@ -26,7 +26,7 @@ export function boundRefusal(refusal: ErrorSpec): ErrorSpec {
         status: 409,
         code: GrpcCode.ABORTED,
         reason: "ONBOARDING_ALREADY_PAIRED",
-        message: `The host's onboarding this session belongs to is already paired with another wallet; ${NOT_CONNECTED}`,
+        message: `The host's onboarding of this session is already paired with another wallet; ${NOT_CONNECTED}`,
       };
     case "ONBOARDING_CANCELLED":
       return gone(refusal.reason, "was cancelled");

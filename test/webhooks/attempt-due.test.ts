@@ -57,7 +57,7 @@ describe("attempts come due", () => {
     expect(l.probes.map((p) => p.onboarding)).toEqual(["due-soon"]);
   });
 
-  it("gives each of 2000 onboardings held in a day-old outage an attempt within its 3 days, at 5 s apart at most", () => {
+  it("gives each of 2000 onboardings held in a day-old outage an attempt in its 3 days, one every 5 s at most", () => {
     const l = lane();
     // The outage is a day old: the cadence is one probe every 5 minutes (864 in 3 days, fewer than 2000).
     l.step({ type: "failed", onboarding: "first", error: "HTTP 503" }, T0 - DAY);

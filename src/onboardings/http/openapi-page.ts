@@ -1,4 +1,4 @@
-/** The customer page's endpoints in the OpenAPI document (src/openapi/document.ts), from the schemas their handlers use. */
+/** The customer page's endpoints in the OpenAPI document (src/openapi/document.ts), from their handlers' schemas. */
 import type { Config } from "../../config";
 import { idParam, json, noStore, type Json, type OpenApiParts } from "./openapi-parts";
 import { authorizationClaimSchema, PAGE_BODY_LIMIT, payoutSchema } from "./schemas";

@@ -387,6 +387,11 @@ describe("delivery: held while the endpoint fails, refused events backed off alo
       state = turn(state, 0, { askedAt: T0 + GIVE_UP_AFTER_MS, failingSince: T0 }, T0 + GIVE_UP_AFTER_MS);
       expect(state.events[0]).toMatchObject({ failed_at: new Date(T0 + GIVE_UP_AFTER_MS).toISOString(), held: null });
       expect(state.events[0]!.attempts).toHaveLength(2);
+      // Counted from the first failure, not from when it was written: first failing an hour after it was written,
+      // an event is still owed 3 days after it was written.
+      let late = turn(owing(), 0, failed(T0 + 3_600_000), T0 + 3_600_000);
+      late = turn(late, 0, failed(T0 + GIVE_UP_AFTER_MS + 1), T0 + GIVE_UP_AFTER_MS + 1);
+      expect(late.events[0]!.failed_at).toBeNull();
       // The second event was held behind it all along: its clock starts with the first's, not 3 days later.
       expect(state.events[1]!.first_failed_at).toBe(T0);
       // Given up only once it has had an attempt of its own: held without one, it waits for the lane's probe.

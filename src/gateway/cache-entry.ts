@@ -59,6 +59,7 @@ export function queryKeys(
   };
 }
 
+/** @internal Exported for its tests only. */
 export async function etagOf(status: number, body: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${status}\n${body}`));
   return `"${toHex(digest.slice(0, 12))}"`;

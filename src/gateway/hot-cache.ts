@@ -8,9 +8,9 @@ import type { CacheEntry } from "./cache-entry";
 import { isFresh } from "./freshness";
 
 /** Most entries kept. */
-export const HOT_MAX_ENTRIES = 1000;
+const HOT_MAX_ENTRIES = 1000;
 /** Most body characters kept in total (about as many bytes for JSON). */
-export const HOT_MAX_CHARS = 8 * 1024 * 1024;
+const HOT_MAX_CHARS = 8 * 1024 * 1024;
 
 /** A kept entry and the route pattern of the requests it answers (for the access log). */
 interface Hot {

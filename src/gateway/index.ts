@@ -51,6 +51,7 @@ export function gatewayRoutes(config: Config): Hono<GatewayEnv> {
 /**
  * Forgets the isolate's gateway state: hot entries, in-flight refreshes, upstream health, the shields' board (tests
  * start from nothing).
+ * @internal Tests start each file from nothing.
  */
 export function resetGatewayState(): void {
   resetHotCache();

@@ -29,7 +29,10 @@ export function templateConfig(config: Config): Config {
   return marked as unknown as Config;
 }
 
-/** The template's text with `config`'s settings in place of the placeholders, each as JSON string content. */
+/**
+ * The template's text with `config`'s settings in place of the placeholders, each as JSON string content.
+ * @internal Exported for its tests only.
+ */
 export function fillOpenApi(template: string, config: Config): string {
   return template.replace(/@@(\w+)@@/g, (token, name: string) =>
     (OPENAPI_SETTINGS as readonly string[]).includes(name)

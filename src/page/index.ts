@@ -6,7 +6,10 @@ import { connectStepHtml, firstSession, pageKind, type FirstSession, type PageKi
 import { hostedSummaryHtml, hostedView, ownNodeSummaryHtml } from "./first-summary";
 import { pageSettings } from "./settings";
 
-/** JSON safe inside a `<script>` element: no `<` can close it. */
+/**
+ * JSON safe inside a `<script>` element: no `<` can close it.
+ * @internal Exported for its tests only.
+ */
 export const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
 /** The inline stylesheet's CSP source, computed once per stylesheet text. */

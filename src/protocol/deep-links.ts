@@ -6,7 +6,7 @@
 import type { ConnectPayload } from "./connect-payload.ts";
 
 /** What a wallet link asks for. */
-export type DeepLinkAction = "connect" | "sign";
+type DeepLinkAction = "connect" | "sign";
 
 /** `<scheme>://connect?p=…` for a connect payload. */
 export function connectDeepLink(scheme: string, payload: ConnectPayload): string {

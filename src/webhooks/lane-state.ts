@@ -99,7 +99,10 @@ export const ANSWERING: LaneState = {
 
 /** The endpoint is tried at most this often: every 5 s for the first 10 minutes of an outage (1/120 of 10 minutes). */
 export const PROBE_MS = 5_000;
-/** It is never left untried longer than this. */
+/**
+ * It is never left untried longer than this.
+ * @internal Exported for its tests only.
+ */
 export const MAX_PROBE_MS = 5 * 60_000;
 /** A probe's attempt takes at most the receiver's timeout (10 s); one not heard of after this is taken as lost. */
 export const PROBE_LEASE_MS = 30_000;

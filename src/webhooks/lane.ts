@@ -34,8 +34,6 @@ import {
 
 export {
   ANSWERING,
-  MAX_PROBE_MS,
-  probeDelayMs,
   type Admission,
   type LaneEffect,
   type LaneEvent,

@@ -5,7 +5,7 @@
 import { isOnboardingEnded } from "../../src/protocol/index";
 import type { OnboardingState, OutboxEvent } from "../../src/onboardings/state";
 import { clock } from "./faults";
-import { MAX_PROBE_MS } from "../../src/webhooks/lane";
+import { MAX_PROBE_MS } from "../../src/webhooks/lane-state";
 import type { World } from "./world";
 
 type Invariant = "delivery" | "index" | "follower" | "wakes" | "poisoned-lane" | "give-up" | "quiet" | "erased";

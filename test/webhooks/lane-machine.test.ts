@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   ANSWERING,
   laneTransition,
-  probeDelayMs,
   type LaneEffect,
   type LaneEvent,
   type LaneState,
   type Waiter,
 } from "../../src/webhooks/lane";
+import { probeDelayMs } from "../../src/webhooks/lane-state";
 
 // The figures docs/ARCHITECTURE.md and docs/HOSTS.md state, written out rather than imported, so a changed one fails.
 /** The endpoint is never left untried longer than 5 minutes. */

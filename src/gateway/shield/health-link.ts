@@ -27,13 +27,14 @@ const HEALTH_WAIT_MS = 250;
 export type HealthNamespace = DurableObjectNamespace<UpstreamHealth>;
 
 /** The deployment's health object, placed like the shields. */
-export function healthObject(namespace: HealthNamespace, settings: Pick<Config, "cacheShieldLocation">) {
+function healthObject(namespace: HealthNamespace, settings: Pick<Config, "cacheShieldLocation">) {
   return namespace.getByName(HEALTH_OBJECT, placement(settings));
 }
 
 /**
  * One isolate's board, kept in step with the health object: at most one exchange a second while
  * nothing changes, and one at once when a node fails, recovers or is seen for the first time.
+ * @internal Exported for its tests only.
  */
 export class HealthLink {
   /** When the board last took the shared view. */

@@ -86,7 +86,10 @@ export async function onboardingsWithGivenUpEvents(db: D1Database, limit: number
   return results.map((row) => row.onboarding_id);
 }
 
-/** The version of an onboarding's row, or null while it has none. */
+/**
+ * The version of an onboarding's row, or null while it has none.
+ * @internal Exported for its tests only.
+ */
 export async function indexedVersion(db: D1Database, id: string): Promise<number | null> {
   const row = await db.prepare("SELECT version FROM onboardings WHERE id = ?").bind(id).first<{ version: number }>();
   return row === null ? null : row.version;

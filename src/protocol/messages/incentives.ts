@@ -18,7 +18,7 @@ export interface AuthorizeOperatorValue {
 }
 
 /** Value of MsgRevokeOperatorAuthorization (field names assumed to mirror the authorize message). */
-export interface RevokeOperatorAuthorizationValue {
+interface RevokeOperatorAuthorizationValue {
   readonly payoutRecipient: string;
   readonly operator: string;
 }

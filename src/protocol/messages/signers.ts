@@ -5,7 +5,7 @@ import type { TxMessage } from "./tx-message.ts";
 import { typeUrls } from "./type-urls.ts";
 
 /** Which key signs a message: the customer's payout key, the node's operator key, or a plain account. */
-export type SignerRole = "payout" | "operator" | "account";
+type SignerRole = "payout" | "operator" | "account";
 
 /**
  * The address that must sign `message` and the role of its key: payoutRecipient for the

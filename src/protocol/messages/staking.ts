@@ -6,7 +6,7 @@ import type { Coin, TxMessage } from "./tx-message.ts";
 import { typeUrls } from "./type-urls.ts";
 
 /** Value of `/cosmos.staking.v1beta1.MsgDelegate` and `MsgUndelegate`. */
-export interface DelegationValue {
+interface DelegationValue {
   readonly delegatorAddress: string;
   readonly validatorAddress: string;
   readonly amount: Coin;

@@ -16,6 +16,7 @@ import { createSessionClient, type FirstSession } from "../session-client.ts";
 import { runAuthorizeStep } from "../steps/authorize.ts";
 import { runConnectStep, type PairedWallet } from "../steps/connect.ts";
 import { nodePaysSentence } from "../steps/node-watch.ts";
+import { reveal, shortAddress } from "../step-view.ts";
 import { findWalletApp } from "../wallet-bridge.ts";
 import {
   fetchOnboardingView,
@@ -157,7 +158,17 @@ class HostedOnboarding {
     if (view.status === "applied") {
       this.finished = true;
       this.follower?.stop();
-      show(this.notice, backToHost(view));
+      // The end comes first: what the chain verified, and the way back, under the heading and in view.
+      show(
+        this.notice,
+        el(
+          "p",
+          { class: "success", "data-testid": "outcome" },
+          nodePaysSentence(view.payout ?? "", view.node.height ?? null),
+        ),
+        backToHost(view),
+      );
+      reveal(this.notice);
       announce(nodePaysSentence(view.payout ?? "", view.node.height ?? null));
     }
   }
@@ -280,7 +291,7 @@ class HostedOnboarding {
 
   /** The paired address, large, with what to check, before the authorization uses it. */
   private showPaired(payout: string): void {
-    this.connect.setState("done");
+    this.connect.setState("done", `Wallet connected: payout ${shortAddress(payout)}`);
     show(
       this.connect.body,
       el("p", {}, "Your wallet is connected. Its payout address is:"),
@@ -304,7 +315,7 @@ function detachable(target: Step): { step: Step; detach(): void } {
       get body() {
         return attached ? target.body : nowhere;
       },
-      setState: (state) => attached && target.setState(state),
+      setState: (state, line) => attached && target.setState(state, line),
     },
     detach: () => void (attached = false),
   };

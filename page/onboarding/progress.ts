@@ -4,6 +4,7 @@
  * payout, so no command is shown here.
  */
 import { addressItem, el, show, type Step } from "../dom.ts";
+import { shortAddress } from "../step-view.ts";
 import { nodePaysSentence } from "../steps/node-watch.ts";
 import { isAuthorized, type CustomerView } from "./view.ts";
 
@@ -28,7 +29,9 @@ export function showAuthorized(step: Step, view: CustomerView): void {
     ),
     el("p", { "data-testid": "authorize-done" }, authorizedSentence(view)),
   );
-  step.setState(view.authorization.required === false ? "skipped" : "done");
+  if (view.authorization.required === false)
+    step.setState("skipped", "No authorization needed: your payout address is the operator");
+  else step.setState("done", authorizedSentence(view).replace(/\.$/, ""));
 }
 
 /** Step 3 of a hosted onboarding: what has happened on the node so far. */
@@ -55,7 +58,7 @@ export function showHostProgress(step: Step, view: CustomerView): void {
     );
     return;
   }
-  step.setState("done");
+  step.setState("done", `Applied: your node pays ${shortAddress(view.payout)}`);
   show(
     step.body,
     authorized,

@@ -13,14 +13,33 @@ const reading = () => (lastReading = performance.now());
 // The customer's own hand on the view: a wheel, a swipe, a key (arrows, space, page keys, typing in a field).
 for (const type of ["wheel", "touchmove", "keydown"]) addEventListener(type, reading, { passive: true, capture: true });
 
+/** How long a revealed step is kept at the top while its content arrives (a network answer, a QR). */
+const FOLLOW_MS = 5000;
+
+let following: (() => void) | null = null;
+
 /**
  * Brings `target` to the top of the view, unless the customer scrolled in the last READING_MS;
- * true when it did.
+ * true when it did. A step is revealed as it becomes active, often before its content is there,
+ * when the page may be too short to put it at the top: it is kept there as it grows, for
+ * FOLLOW_MS, until the customer scrolls or another target is revealed.
  */
 export function reveal(target: Element): boolean {
   if (performance.now() - lastReading < READING_MS) return false;
-  const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
-  target.scrollIntoView({ block: "start", behavior: reduced ? "auto" : "smooth" });
+  following?.();
+  const started = performance.now();
+  const behavior = matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth";
+  const scroll = () => target.scrollIntoView({ block: "start", behavior });
+  scroll();
+  const observer = new ResizeObserver(() => (lastReading > started ? stop() : scroll()));
+  const timer = setTimeout(() => stop(), FOLLOW_MS);
+  const stop = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    following = null;
+  };
+  following = stop;
+  observer.observe(target);
   return true;
 }
 

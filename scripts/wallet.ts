@@ -12,6 +12,9 @@
  *   "authorization already exists" (ErrAuthorizationExists) counts as success, as the network's
  *   clients treat it; any other failure exits non-zero with the chain's text.
  *
+ * An empty argument, a page's HTML or a page's address is refused in words; for a host's
+ * onboarding page the words name the onboarding's state (applied, cancelled, expired, …).
+ *
  * The address is deterministic (from --seed, default "payout") unless --address names one. It
  * never asks for, accepts or stores a recovery phrase: there is none, the key is fake.
  *
@@ -220,6 +223,46 @@ function signRequestOf(payload: unknown): SignRequest {
   return parsed.data as SignRequest;
 }
 
+/** What a page of an ended or paired onboarding says instead of a link, by its status. */
+const NOTHING_TO_PAIR: Record<string, string> = {
+  applied: "is applied already: its node pays the payout, nothing is left to pair",
+  cancelled: "was cancelled: nothing is left to pair",
+  expired: "expired: nothing is left to pair",
+  connected: "is connected already: a wallet is paired, sign its authorization instead (the page's second step)",
+  authorized: "is authorized already: a wallet is paired and authorized, the host applies the payout next",
+};
+
+/**
+ * Throws, in words, for what is not a wallet link: an empty argument (a page that carried no
+ * connect link, or a variable left unset), a page's HTML, or the page's own address, whose
+ * onboarding's state it reads and names (a host re-running a guide gets its applied onboarding back).
+ */
+async function refuseWhatIsNoLink(input: string, server: string): Promise<void> {
+  if (input === "")
+    throw new WalletError(
+      "the link is empty: nothing to connect or sign. A host's onboarding page carries no connect link once its " +
+        "onboarding is paired or ended (GET /api/onboarding-pages/<id> says its status), or the variable holding " +
+        "the link was never set",
+    );
+  if (input.startsWith("<"))
+    throw new WalletError("this is a page's HTML, not a wallet link: give the link of its “Open wallet” button");
+  if (!/^https?:\/\//i.test(input)) return;
+  const id = /[?&]onboarding=(ob_[0-9a-f]{32})\b/.exec(input)?.[1];
+  if (id === undefined)
+    throw new WalletError("this is a web address, not a wallet link: give the link of the page's “Open wallet” button");
+  const { status, body } = await fetchJson(`${new URL(input).origin || server}/api/onboarding-pages/${id}`);
+  const state = (body as { status?: string } | null)?.status;
+  if (status === 200 && state !== undefined && NOTHING_TO_PAIR[state] !== undefined)
+    throw new WalletError(
+      `this is the page of onboarding ${id}, not a wallet link, and the onboarding ${NOTHING_TO_PAIR[state]}. A new ` +
+        "onboarding needs a new Idempotency-Key",
+    );
+  throw new WalletError(
+    `this is the page of onboarding ${id} (${status === 200 ? state : `answered ${status}`}), not a wallet link: ` +
+      "give the link of its “Open wallet” button",
+  );
+}
+
 interface Options {
   address?: string;
   seed: string;
@@ -261,6 +304,7 @@ async function main(): Promise<void> {
     devnet: values.devnet.replace(/\/+$/, ""),
   };
   const input = positionals[0]!.trim();
+  await refuseWhatIsNoLink(input, options.server);
   if (SESSION_ID_PATTERN.test(input)) return connect({ sessionId: input, server: options.server }, options);
 
   // A scanned QR holds a link, or a payload's raw base64: a connect payload's or a sign request's.

@@ -6,7 +6,7 @@
  */
 
 /** How long after the customer's own scrolling the page leaves the view where they put it. */
-export const READING_MS = 4000;
+const READING_MS = 4000;
 
 let lastReading = Number.NEGATIVE_INFINITY;
 const reading = () => (lastReading = performance.now());
@@ -59,7 +59,7 @@ export function showOutcome(...parts: (Node | null)[]): void {
 
 /** An address cut to its start and end, for a one-line summary (the step itself shows it whole). */
 export function shortAddress(address: string): string {
-  return address.length > 22 ? `${address.slice(0, 11)}…${address.slice(-6)}` : address;
+  return address.length > 16 ? `${address.slice(0, 9)}…${address.slice(-4)}` : address;
 }
 
 /** True once any step of the page is finished: an active step after that is the journey moving on. */

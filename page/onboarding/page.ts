@@ -291,7 +291,7 @@ class HostedOnboarding {
 
   /** The paired address, large, with what to check, before the authorization uses it. */
   private showPaired(payout: string): void {
-    this.connect.setState("done", `Wallet connected: payout ${shortAddress(payout)}`);
+    this.connect.setState("done", `Connected: ${shortAddress(payout)}`);
     show(
       this.connect.body,
       el("p", {}, "Your wallet is connected. Its payout address is:"),

@@ -29,9 +29,12 @@ export function showAuthorized(step: Step, view: CustomerView): void {
     ),
     el("p", { "data-testid": "authorize-done" }, authorizedSentence(view)),
   );
-  if (view.authorization.required === false)
-    step.setState("skipped", "No authorization needed: your payout address is the operator");
-  else step.setState("done", authorizedSentence(view).replace(/\.$/, ""));
+  if (view.authorization.required === false) step.setState("skipped", "No authorization needed");
+  else
+    step.setState(
+      "done",
+      typeof view.authorization.height === "number" ? `Authorized: block ${view.authorization.height}` : "Authorized",
+    );
 }
 
 /** Step 3 of a hosted onboarding: what has happened on the node so far. */
@@ -58,7 +61,7 @@ export function showHostProgress(step: Step, view: CustomerView): void {
     );
     return;
   }
-  step.setState("done", `Applied: your node pays ${shortAddress(view.payout)}`);
+  step.setState("done", `Applied: pays ${shortAddress(view.payout)}`);
   show(
     step.body,
     authorized,

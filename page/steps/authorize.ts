@@ -60,7 +60,7 @@ export async function runAuthorizeStep(
       const plan = planOperatorAuthorization(ctx, { ...input, now: Date.now() });
       if (plan.kind === "skip") {
         show(status, el("p", { "data-testid": "authorize-skipped" }, `No signature needed. ${plan.reason}`));
-        step.setState("skipped", "No authorization needed: your payout address is the operator");
+        step.setState("skipped", "No authorization needed");
         return;
       }
       show(status, el("p", { class: "muted" }, "Checking whether this operator is already authorized…"));
@@ -73,7 +73,7 @@ export async function runAuthorizeStep(
             "This operator is already authorized to pay you. Nothing to sign.",
           ),
         );
-        step.setState("done", `Operator already authorized: ${shortAddress(input.operator)}`);
+        step.setState("done", `Authorized: ${shortAddress(input.operator)}`);
         return;
       }
       const expiresAt = new Date(Math.min(Date.parse(plan.request.expires_at), Date.now() + input.ttlSeconds * 1000));
@@ -94,7 +94,7 @@ export async function runAuthorizeStep(
       } finally {
         stop.abort();
       }
-      step.setState("done", `Operator authorized: ${shortAddress(input.operator)}`);
+      step.setState("done", `Authorized: ${shortAddress(input.operator)}`);
       return;
     } catch (error) {
       if (input.signal?.aborted) return;

@@ -40,7 +40,7 @@ export async function runConnectStep(
   for (;;) {
     try {
       const paired = await attempt(step, ctx, client, app);
-      step.setState("done", `Wallet connected: payout ${shortAddress(paired.address)}`);
+      step.setState("done", `Connected: ${shortAddress(paired.address)}`);
       show(
         step.body,
         el(

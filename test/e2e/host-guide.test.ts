@@ -239,7 +239,7 @@ describe("docs/HOSTS.md, run as written", () => {
     expect(block("loop-create")).not.toMatch(/Idempotency-Key: [\w-]+'/);
   });
 
-  it("docs/GATEWAY.md's examples use the served namespace; its CosmJS note names the parser's file and cosmjs-types", () => {
+  it("GATEWAY.md's examples use the served namespace; its CosmJS note names the parser's file and cosmjs-types", () => {
     const paths = [...GATEWAY_GUIDE.matchAll(/\/api\/([a-z0-9-]+)\/(incentives|trustscore|campaign)\//g)];
     expect(paths.length).toBeGreaterThan(0);
     for (const [path, namespace] of paths) expect(namespace, path).toBe(ctx.namespace);

@@ -42,6 +42,7 @@ import { decodeWalletPayload, parseDeepLink } from "../src/protocol/index.ts";
 import { SESSION_ID_PATTERN } from "../src/protocol/index.ts";
 import type { SignRequest } from "../src/protocol/index.ts";
 import { connectPayloadSchema, signRequestSchema } from "../src/protocol/wallet-schemas.ts";
+import { refuseWhatIsNoLink } from "./wallet-not-a-link.ts";
 
 /** Size of an ML-DSA-65 public key, the network's signing scheme. */
 const PUBKEY_BYTES = 1952;
@@ -221,46 +222,6 @@ function signRequestOf(payload: unknown): SignRequest {
       `not a sign request: ${parsed.error.issues[0]!.path.join(".") || "payload"} ${parsed.error.issues[0]!.message}`,
     );
   return parsed.data as SignRequest;
-}
-
-/** What a page of an ended or paired onboarding says instead of a link, by its status. */
-const NOTHING_TO_PAIR: Record<string, string> = {
-  applied: "is applied already: its node pays the payout, nothing is left to pair",
-  cancelled: "was cancelled: nothing is left to pair",
-  expired: "expired: nothing is left to pair",
-  connected: "is connected already: a wallet is paired, sign its authorization instead (the page's second step)",
-  authorized: "is authorized already: a wallet is paired and authorized, the host applies the payout next",
-};
-
-/**
- * Throws, in words, for what is not a wallet link: an empty argument (a page that carried no
- * connect link, or a variable left unset), a page's HTML, or the page's own address, whose
- * onboarding's state it reads and names (a host re-running a guide gets its applied onboarding back).
- */
-async function refuseWhatIsNoLink(input: string, server: string): Promise<void> {
-  if (input === "")
-    throw new WalletError(
-      "the link is empty: nothing to connect or sign. A host's onboarding page carries no connect link once its " +
-        "onboarding is paired or ended (GET /api/onboarding-pages/<id> says its status), or the variable holding " +
-        "the link was never set",
-    );
-  if (input.startsWith("<"))
-    throw new WalletError("this is a page's HTML, not a wallet link: give the link of its “Open wallet” button");
-  if (!/^https?:\/\//i.test(input)) return;
-  const id = /[?&]onboarding=(ob_[0-9a-f]{32})\b/.exec(input)?.[1];
-  if (id === undefined)
-    throw new WalletError("this is a web address, not a wallet link: give the link of the page's “Open wallet” button");
-  const { status, body } = await fetchJson(`${new URL(input).origin || server}/api/onboarding-pages/${id}`);
-  const state = (body as { status?: string } | null)?.status;
-  if (status === 200 && state !== undefined && NOTHING_TO_PAIR[state] !== undefined)
-    throw new WalletError(
-      `this is the page of onboarding ${id}, not a wallet link, and the onboarding ${NOTHING_TO_PAIR[state]}. A new ` +
-        "onboarding needs a new Idempotency-Key",
-    );
-  throw new WalletError(
-    `this is the page of onboarding ${id} (${status === 200 ? state : `answered ${status}`}), not a wallet link: ` +
-      "give the link of its “Open wallet” button",
-  );
 }
 
 interface Options {

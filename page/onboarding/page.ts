@@ -11,12 +11,12 @@ import {
   type ChainContext,
   type WalletAppGlobals,
 } from "../../src/protocol/index.ts";
-import { announce, el, failure, show, step, type Step } from "../dom.ts";
+import { el, failure, show, step } from "../dom.ts";
 import { createSessionClient, type FirstSession } from "../session-client.ts";
 import { runAuthorizeStep } from "../steps/authorize.ts";
 import { runConnectStep, type PairedWallet } from "../steps/connect.ts";
-import { nodePaysSentence } from "../steps/node-watch.ts";
-import { reveal, shortAddress } from "../step-view.ts";
+import { detachable } from "../detachable-step.ts";
+import { shortAddress } from "../step-view.ts";
 import { findWalletApp } from "../wallet-bridge.ts";
 import {
   fetchOnboardingView,
@@ -26,7 +26,7 @@ import {
   submitPayout,
 } from "./api.ts";
 import { followOnboarding } from "./follow.ts";
-import { backToHost, endedSentence, INVALID_LINK_SENTENCE, onboardingSummary } from "./notices.ts";
+import { backToHost, endedSentence, INVALID_LINK_SENTENCE, onboardingSummary, showEnd } from "./notices.ts";
 import { showAuthorized, showHostProgress } from "./progress.ts";
 import { isAuthorized, type CustomerView } from "./view.ts";
 
@@ -158,18 +158,7 @@ class HostedOnboarding {
     if (view.status === "applied") {
       this.finished = true;
       this.follower?.stop();
-      // The end comes first: what the chain verified, and the way back, under the heading and in view.
-      show(
-        this.notice,
-        el(
-          "p",
-          { class: "success", "data-testid": "outcome" },
-          nodePaysSentence(view.payout ?? "", view.node.height ?? null),
-        ),
-        backToHost(view),
-      );
-      reveal(this.notice);
-      announce(nodePaysSentence(view.payout ?? "", view.node.height ?? null));
+      showEnd(this.notice, view);
     }
   }
 
@@ -303,20 +292,4 @@ class HostedOnboarding {
       ),
     );
   }
-}
-
-/** A step that a running flow can be cut off from: once detached, what the flow shows goes nowhere. */
-function detachable(target: Step): { step: Step; detach(): void } {
-  let attached = true;
-  const nowhere = el("div", {});
-  return {
-    step: {
-      section: target.section,
-      get body() {
-        return attached ? target.body : nowhere;
-      },
-      setState: (state, line) => attached && target.setState(state, line),
-    },
-    detach: () => void (attached = false),
-  };
 }

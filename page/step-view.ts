@@ -59,7 +59,7 @@ export function showOutcome(...parts: (Node | null)[]): void {
 
 /** An address cut to its start and end, for a one-line summary (the step itself shows it whole). */
 export function shortAddress(address: string): string {
-  return address.length > 16 ? `${address.slice(0, 9)}…${address.slice(-4)}` : address;
+  return address.length > 14 ? `${address.slice(0, 7)}…${address.slice(-4)}` : address;
 }
 
 /** True once any step of the page is finished: an active step after that is the journey moving on. */

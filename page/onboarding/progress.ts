@@ -61,7 +61,7 @@ export function showHostProgress(step: Step, view: CustomerView): void {
     );
     return;
   }
-  step.setState("done", `Applied: pays ${shortAddress(view.payout)}`);
+  step.setState("done", `Applied: ${shortAddress(view.payout)}`);
   show(
     step.body,
     authorized,

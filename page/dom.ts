@@ -1,4 +1,5 @@
 /** Small DOM helpers: elements built from values (never from HTML strings), and step states. */
+import { presentStep } from "./step-view.ts";
 
 type Child = Node | string | null | undefined | false;
 
@@ -38,7 +39,8 @@ const STATE_WORDS: Record<StepState, string> = {
 export interface Step {
   section: HTMLElement;
   body: HTMLElement;
-  setState(state: StepState): void;
+  /** With a `line` (what was done and its key value), a finished step folds to it; the customer can open it. */
+  setState(state: StepState, line?: string): void;
 }
 
 /** The step whose section has id `id` (present in index.html). */
@@ -50,9 +52,9 @@ export function step(id: string): Step {
   return {
     section,
     body,
-    setState(state) {
-      section.dataset.state = state;
+    setState(state, line) {
       badge.textContent = STATE_WORDS[state];
+      presentStep(section, state, line);
     },
   };
 }

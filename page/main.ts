@@ -59,7 +59,8 @@ async function main(): Promise<void> {
   for (const later of [authorize, apply, sweep]) later.setState("waiting");
 
   const paired = await runConnectStep(connect, ctx, client, app);
-  authorize.section.querySelector("h2")?.focus();
+  // Focus without the browser's own jump: the step brings itself into view (page/step-view.ts).
+  authorize.section.querySelector("h2")?.focus({ preventScroll: true });
   const pair = { operator: params.operator, payoutRecipient: paired.address };
   await runAuthorizeStep(
     authorize,
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
   });
   runApplyStep(apply, ctx, pair, target);
   runSweepStep(sweep, ctx, pair, target);
-  apply.section.querySelector("h2")?.focus();
+  apply.section.querySelector("h2")?.focus({ preventScroll: true });
 }
 
 void main();

@@ -12,6 +12,9 @@
  *   "authorization already exists" (ErrAuthorizationExists) counts as success, as the network's
  *   clients treat it; any other failure exits non-zero with the chain's text.
  *
+ * An empty argument, a page's HTML or a page's address is refused in words; for a host's
+ * onboarding page the words name the onboarding's state (applied, cancelled, expired, …).
+ *
  * The address is deterministic (from --seed, default "payout") unless --address names one. It
  * never asks for, accepts or stores a recovery phrase: there is none, the key is fake.
  *
@@ -39,6 +42,7 @@ import { decodeWalletPayload, parseDeepLink } from "../src/protocol/index.ts";
 import { SESSION_ID_PATTERN } from "../src/protocol/index.ts";
 import type { SignRequest } from "../src/protocol/index.ts";
 import { connectPayloadSchema, signRequestSchema } from "../src/protocol/wallet-schemas.ts";
+import { refuseWhatIsNoLink } from "./wallet-not-a-link.ts";
 
 /** Size of an ML-DSA-65 public key, the network's signing scheme. */
 const PUBKEY_BYTES = 1952;
@@ -261,6 +265,7 @@ async function main(): Promise<void> {
     devnet: values.devnet.replace(/\/+$/, ""),
   };
   const input = positionals[0]!.trim();
+  await refuseWhatIsNoLink(input, options.server);
   if (SESSION_ID_PATTERN.test(input)) return connect({ sessionId: input, server: options.server }, options);
 
   // A scanned QR holds a link, or a payload's raw base64: a connect payload's or a sign request's.

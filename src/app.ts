@@ -8,9 +8,10 @@ import { MAX_BODY_BYTES, afterDiscarding, bodyTooLarge, isOverBodyLimit, withinB
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env";
 import type { Config } from "./config";
-import { ApiError, GrpcCode, errorResponse, httpStatusSpec, notFound } from "./errors";
+import { ApiError, GrpcCode, errorResponse, httpStatusSpec } from "./errors";
 import { gatewayRoutes } from "./gateway";
 import { answerFromMemory } from "./gateway/memory-answer";
+import { routeNotFound } from "./gateway/route-not-found";
 import { rpcRoutes } from "./gateway/rpc";
 import { RPC_ROUTE } from "./gateway/rpc/limits";
 import { sharedUpstreamHealth } from "./gateway/shield/health-link";
@@ -68,7 +69,7 @@ export function buildApp(config: Config): Hono<AppEnv> {
 
   // A Response, not a throw: Hono runs the not-found handler inside the request context's `next()`, which a throw would
   // skip, access log and all.
-  app.notFound((c) => errorResponse(notFound("ROUTE_NOT_FOUND", `No route for ${c.req.method} ${pathOf(c.req.url)}`)));
+  app.notFound((c) => errorResponse(routeNotFound(config, c.req.method, pathOf(c.req.url))));
   app.onError((err, c) => {
     const requestId = c.get("requestId");
     if (err instanceof ApiError) return errorResponse(err, { ...err.headers, "x-request-id": requestId });

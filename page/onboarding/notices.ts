@@ -1,6 +1,8 @@
 /** The sentences around a hosted onboarding's steps: who asked, how it ended, the way back to the host. */
 import { hostedSummarySentence, OPERATOR_WORDS } from "../../src/page/first-screen-words.ts";
-import { el } from "../dom.ts";
+import { announce, el, show } from "../dom.ts";
+import { reveal } from "../step-view.ts";
+import { nodePaysSentence } from "../steps/node-watch.ts";
 import type { CustomerView } from "./view.ts";
 
 /**
@@ -49,4 +51,15 @@ export function backToHost(view: CustomerView): HTMLAnchorElement | null {
   // Only a web address becomes a link: never a script or another scheme.
   if (url.protocol !== "https:" && url.protocol !== "http:") return null;
   return el("a", { class: "button secondary", href: url.href, "data-testid": "back-to-host" }, `Back to ${view.host}`);
+}
+
+/**
+ * The end of an applied onboarding, where the page starts and in view: what the chain verified,
+ * then the way back to the host.
+ */
+export function showEnd(notice: HTMLElement, view: CustomerView): void {
+  const sentence = nodePaysSentence(view.payout ?? "", view.node.height ?? null);
+  show(notice, el("p", { class: "success", "data-testid": "outcome" }, sentence), backToHost(view));
+  reveal(notice);
+  announce(sentence);
 }

@@ -11,11 +11,12 @@ import {
   type ChainContext,
   type WalletAppGlobals,
 } from "../../src/protocol/index.ts";
-import { announce, el, failure, show, step, type Step } from "../dom.ts";
+import { el, failure, show, step } from "../dom.ts";
 import { createSessionClient, type FirstSession } from "../session-client.ts";
 import { runAuthorizeStep } from "../steps/authorize.ts";
 import { runConnectStep, type PairedWallet } from "../steps/connect.ts";
-import { nodePaysSentence } from "../steps/node-watch.ts";
+import { detachable } from "../detachable-step.ts";
+import { shortAddress } from "../step-view.ts";
 import { findWalletApp } from "../wallet-bridge.ts";
 import {
   fetchOnboardingView,
@@ -25,7 +26,7 @@ import {
   submitPayout,
 } from "./api.ts";
 import { followOnboarding } from "./follow.ts";
-import { backToHost, endedSentence, INVALID_LINK_SENTENCE, onboardingSummary } from "./notices.ts";
+import { backToHost, endedSentence, INVALID_LINK_SENTENCE, onboardingSummary, showEnd } from "./notices.ts";
 import { showAuthorized, showHostProgress } from "./progress.ts";
 import { isAuthorized, type CustomerView } from "./view.ts";
 
@@ -157,8 +158,7 @@ class HostedOnboarding {
     if (view.status === "applied") {
       this.finished = true;
       this.follower?.stop();
-      show(this.notice, backToHost(view));
-      announce(nodePaysSentence(view.payout ?? "", view.node.height ?? null));
+      showEnd(this.notice, view);
     }
   }
 
@@ -280,7 +280,7 @@ class HostedOnboarding {
 
   /** The paired address, large, with what to check, before the authorization uses it. */
   private showPaired(payout: string): void {
-    this.connect.setState("done");
+    this.connect.setState("done", `Connected: ${shortAddress(payout)}`);
     show(
       this.connect.body,
       el("p", {}, "Your wallet is connected. Its payout address is:"),
@@ -292,20 +292,4 @@ class HostedOnboarding {
       ),
     );
   }
-}
-
-/** A step that a running flow can be cut off from: once detached, what the flow shows goes nowhere. */
-function detachable(target: Step): { step: Step; detach(): void } {
-  let attached = true;
-  const nowhere = el("div", {});
-  return {
-    step: {
-      section: target.section,
-      get body() {
-        return attached ? target.body : nowhere;
-      },
-      setState: (state) => attached && target.setState(state),
-    },
-    detach: () => void (attached = false),
-  };
 }

@@ -4,6 +4,7 @@
  * payout, so no command is shown here.
  */
 import { addressItem, el, show, type Step } from "../dom.ts";
+import { shortAddress } from "../step-view.ts";
 import { nodePaysSentence } from "../steps/node-watch.ts";
 import { isAuthorized, type CustomerView } from "./view.ts";
 
@@ -28,7 +29,12 @@ export function showAuthorized(step: Step, view: CustomerView): void {
     ),
     el("p", { "data-testid": "authorize-done" }, authorizedSentence(view)),
   );
-  step.setState(view.authorization.required === false ? "skipped" : "done");
+  if (view.authorization.required === false) step.setState("skipped", "No authorization needed");
+  else
+    step.setState(
+      "done",
+      typeof view.authorization.height === "number" ? `Authorized: block ${view.authorization.height}` : "Authorized",
+    );
 }
 
 /** Step 3 of a hosted onboarding: what has happened on the node so far. */
@@ -55,7 +61,7 @@ export function showHostProgress(step: Step, view: CustomerView): void {
     );
     return;
   }
-  step.setState("done");
+  step.setState("done", `Applied: ${shortAddress(view.payout)}`);
   show(
     step.body,
     authorized,

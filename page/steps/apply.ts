@@ -6,6 +6,7 @@
  */
 import { buildPayoutRecipientLine, buildUpdateNodeCommand } from "../../src/protocol/index.ts";
 import type { ChainContext } from "../../src/protocol/index.ts";
+import { showOutcome } from "../step-view.ts";
 import { copyable, el, show, type Step } from "../dom.ts";
 import type { NodeTargetFields } from "./node-target.ts";
 import { watchNodePayout } from "./node-watch.ts";
@@ -31,17 +32,23 @@ export function runApplyStep(
   target.onChange(render);
   render();
   const verdict = el("div", { "aria-live": "polite" });
+  // The next action first: the command a running node needs and its copy button, then the settings it is built
+  // from, then the line for a node that has not started yet.
   show(
     step.body,
+    el("h3", {}, "Changing a node that already runs?"),
+    el("p", {}, "Run this on the node machine. The node's operator key signs it; nothing here touches your wallet."),
+    commandSlot,
+    el("p", { class: "muted" }, "Your node's key, home or container differ? Change them here; the command follows."),
+    target.elements,
     el("h3", {}, "Starting a new node?"),
     el("p", {}, "Put this line in the node container's environment before its first start:"),
     copyable("environment line", line, "payout-line"),
-    el("h3", {}, "Changing a node that already runs?"),
-    el("p", {}, "Run this on the node machine. The node's operator key signs it; nothing here touches your wallet."),
-    target.elements,
-    commandSlot,
     el("h3", {}, "Has the node applied it?"),
     verdict,
   );
-  watchNodePayout(verdict, ctx, input, () => step.setState("done"));
+  watchNodePayout(verdict, ctx, input, (sentence) => {
+    step.setState("done");
+    showOutcome(el("p", { class: "success", "data-testid": "outcome" }, sentence));
+  });
 }

@@ -11,6 +11,8 @@ import { planOperatorAuthorization, readSignAnswer } from "../../src/protocol/in
 import { addressItem, el, failure, show, type Step } from "../dom.ts";
 import { GatewayError, isOperatorAuthorized, waitForAuthorization, type AuthorizationEvidence } from "../gateway.ts";
 import { qrElement } from "../qr.ts";
+import { shortAddress } from "../step-view.ts";
+import { SCAN_ELSEWHERE_CAPTION } from "../../src/page/first-screen-words.ts";
 import { bridgeReason, openWalletLink, type WalletApp } from "../wallet-bridge.ts";
 
 interface AuthorizeInput {
@@ -49,7 +51,8 @@ export async function runAuthorizeStep(
     ...addressItem("Your node's operator address", input.operator, "operator-address"),
   );
   const status = el("div", {});
-  show(step.body, pair, status);
+  // The next action first: the request and its button, then the two addresses it names.
+  show(step.body, status, pair);
 
   for (;;) {
     if (input.signal?.aborted) return;
@@ -57,7 +60,7 @@ export async function runAuthorizeStep(
       const plan = planOperatorAuthorization(ctx, { ...input, now: Date.now() });
       if (plan.kind === "skip") {
         show(status, el("p", { "data-testid": "authorize-skipped" }, `No signature needed. ${plan.reason}`));
-        step.setState("skipped");
+        step.setState("skipped", "No authorization needed");
         return;
       }
       show(status, el("p", { class: "muted" }, "Checking whether this operator is already authorized…"));
@@ -70,7 +73,7 @@ export async function runAuthorizeStep(
             "This operator is already authorized to pay you. Nothing to sign.",
           ),
         );
-        step.setState("done");
+        step.setState("done", `Authorized: ${shortAddress(input.operator)}`);
         return;
       }
       const expiresAt = new Date(Math.min(Date.parse(plan.request.expires_at), Date.now() + input.ttlSeconds * 1000));
@@ -91,7 +94,7 @@ export async function runAuthorizeStep(
       } finally {
         stop.abort();
       }
-      step.setState("done");
+      step.setState("done", `Authorized: ${shortAddress(input.operator)}`);
       return;
     } catch (error) {
       if (input.signal?.aborted) return;
@@ -161,17 +164,27 @@ function renderSignRequest(
     show(
       status,
       why ? el("p", { class: "notice", role: "status", "data-testid": "bridge-fallback" }, why) : null,
-      what,
-      plan.qrContent === null
-        ? el(
-            "p",
-            { class: "notice", "data-testid": "sign-qr-too-large" },
-            "This request is too large for a QR code. On the phone that holds your wallet, use the “Open wallet to " +
-              "sign” button.",
-          )
-        : qrElement(plan.qrContent, "QR code of the authorization to sign"),
-      el("div", { class: "actions" }, open(true)),
-      waiting,
+      // As step 1: the stylesheet puts the button before the QR on a phone, the QR first elsewhere.
+      el(
+        "div",
+        { class: "connect" },
+        what,
+        plan.qrContent === null
+          ? el(
+              "p",
+              { class: "notice", "data-testid": "sign-qr-too-large" },
+              "This request is too large for a QR code. On the phone that holds your wallet, use the “Open wallet " +
+                "to sign” button.",
+            )
+          : el(
+              "figure",
+              { class: "connect-code" },
+              el("figcaption", { class: "for-touch" }, SCAN_ELSEWHERE_CAPTION),
+              qrElement(plan.qrContent, "QR code of the authorization to sign"),
+            ),
+        el("div", { class: "actions" }, open(true)),
+        waiting,
+      ),
     );
 
   const bridge = app.bridge;

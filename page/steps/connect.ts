@@ -15,6 +15,7 @@ import {
 import { OPEN_ON_THIS_PHONE, SCAN_CAPTION, SCAN_ELSEWHERE_CAPTION } from "../../src/page/first-screen-words.ts";
 import { el, failure, show, type Step } from "../dom.ts";
 import { qrElement } from "../qr.ts";
+import { shortAddress } from "../step-view.ts";
 import { PairingError, type SessionClient } from "../session-client.ts";
 import { bridgeReason, openWalletLink, type WalletApp } from "../wallet-bridge.ts";
 
@@ -39,7 +40,7 @@ export async function runConnectStep(
   for (;;) {
     try {
       const paired = await attempt(step, ctx, client, app);
-      step.setState("done");
+      step.setState("done", `Connected: ${shortAddress(paired.address)}`);
       show(
         step.body,
         el(

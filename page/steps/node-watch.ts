@@ -22,7 +22,7 @@ export function watchNodePayout(
   slot: HTMLElement,
   ctx: ChainContext,
   pair: { operator: string; payoutRecipient: string },
-  onApplied: () => void,
+  onApplied: (sentence: string) => void,
 ): void {
   const waiting = () => el("p", { class: "muted", "data-testid": "node-watch" }, "Waiting for the node to apply it…");
   show(slot, waiting());
@@ -38,7 +38,7 @@ export function watchNodePayout(
           const sentence = nodePaysSentence(pair.payoutRecipient, node.height);
           show(slot, el("p", { class: "success", "data-testid": "node-applied" }, sentence));
           announce(sentence);
-          onApplied();
+          onApplied(sentence);
           return "done";
         } catch (error) {
           show(

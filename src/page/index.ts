@@ -2,6 +2,7 @@ import type { Handler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
 import { boundSession } from "../onboardings/http/pairing-session";
+import { onboardingStateHtml } from "./first-state";
 import { connectStepHtml, firstSession, pageKind, type FirstSession, type PageKind } from "./first-session";
 import { hostedSummaryHtml, hostedView, ownNodeSummaryHtml } from "./first-summary";
 import { pageSettings } from "./settings";
@@ -65,6 +66,10 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
     if (summary !== null) {
       rewriter = rewriter.on("#page-summary", { element: (e) => void e.setInnerContent(summary, { html: true }) });
     }
+    // A host's onboarding with nothing to pair: its state in words, in place of "Loading…".
+    const state = !first && hosted !== null && typeof hosted === "object" ? onboardingStateHtml(hosted) : null;
+    if (state !== null)
+      rewriter = rewriter.on("#page-status", { element: (e) => void e.setInnerContent(state, { html: true }) });
     if (first) {
       rewriter = rewriter
         .on("#page-status", { element: (e) => void e.setInnerContent("") })

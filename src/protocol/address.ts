@@ -15,6 +15,8 @@ export const BECH32_MAX_LENGTH = 90;
  * account address.
  */
 export function accountAddressProblem(value: string, prefix: string): string | null {
+  // An unset shell variable or an empty form field: say so, not "not bech32".
+  if (value === "") return "is empty";
   if (value.length > BECH32_MAX_LENGTH) return `is longer than ${BECH32_MAX_LENGTH} characters`;
   if (value !== value.toLowerCase()) return "must be lowercase bech32";
   let decoded: { prefix: string; bytes: Uint8Array };

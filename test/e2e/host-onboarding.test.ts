@@ -61,7 +61,8 @@ async function hostOnboardingAt(id: string, status: string): Promise<HostOnboard
 /** The text of the element with `testId` once it shows. */
 async function textOf(b: Browser, testId: string, timeout = 60_000): Promise<string> {
   const locator = b.page.getByTestId(testId);
-  await locator.waitFor({ timeout });
+  // Attached, not visible: a finished step folds to one line, its sentences hidden until opened.
+  await locator.waitFor({ state: "attached", timeout });
   return (await locator.textContent())!;
 }
 

@@ -36,7 +36,7 @@ describe("the self-hoster's node watch", () => {
         ),
       );
       await runWallet((await b.page.getByTestId("sign-link").getAttribute("href"))!);
-      await b.page.getByTestId("authorize-done").waitFor();
+      await b.page.getByTestId("authorize-done").waitFor({ state: "attached" });
 
       // The node still pays its old recipient: the page says it waits, and keeps looking.
       await expect.poll(() => b.page.getByTestId("node-watch").textContent()).toBe("Waiting for the node to apply it…");

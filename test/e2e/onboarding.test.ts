@@ -92,9 +92,12 @@ async function removeFault(fault: { id: number }): Promise<void> {
   await fetch(`${inject("devnetUrl")}/__devnet/faults/${fault.id}`, { method: "DELETE" });
 }
 
-/** The text of `locator` once it is visible (waiting as long as the page may poll the network). */
+/**
+ * The text of `locator` once it is on the page (waiting as long as the page may poll the network); a finished step
+ * folds to one line, so its sentences are there but hidden until opened.
+ */
 async function shown(locator: Locator): Promise<string | null> {
-  await locator.waitFor();
+  await locator.waitFor({ state: "attached" });
   return locator.textContent();
 }
 
@@ -218,7 +221,7 @@ describe("onboarding page in Chromium", () => {
     const signLink = await signLinkOf(b);
     await screenshot(page, "desktop-2-authorize");
     await runWallet(signLink);
-    await page.getByTestId("authorize-done").waitFor();
+    await page.getByTestId("authorize-done").waitFor({ state: "attached" });
 
     const target = { ...defaults, keyName: "node-key", container: "node-1" };
     const commandFor = (t: NodeTarget) => buildUpdateNodeCommand(ctx, { operator, payoutRecipient: payout, ...t });
@@ -282,7 +285,7 @@ describe("onboarding page in Chromium", () => {
     expect(await runWallet("--address", payout, signLink)).toMatch(
       /^already authorized: [0-9A-F]{64} .*\(counts as success\)$/m,
     );
-    await b.page.getByTestId("authorize-done").waitFor();
+    await b.page.getByTestId("authorize-done").waitFor({ state: "attached" });
     assertClean(b.guard);
   });
 
@@ -376,7 +379,7 @@ describe("onboarding page in Chromium", () => {
         const second = parseDeepLink(await signLinkOf(b)).payload as SignRequest;
         expect(second.id).not.toBe(first.id);
         await runWallet(await signLinkOf(b));
-        await b.page.getByTestId("authorize-done").waitFor();
+        await b.page.getByTestId("authorize-done").waitFor({ state: "attached" });
         assertClean(b.guard);
       }));
   });

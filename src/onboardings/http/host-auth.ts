@@ -31,6 +31,29 @@ async function isHostKey(keys: readonly string[], presented: string): Promise<bo
   return match;
 }
 
+/** A host key's shape, as HOST_API_KEYS takes it: 32 printable characters or more, no space, no comma. */
+const KEY_SHAPE = /^[\x21-\x2b\x2d-\x7e]{32,}$/;
+
+/**
+ * Why an Authorization header cannot carry a host key, in words that name the cause (an empty key is
+ * what a shell variable or a `sed` that matched nothing leaves); null when it has the shape of one.
+ * The key itself is never echoed.
+ */
+function bearerProblem(header: string): string | null {
+  const match = /^\s*Bearer(?:\s+([\s\S]*?))?\s*$/i.exec(header);
+  if (!match) return "The Authorization header must be Bearer <key>, one host API key after the word Bearer";
+  const key = match[1] ?? "";
+  if (key === "") return "The Authorization header's bearer key is empty: send Authorization: Bearer <key>";
+  if (/\s/.test(key))
+    return "The Authorization header's bearer key is malformed: it holds a space or a line break (one key, no spaces)";
+  if (!KEY_SHAPE.test(key))
+    return (
+      `The Authorization header's bearer key is malformed: host API keys are at least 32 printable characters ` +
+      `without spaces or commas, and this one has ${key.length}`
+    );
+  return null;
+}
+
 /** Lets through requests that carry a host key in the Authorization header; refuses the rest in the one error shape. */
 export function hostAuth(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -61,9 +84,13 @@ export function hostAuth(): MiddlewareHandler<AppEnv> {
         "MISSING_CREDENTIALS",
         "Send a host API key as Authorization: Bearer <key>; it is accepted nowhere else",
       );
-    const match = /^Bearer +(\S+) *$/i.exec(header);
-    if (!match || !(await isHostKey(keys, match[1]!)))
-      throw unauthorized("INVALID_CREDENTIALS", "The Authorization header does not carry a valid host API key");
+    const problem = bearerProblem(header);
+    if (problem) throw unauthorized("INVALID_CREDENTIALS", problem);
+    if (!(await isHostKey(keys, header.trim().slice("bearer".length).trim())))
+      throw unauthorized(
+        "INVALID_CREDENTIALS",
+        "The Authorization header's bearer key is not one of this deployment's HOST_API_KEYS",
+      );
     await next();
   };
 }

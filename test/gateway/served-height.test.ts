@@ -159,15 +159,14 @@ describe("the REST face across keys", () => {
     const [a, path] = [balances(), balances()];
     const first = await deployment(ownOrigin()).fetch(`/api${a}`); // the shield of `a` holds its answer at h
     const h = Number(first.headers.get("x-cosmos-block-height"));
-    await fault({ prefix: path, height_offset: 50 }); // every node leads for `path`: served at h + 50
-    expect(Number((await deployment(ownOrigin()).fetch(`/api${path}`)).headers.get("x-cosmos-block-height"))).toBe(
-      h + 50,
-    );
+    await fault({ prefix: path, height_offset: 50 }); // every node leads for `path`: served at h + 50 (or a block on)
+    const served = Number((await deployment(ownOrigin()).fetch(`/api${path}`)).headers.get("x-cosmos-block-height"));
+    expect(served).toBeGreaterThanOrEqual(h + 50);
     await fault({ prefix: a, height_offset: 60 });
-    // Another data center: nothing of `a` in its cache; the shield's fresh entry at h is below h + 50.
+    // Another data center: nothing of `a` in its cache; the shield's fresh entry at h is below what was served.
     const again = await deployment(ownOrigin()).fetch(`/api${a}`);
     expect(again.status).toBe(200);
-    expect(Number(again.headers.get("x-cosmos-block-height"))).toBeGreaterThanOrEqual(h + 50);
+    expect(Number(again.headers.get("x-cosmos-block-height"))).toBeGreaterThanOrEqual(served);
   });
 
   it("answers 502 UPSTREAM_BEHIND, never a lower height, when every node is behind and nothing is kept", async () => {

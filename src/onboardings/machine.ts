@@ -34,11 +34,13 @@ import {
   pendingHead,
   recordTurn,
   releaseHead,
+  resendEvent,
   resendGivenUp,
   retentionOver,
   type DeliveryTurn,
 } from "./outbox";
 import {
+  EVENT_NOT_FOUND,
   NOT_AN_AUTHORIZATION,
   ONBOARDING_ALREADY_PAIRED,
   ONBOARDING_APPLIED,
@@ -106,8 +108,8 @@ export type OnboardingEvent =
   | { type: "released" }
   /** The lane's probe: attempt the oldest event now, without asking the lane (it is the one trying the endpoint). */
   | { type: "probe" }
-  /** The host asked for the events given up to be sent again. */
-  | { type: "resend" }
+  /** The host asked for the events given up to be sent again, or for event `event` (delivered or not) alone. */
+  | { type: "resend"; event?: string }
   /** The index write of `version` (null: the deletion of the rows) landed, or D1 refused it. */
   | { type: "indexed"; version: number | null; ok: boolean }
   /** The `unwatch` reached the chain follower, or did not. */
@@ -267,7 +269,9 @@ export function transition(
       };
     }
     case "resend":
-      return settle(resendGivenUp(current, now));
+      if (event.event === undefined) return settle(resendGivenUp(current, now));
+      if (!current.events.some((e) => e.id === event.event)) return settle(current, EVENT_NOT_FOUND);
+      return settle(resendEvent(current, event.event, now));
     case "indexed": {
       // A deletion's answer comes only once retention is over (afterRetention); a late one changes nothing here.
       if (event.version === null) return settle(current);

@@ -1,0 +1,21 @@
+-- The host's dashboard (/dashboard/): its signed-in sessions and what its overview reads.
+
+-- One row per dashboard session. The cookie carries a signed, expiring token naming a row here;
+-- sign-out sets revoked_at, and a token whose row is revoked, expired or gone is refused, so a
+-- copied cookie stops working at sign-out, not 12 hours later. Rows past expires_at are pruned.
+CREATE TABLE dashboard_sessions (
+  id TEXT PRIMARY KEY,
+  -- Unix seconds.
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  revoked_at INTEGER,
+  -- How it was entered: "key" (a host API key) or "access" (a Cloudflare Access identity).
+  via TEXT NOT NULL
+);
+CREATE INDEX dashboard_sessions_by_expiry ON dashboard_sessions (expires_at);
+
+-- The overview's onboardings per day by outcome reads created_at and status from this index alone
+-- (a covering range scan of the last 30 days), and the median time to applied reads the applied
+-- ones of that range by (status, created_at) with updated_at at hand.
+CREATE INDEX onboardings_by_created_status ON onboardings (created_at, status);
+CREATE INDEX onboardings_applied_times ON onboardings (status, created_at, updated_at);

@@ -1,0 +1,56 @@
+/**
+ * `GET /api/overview` (host API: a bearer key or a dashboard session): the dashboard's figures,
+ * each from a D1 query that reads an index (migrations/0004_dashboard.sql), never a scan of
+ * every row: onboardings per day over 30 days by status, the median time from created to
+ * applied, and how many events were given up.
+ */
+import type { Context } from "hono";
+import type { AppEnv } from "../app-env";
+import { fromIndex } from "../onboardings/index-store";
+
+const DAY_MS = 86_400_000;
+/** Days the overview covers, today included. */
+export const OVERVIEW_DAYS = 30;
+
+/** The statements behind the overview, with the first day they cover (exported for the query plans' test). */
+export const OVERVIEW_SQL = {
+  perDay:
+    "SELECT substr(created_at, 1, 10) AS day, status, COUNT(*) AS n FROM onboardings " +
+    "WHERE created_at >= ? GROUP BY day, status ORDER BY day",
+  applied:
+    "SELECT (julianday(updated_at) - julianday(created_at)) * 86400 AS seconds FROM onboardings " +
+    "WHERE status = 'applied' AND created_at >= ? ORDER BY seconds",
+  givenUp: "SELECT COUNT(*) AS n FROM events WHERE failed_at IS NOT NULL",
+} as const;
+
+/** The overview's figures as of `now`. */
+export async function readOverview(db: D1Database, now: number) {
+  const since = new Date(now - (OVERVIEW_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+  const [perDay, applied, givenUp] = await db.batch([
+    db.prepare(OVERVIEW_SQL.perDay).bind(since),
+    db.prepare(OVERVIEW_SQL.applied).bind(since),
+    db.prepare(OVERVIEW_SQL.givenUp),
+  ]);
+  const seconds = (applied!.results as { seconds: number }[]).map((row) => row.seconds);
+  return {
+    since,
+    per_day: perDay!.results as { day: string; status: string; n: number }[],
+    median_seconds_to_applied: median(seconds),
+    applied_count: seconds.length,
+    given_up_events: (givenUp!.results[0] as { n: number }).n,
+  };
+}
+
+/** The middle of sorted `values` (the mean of the two middle ones for an even count); null for none. */
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const mid = values.length >> 1;
+  const value = values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+  return Math.round(value);
+}
+
+/** The handler of `GET /api/overview`. */
+export async function overview(c: Context<AppEnv>): Promise<Response> {
+  const figures = await fromIndex(() => readOverview(c.env.ONBOARDING_INDEX, Date.now()));
+  return c.json(figures, 200, { "cache-control": "no-store" });
+}

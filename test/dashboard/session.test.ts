@@ -92,7 +92,10 @@ describe("the session in the host API's door", () => {
     const { id } = await createOnboarding({ operator: accountAddress() });
     const cancel = (headers: Record<string, string>) =>
       api(`/api/onboardings/${id}/cancel`, { method: "POST", headers: { cookie, ...headers } });
-    for (const headers of [{}, { origin: "https://attacker.example" }, { origin: "null" }]) {
+    for (const headers of [{}, { origin: "https://attacker.example" }, { origin: "null" }] as Record<
+      string,
+      string
+    >[]) {
       const refused = await cancel(headers);
       expect(refused.status).toBe(403);
       expect(await errorReason(refused)).toBe("CROSS_ORIGIN");

@@ -12,7 +12,7 @@ export interface PerDayRow {
 }
 
 /** The outcomes charted: the three ends, and every waiting status together. */
-export const OUTCOMES = ["applied", "expired", "cancelled", "waiting"] as const;
+const OUTCOMES = ["applied", "expired", "cancelled", "waiting"] as const;
 const COLOURS = { applied: "#116329", expired: "#8a4b00", cancelled: "#a40e26", waiting: "#0b5cad" };
 const DAY_MS = 86_400_000;
 

@@ -163,7 +163,10 @@ function nextStep(e: LoggedEvent): string {
   if (e.failed_at) return `Given up ${when(e.failed_at)}: resend it, or retry every given-up event from Webhook.`;
   const waiting = e.waiting_for;
   if (waiting && "endpoint_failing_since" in waiting)
-    return `Held: the endpoint is failing since ${when(waiting.endpoint_failing_since)} (${waiting.endpoint_last_error ?? "no error text"}).`;
+    return (
+      `Held: the endpoint is failing since ${when(waiting.endpoint_failing_since)} ` +
+      `(${waiting.endpoint_last_error ?? "no error text"}).`
+    );
   if (waiting && "event" in waiting) return `Waits for ${waiting.event} to be delivered first.`;
   if (e.next_attempt_at) return `Next attempt ${when(e.next_attempt_at)}.`;
   return "Not sent: no webhook is configured.";

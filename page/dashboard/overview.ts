@@ -68,7 +68,8 @@ function webhook(health: Health, figures: Overview, configured: boolean, refresh
       el(
         "p",
         {},
-        "No webhook is configured: events are kept in each onboarding's log. Set HOST_WEBHOOK_URL and HOST_WEBHOOK_SECRET to have them sent.",
+        "No webhook is configured: events are kept in each onboarding's log. " +
+          "Set HOST_WEBHOOK_URL and HOST_WEBHOOK_SECRET to have them sent.",
       ),
     );
   const endpoint = health.host_handoff.webhook_endpoint;

@@ -7,7 +7,7 @@ const HOUR_MS = 3_600_000;
  * link; the authorization follows the connection within an hour; an authorized onboarding waits
  * for the host's own node, which its automation applies within an hour.
  */
-export const EXPECTED_WAIT_MS: Record<string, number> = {
+const EXPECTED_WAIT_MS: Record<string, number> = {
   open: 24 * HOUR_MS,
   connected: HOUR_MS,
   authorized: HOUR_MS,

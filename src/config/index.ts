@@ -58,7 +58,7 @@ export interface Config {
    * public key); null: none, so the page's document carries no session and no id is signed.
    */
   sessionSigningKey: string | null;
-  /** Cloudflare Access in front of the dashboard (its team's origin and the application's audience); null: key sign-in. */
+  /** Cloudflare Access in front of the dashboard (its team's origin, the application's audience); null: key sign-in. */
   access: AccessSettings | null;
 }
 

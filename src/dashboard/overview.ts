@@ -10,7 +10,7 @@ import { fromIndex } from "../onboardings/index-store";
 
 const DAY_MS = 86_400_000;
 /** Days the overview covers, today included. */
-export const OVERVIEW_DAYS = 30;
+const OVERVIEW_DAYS = 30;
 
 /** The statements behind the overview, with the first day they cover (exported for the query plans' test). */
 export const OVERVIEW_SQL = {
@@ -24,7 +24,7 @@ export const OVERVIEW_SQL = {
 } as const;
 
 /** The overview's figures as of `now`. */
-export async function readOverview(db: D1Database, now: number) {
+async function readOverview(db: D1Database, now: number) {
   const since = new Date(now - (OVERVIEW_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
   const [perDay, applied, givenUp] = await db.batch([
     db.prepare(OVERVIEW_SQL.perDay).bind(since),

@@ -1,4 +1,7 @@
-/** `/dashboard/sign-in`, `/dashboard/session`, `/dashboard/sign-out`: the Worker's part of the dashboard (its page is assets). */
+/**
+ * `/dashboard/sign-in`, `/dashboard/session`, `/dashboard/sign-out`: the Worker's part of the
+ * dashboard (its page is assets), and the overview's figures under the host API.
+ */
 import type { AppEnv } from "../app-env";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { Hono } from "../http/router";

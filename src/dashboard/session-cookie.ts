@@ -8,7 +8,7 @@ import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import type { AppEnv } from "../app-env";
 
 /** The cookie's name. */
-export const SESSION_COOKIE = "dashboard_session";
+const SESSION_COOKIE = "dashboard_session";
 
 const secretOf = (c: Context<AppEnv>) => `dashboard-session:${c.get("config").hostApiKeys.join(",")}`;
 const isHttps = (c: Context<AppEnv>) => new URL(c.req.url).protocol === "https:";

@@ -29,7 +29,7 @@ async function signedInCookie(): Promise<string> {
 }
 
 describe("signing in to the dashboard", () => {
-  it("sets an HttpOnly, Secure, SameSite=Strict cookie for 12 hours holding a signed token, never the key", async () => {
+  it("sets an HttpOnly, Secure, SameSite=Strict cookie for 12 hours with a signed token, never the key", async () => {
     const logged: string[] = [];
     vi.spyOn(console, "log").mockImplementation((line: string) => void logged.push(line));
     const response = await signIn(HOST_KEYS[1]);
@@ -64,7 +64,7 @@ describe("signing in to the dashboard", () => {
     expect(await errorReason(response)).toBe("CROSS_ORIGIN");
   });
 
-  it("rate-limits sign-ins: the 11th within a minute from one client is refused before its key is looked at", async () => {
+  it("rate-limits sign-ins: the 11th in a minute from one client is refused before its key is looked at", async () => {
     // Fixed 60 s windows: a run that straddles a window's end starts again with a new client.
     const window = () => Math.floor(Date.now() / 60_000);
     let ip = "";

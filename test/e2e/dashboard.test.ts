@@ -40,7 +40,7 @@ async function signedIn(viewport: { width: number; height: number }): Promise<Br
 describe.each(WIDTHS)("the dashboard at $name", ({ name, viewport }) => {
   const shot = name.startsWith("390") ? "390" : "1280";
 
-  it("refuses a wrong key, signs in with the right one: an HttpOnly, SameSite=Strict, expiring cookie without the key", async () => {
+  it("refuses a wrong key, signs in with the right one: HttpOnly, SameSite=Strict, expiring, no key", async () => {
     browser = await openBrowser(viewport);
     const { page, guard } = browser;
     await page.goto(`${base}/dashboard/`);
@@ -70,7 +70,7 @@ describe.each(WIDTHS)("the dashboard at $name", ({ name, viewport }) => {
     assertClean(guard);
   });
 
-  it("lists the API's onboardings; the status filter and a search by reference narrow it; a hostile label is text", async () => {
+  it("lists the API's onboardings, narrowed by status and by reference; a hostile label is text", async () => {
     const reference = `order-${unique()}`;
     const hostile = `<img src=x onerror=alert(1)>`;
     const mine = await createOnboarding({ operator: freshAddress(ctx), label: hostile, reference });
@@ -160,7 +160,7 @@ describe.each(WIDTHS)("the dashboard at $name", ({ name, viewport }) => {
 });
 
 describe("webhook deliveries in the dashboard", () => {
-  it("at 390 px: a receiver's 500 then its 200 show as two attempts; Resend delivers the same webhook id again", async () => {
+  it("at 390 px: a receiver's 500 then 200 show as two attempts; Resend delivers the same webhook id", async () => {
     const onboarding = await createOnboarding({ operator: freshAddress(ctx), label: "five hundred" });
     await planReceiver(onboarding.id, [500, 200]);
     await cancelOnboarding(onboarding.id);
@@ -219,7 +219,7 @@ async function eventsOf(id: string): Promise<string> {
 }
 
 describe("the overview and the session's end", () => {
-  it("shows the API's figures, refuses a cross-site post with the cookie, and refuses the old cookie after sign-out", async () => {
+  it("shows the API's figures, refuses a cross-site post with the cookie and the old cookie after sign-out", async () => {
     const { page, guard } = await signedIn(WIDTHS[1].viewport);
     await page.getByRole("link", { name: "Webhook and overview" }).click();
     await page.locator(".chart canvas").waitFor();

@@ -219,7 +219,7 @@ async function eventsOf(id: string): Promise<string> {
 }
 
 describe("the overview and the session's end", () => {
-  it("shows the API's figures, refuses a cross-site post with the cookie and the old cookie after sign-out", async () => {
+  it("shows the API's figures; refuses a cross-site post with the cookie, and the cookie after sign-out", async () => {
     const { page, guard } = await signedIn(WIDTHS[1].viewport);
     await page.getByRole("link", { name: "Webhook and overview" }).click();
     await page.locator(".chart canvas").waitFor();

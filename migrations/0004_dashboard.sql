@@ -19,3 +19,15 @@ CREATE INDEX dashboard_sessions_by_expiry ON dashboard_sessions (expires_at);
 -- ones of that range by (status, created_at) with updated_at at hand.
 CREATE INDEX onboardings_by_created_status ON onboardings (created_at, status);
 CREATE INDEX onboardings_applied_times ON onboardings (status, created_at, updated_at);
+
+-- One row per attempt to deliver an event to the host's webhook (written by the onboarding's
+-- object after each attempt, best effort: a row D1 refused is a point missing from a chart, never
+-- a delivery lost). The overview's deliveries per hour over 48 hours read it by time; rows older
+-- than 7 days are pruned on every write, through the same index.
+CREATE TABLE delivery_attempts (
+  at TEXT NOT NULL,
+  event_id TEXT NOT NULL,
+  -- 1: the receiver answered 2xx; 0: any other answer, or none.
+  ok INTEGER NOT NULL
+);
+CREATE INDEX delivery_attempts_by_time ON delivery_attempts (at, ok);

@@ -5,7 +5,7 @@
  */
 import { el, show } from "../dom.ts";
 import { call, post } from "./api.ts";
-import { drawPerDay, perDaySeries, type PerDayRow } from "./charts.ts";
+import { drawPerDay, drawPerHour, perDaySeries, perHourSeries, type PerDayRow, type PerHourRow } from "./charts.ts";
 import { duration, loading, problem, when } from "./view.ts";
 
 interface Health {
@@ -20,6 +20,8 @@ interface Overview {
   median_seconds_to_applied: number | null;
   applied_count: number;
   given_up_events: number;
+  since_hour: string;
+  per_hour: PerHourRow[];
 }
 
 /** Renders the webhook's health and the overview into `root`. */
@@ -38,6 +40,11 @@ export async function showOverview(root: HTMLElement, webhookConfigured: boolean
     return;
   }
   const chart = el("div", { class: "chart", role: "img", "aria-label": "Onboardings per day by outcome" });
+  const hourly = el("div", {
+    class: "chart",
+    role: "img",
+    "aria-label": "Delivery attempts per hour, delivered and failed",
+  });
   show(
     root,
     el("h2", {}, "Webhook and overview"),
@@ -55,9 +62,21 @@ export async function showOverview(root: HTMLElement, webhookConfigured: boolean
       ` (${figures.applied_count} applied)`,
     ),
     chart,
-    table(figures),
+    table(
+      "per-day",
+      ["day", "status", "onboardings"],
+      figures.per_day.map((r) => [r.day, r.status, String(r.n)]),
+    ),
+    el("h3", {}, "Delivery attempts per hour, last 48 hours"),
+    hourly,
+    table(
+      "per-hour",
+      ["hour (UTC)", "outcome", "attempts"],
+      figures.per_hour.map((r) => [r.hour, r.outcome, String(r.n)]),
+    ),
   );
   drawPerDay(chart, perDaySeries(figures.per_day, figures.since));
+  drawPerHour(hourly, perHourSeries(figures.per_hour, figures.since_hour));
 }
 
 function webhook(health: Health, figures: Overview, configured: boolean, refresh: () => void): HTMLElement {
@@ -117,22 +136,17 @@ function webhook(health: Health, figures: Overview, configured: boolean, refresh
   );
 }
 
-function table(figures: Overview): HTMLElement {
+/** A chart's figures as a table, folded away: what the chart draws, readable and searchable. */
+function table(name: string, heads: string[], rows: string[][]): HTMLElement {
   return el(
     "details",
     {},
     el("summary", {}, "The figures as a table"),
     el(
       "table",
-      { class: "per-day" },
-      el("thead", {}, el("tr", {}, el("th", {}, "day"), el("th", {}, "status"), el("th", {}, "onboardings"))),
-      el(
-        "tbody",
-        {},
-        ...figures.per_day.map((r) =>
-          el("tr", {}, el("td", {}, r.day), el("td", {}, r.status), el("td", {}, String(r.n))),
-        ),
-      ),
+      { class: name },
+      el("thead", {}, el("tr", {}, ...heads.map((head) => el("th", {}, head)))),
+      el("tbody", {}, ...rows.map((cells) => el("tr", {}, ...cells.map((cell) => el("td", {}, cell))))),
     ),
   );
 }

@@ -2,7 +2,7 @@
  * `GET /api/overview` (host API: a bearer key or a dashboard session): the dashboard's figures,
  * each from a D1 query that reads an index (migrations/0004_dashboard.sql), never a scan of
  * every row: onboardings per day over 30 days by status, the median time from created to
- * applied, and how many events were given up.
+ * applied, how many events were given up, and delivery attempts per hour over 48 hours.
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
@@ -21,15 +21,23 @@ export const OVERVIEW_SQL = {
     "SELECT (julianday(updated_at) - julianday(created_at)) * 86400 AS seconds FROM onboardings " +
     "WHERE status = 'applied' AND created_at >= ? ORDER BY seconds",
   givenUp: "SELECT COUNT(*) AS n FROM events WHERE failed_at IS NOT NULL",
+  perHour:
+    "SELECT substr(at, 1, 13) AS hour, ok, COUNT(*) AS n FROM delivery_attempts " +
+    "WHERE at >= ? GROUP BY hour, ok ORDER BY hour",
 } as const;
+
+/** Hours the deliveries chart covers, this one included. */
+const DELIVERY_HOURS = 48;
 
 /** The overview's figures as of `now`. */
 async function readOverview(db: D1Database, now: number) {
   const since = new Date(now - (OVERVIEW_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
-  const [perDay, applied, givenUp] = await db.batch([
+  const sinceHour = new Date(now - (DELIVERY_HOURS - 1) * 3_600_000).toISOString().slice(0, 13);
+  const [perDay, applied, givenUp, perHour] = await db.batch([
     db.prepare(OVERVIEW_SQL.perDay).bind(since),
     db.prepare(OVERVIEW_SQL.applied).bind(since),
     db.prepare(OVERVIEW_SQL.givenUp),
+    db.prepare(OVERVIEW_SQL.perHour).bind(sinceHour),
   ]);
   const seconds = (applied!.results as { seconds: number }[]).map((row) => row.seconds);
   return {
@@ -38,6 +46,13 @@ async function readOverview(db: D1Database, now: number) {
     median_seconds_to_applied: median(seconds),
     applied_count: seconds.length,
     given_up_events: (givenUp!.results[0] as { n: number }).n,
+    /** From this hour (UTC, `YYYY-MM-DDTHH`) on: attempts per hour, delivered (a 2xx) and failed. */
+    since_hour: sinceHour,
+    per_hour: (perHour!.results as { hour: string; ok: number; n: number }[]).map(({ hour, ok, n }) => ({
+      hour,
+      outcome: ok ? ("delivered" as const) : ("failed" as const),
+      n,
+    })),
   };
 }
 

@@ -70,3 +70,19 @@ async function overview(): Promise<{ since: string; per_day: { day: string; stat
   expect(response.status).toBe(200);
   return response.json();
 }
+
+describe("the deliveries per hour", () => {
+  it("count each attempt at the receiver, delivered or failed, in its hour", async () => {
+    const hour = () => new Date().toISOString().slice(0, 13);
+    const count = async (outcome: string) => {
+      const body = (await (await fetchOverview(bearer())).json()) as {
+        per_hour: { hour: string; outcome: string; n: number }[];
+      };
+      return body.per_hour.filter((r) => r.hour === hour() && r.outcome === outcome).reduce((sum, r) => sum + r.n, 0);
+    };
+    const before = await count("delivered");
+    const { id } = await createOnboarding({ operator: accountAddress() });
+    await hostPost(`/${id}/cancel`, undefined);
+    await expect.poll(() => count("delivered")).toBeGreaterThan(before);
+  });
+});

@@ -12,6 +12,11 @@ const STATUSES = ["open", "connected", "authorized", "applied", "expired", "canc
 const SEARCH_FIELDS = ["reference", "operator", "payout"] as const;
 const PAGE_SIZE = 25;
 
+type ListPage = { data: OnboardingView[]; has_more: boolean };
+
+/** The list's first page, unfiltered: asked beside the session check, so the first screen waits one round trip. */
+export const firstPage = (): Promise<ListPage> => call<ListPage>(`/api/onboardings?limit=${PAGE_SIZE}`);
+
 interface ListState {
   status: string;
   field: (typeof SEARCH_FIELDS)[number];
@@ -20,8 +25,8 @@ interface ListState {
   cursors: (string | null)[];
 }
 
-/** Renders the list into `root`. */
-export function showList(root: HTMLElement): void {
+/** Renders the list into `root`; `first`, when given, is its first page already asked for. */
+export function showList(root: HTMLElement, first?: Promise<ListPage>): void {
   const state: ListState = { status: "", field: "reference", term: "", cursors: [null] };
   const status = el(
     "select",
@@ -58,8 +63,10 @@ export function showList(root: HTMLElement): void {
     if (state.term) query.set(state.field, state.term);
     const cursor = state.cursors.at(-1);
     if (cursor) query.set("starting_after", cursor);
+    const asked = first;
+    first = undefined;
     try {
-      const page = await call<{ data: OnboardingView[]; has_more: boolean }>(`/api/onboardings?${query}`);
+      const page = await (asked ?? call<ListPage>(`/api/onboardings?${query}`));
       show(results, ...rendered(page, state, load));
     } catch (failure) {
       show(results, problem(failure, "The list could not be read"));

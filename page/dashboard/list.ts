@@ -1,6 +1,6 @@
 /**
  * The onboardings: the host API's list (the D1 index), newest first, filtered by status, searched
- * by reference, operator or payout, paged by cursor, each row marked when it waits too long.
+ * by label, reference, operator or payout, paged by cursor, each row marked when it waits too long.
  */
 import type { OnboardingView } from "../../src/protocol/index.ts";
 import { el, show } from "../dom.ts";
@@ -9,7 +9,7 @@ import { ago, badge, loading, problem } from "./view.ts";
 import { waitsTooLong } from "./waiting.ts";
 
 const STATUSES = ["open", "connected", "authorized", "applied", "expired", "cancelled"];
-const SEARCH_FIELDS = ["reference", "operator", "payout"] as const;
+const SEARCH_FIELDS = ["label", "reference", "operator", "payout"] as const;
 const PAGE_SIZE = 25;
 
 type ListPage = { data: OnboardingView[]; has_more: boolean };
@@ -27,7 +27,7 @@ interface ListState {
 
 /** Renders the list into `root`; `first`, when given, is its first page already asked for. */
 export function showList(root: HTMLElement, first?: Promise<ListPage>): void {
-  const state: ListState = { status: "", field: "reference", term: "", cursors: [null] };
+  const state: ListState = { status: "", field: "label", term: "", cursors: [null] };
   const status = el(
     "select",
     { name: "status", "aria-label": "Status" },

@@ -145,6 +145,8 @@ export function onboardingListSchema(config: Config) {
     limit: z.optional(pageLimit),
     /** The last id of the previous page: this page begins after it. */
     starting_after: z.optional(onboardingId),
+    /** The dashboard's search: an exact label (last, so the parameters named before keep their order). */
+    label: z.optional(freeText(64).check(z.minLength(1))),
   });
 }
 export type OnboardingListQuery = z.output<ReturnType<typeof onboardingListSchema>>;

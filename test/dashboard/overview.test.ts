@@ -94,3 +94,24 @@ describe("the deliveries per hour", () => {
     await expect.poll(() => count("delivered")).toBeGreaterThan(before);
   });
 });
+
+describe("the list by label", () => {
+  it("finds onboardings by their exact label, through the label's index", async () => {
+    const label = `rack ${crypto.randomUUID().slice(0, 8)}`;
+    const made = await createOnboarding({ operator: accountAddress(), label });
+    await createOnboarding({ operator: accountAddress(), label: `${label}-other` });
+    await expect
+      .poll(async () => {
+        const response = await api(`/api/onboardings?label=${encodeURIComponent(label)}`, { headers: bearer() });
+        return ((await response.json()) as { data: { id: string }[] }).data.map((o) => o.id);
+      })
+      .toEqual([made.id]);
+    const plan = await env.ONBOARDING_INDEX.prepare(
+      "EXPLAIN QUERY PLAN SELECT onboarding FROM onboardings WHERE label = ? " +
+        "ORDER BY created_at DESC, id DESC LIMIT 21",
+    )
+      .bind(label)
+      .all<{ detail: string }>();
+    expect(plan.results[0]!.detail).toMatch(/USING INDEX onboardings_by_label/);
+  });
+});

@@ -91,7 +91,16 @@ describe.each(WIDTHS)("the dashboard at $name", ({ name, viewport }) => {
     await expect.poll(() => page.locator(".onboardings .row").count()).toBe(1);
     expect(await page.locator(".row").getAttribute("data-id")).toBe(mine.id);
 
+    await page.getByLabel("Search in").selectOption("label");
+    await page.getByLabel("Search", { exact: true }).fill(hostile);
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => page.locator(".onboardings .row").getAttribute("data-id")).toBe(mine.id);
+    expect(await page.locator(".onboardings .row .label").allTextContents()).toEqual(
+      Array(await page.locator(".onboardings .row").count()).fill(hostile),
+    );
+
     await page.getByLabel("Search", { exact: true }).fill("");
+    await page.getByRole("button", { name: "Search" }).click();
     await page.getByLabel("Status").selectOption("cancelled");
     await page.locator(`[data-id="${other.id}"]`).waitFor();
     const shown = await page.locator(".row .badge").allTextContents();

@@ -56,7 +56,10 @@ export function showList(root: HTMLElement, first?: Promise<ListPage>): void {
   const results = el("div", { class: "results" });
   show(root, el("h2", {}, "Onboardings"), form, results);
 
+  // Only the latest search's answer is shown: an earlier one that arrives after it is dropped.
+  let latest = 0;
   const load = async () => {
+    const mine = ++latest;
     show(results, loading("onboardings"));
     const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
     if (state.status) query.set("status", state.status);
@@ -67,9 +70,9 @@ export function showList(root: HTMLElement, first?: Promise<ListPage>): void {
     first = undefined;
     try {
       const page = await (asked ?? call<ListPage>(`/api/onboardings?${query}`));
-      show(results, ...rendered(page, state, load));
+      if (mine === latest) show(results, ...rendered(page, state, load));
     } catch (failure) {
-      show(results, problem(failure, "The list could not be read"));
+      if (mine === latest) show(results, problem(failure, "The list could not be read"));
     }
   };
   form.addEventListener("submit", (event) => {

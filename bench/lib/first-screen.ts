@@ -49,7 +49,7 @@ interface Exchange {
 }
 
 /** The onboarding page's first screen: the connect QR (its first element, an image decoded) and the link. */
-export const PAGE_FIRST_SCREEN = ["#step-connect .qr", "#step-connect [data-testid='connect-link']"];
+const PAGE_FIRST_SCREEN = ["#step-connect .qr", "#step-connect [data-testid='connect-link']"];
 
 /**
  * Resolves `window.__firstScreen` with performance.now() once an element of each of `selectors` is

@@ -113,6 +113,20 @@ describe.each(WIDTHS)("the dashboard at $name", ({ name, viewport }) => {
     assertClean(guard);
   });
 
+  it("marks the onboardings that wait in their status longer than expected", async () => {
+    const waiting = await createOnboarding({ operator: freshAddress(ctx), label: "left open" });
+    const ended = await createOnboarding({ operator: freshAddress(ctx), label: "ended" });
+    await cancelOnboarding(ended.id);
+    browser = await openBrowser(viewport);
+    // A day and an hour from now in the page: an open onboarding is expected to be connected within a day.
+    await browser.page.clock.setFixedTime(Date.now() + 25 * 3_600_000);
+    await signIn(browser.page);
+    await browser.page.locator(`[data-id="${ended.id}"]`).waitFor();
+    expect(await browser.page.locator(`[data-id="${waiting.id}"] .late`).textContent()).toBe("waiting long");
+    expect(await browser.page.locator(`[data-id="${ended.id}"] .late`).count()).toBe(0);
+    assertClean(browser.guard);
+  });
+
   it("pages by cursor to the 60th onboarding", async () => {
     const operator = freshAddress(ctx);
     const created: string[] = [];

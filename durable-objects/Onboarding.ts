@@ -122,6 +122,11 @@ export class Onboarding extends PushObject {
     return given;
   }
 
+  /** Sends event `id` again with its same id (delivered or given up before); answers the events log. */
+  resendEvent(id: string): Answer<OnboardingEventsLog> {
+    return this.shown({ type: "resend", event: id }, (state) => eventsLog(state, this.rules.delivering));
+  }
+
   override alarm(): Promise<void> {
     return this.work.wake(() => this.apply({ type: "wake" }));
   }

@@ -6,7 +6,7 @@
 
 /**
  * The long flows with the follower's (150 s), the onboarding that waits out its 60 s life with the
- * host's tools (150 s); the rest (150 s) is the last group.
+ * host's tools (150 s), the host's dashboard with its Access server (70 s); the rest (150 s) is the last group.
  */
 export const BROWSER_GROUPS: readonly (readonly string[])[] = [
   ["onboarding.test.ts", "chain-follower.test.ts"],
@@ -17,6 +17,7 @@ export const BROWSER_GROUPS: readonly (readonly string[])[] = [
     "host-loop.test.ts",
     "shell-safety.test.ts",
   ],
+  ["dashboard.test.ts", "dashboard-access.test.ts"],
 ];
 
 /** `files` (paths below test/e2e) in `groups`, and the ones no group names in a last group; a named file missing throws. */

@@ -1,6 +1,7 @@
 /**
  * `npm run build`: bundles the onboarding page (page/main.ts and the DOM-free builders it imports
- * from src/) into public/app.js, and the API reference page into public/reference.js, with esbuild,
+ * from src/) into public/app.js, the API reference page into public/reference.js, and the host's
+ * dashboard (page/dashboard/, with uPlot) into public/dashboard/app.js and uPlot's stylesheet into charts.css, with esbuild,
  * and writes the OpenAPI document's template (public/api/openapi.template.json, which the Worker
  * fills with its configuration: src/openapi/template.ts). wrangler.toml's [build] runs it before every
  * `wrangler dev` and `wrangler deploy`; `npm test` runs it first. Prints the bundles' sizes.
@@ -11,7 +12,12 @@ import { gzipSync } from "node:zlib";
 import writeOpenApiTemplate, { OPENAPI_TEMPLATE_FILE } from "./openapi-template.ts";
 
 await build({
-  entryPoints: { app: "page/main.ts", reference: "page/reference.ts" },
+  entryPoints: {
+    app: "page/main.ts",
+    reference: "page/reference.ts",
+    "dashboard/app": "page/dashboard/main.ts",
+    "dashboard/charts": "node_modules/uplot/dist/uPlot.min.css",
+  },
   outdir: "public",
   bundle: true,
   format: "esm",
@@ -23,7 +29,7 @@ await build({
   logLevel: "warning",
 });
 await writeOpenApiTemplate();
-for (const outfile of ["public/app.js", "public/reference.js", OPENAPI_TEMPLATE_FILE]) {
+for (const outfile of ["public/app.js", "public/reference.js", "public/dashboard/app.js", OPENAPI_TEMPLATE_FILE]) {
   const bytes = readFileSync(outfile);
   console.log(
     `page: ${outfile} ${(bytes.length / 1024).toFixed(1)} KiB (${(gzipSync(bytes).length / 1024).toFixed(1)} KiB gzipped)`,

@@ -1,7 +1,7 @@
 /**
  * `npm test`'s suites side by side. The workerd suite (`vitest run`) keeps the cores busy for about
  * a minute; the browser files mostly wait (for pages, blocks, polls and expiries), so they run in
- * three processes at once (scripts/browser-groups.ts, where a file no group names runs in the last),
+ * four processes at once (scripts/browser-groups.ts, where a file no group names runs in the last),
  * each with its own devnet, webhook receiver and servers on free ports, and a whole run takes about
  * as long as its longest browser group. One process streams its output; the others are printed
  * whole when they end, so outputs never interleave. Exits 1 when any fails.

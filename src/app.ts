@@ -21,6 +21,7 @@ import { servedOpenApi } from "./openapi/template";
 import { pathOf, requestContext } from "./middleware/request-context";
 import { onboardingPage } from "./page";
 import { pageSettings } from "./page/settings";
+import { dashboardRoutes, overviewRoutes } from "./dashboard/routes";
 import { customerRoutes, eventRoutes, hostRoutes, webhookRoutes } from "./onboardings/http/routes";
 import { sessionRoutes } from "./sessions/routes";
 
@@ -35,6 +36,8 @@ export function buildApp(config: Config): Hono<AppEnv> {
     "/api/events": eventRoutes(),
     "/api/webhook": webhookRoutes(),
     "/api/onboarding-pages": customerRoutes(),
+    "/api/overview": overviewRoutes(),
+    "/dashboard": dashboardRoutes(),
   };
   for (const [mount, routes] of Object.entries(mounts)) {
     // hono/tiny's router takes `/a/` for `/a`: a trailing slash names no route here (the gateway refuses its own).

@@ -5,7 +5,7 @@
  * throttled through the DevTools protocol. Also counts the sequential round trips before that
  * moment, from the requests Chromium reports.
  */
-import type { Browser } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 
 /** A network profile of Chromium's DevTools (latency in ms, throughput in bytes per second). */
 export interface NetworkProfile {
@@ -48,19 +48,22 @@ interface Exchange {
   done?: number;
 }
 
+/** The onboarding page's first screen: the connect QR (its first element, an image decoded) and the link. */
+const PAGE_FIRST_SCREEN = ["#step-connect .qr", "#step-connect [data-testid='connect-link']"];
+
 /**
- * Resolves `window.__firstScreen` with performance.now() once the QR and the link are on screen:
- * the QR as the document's inline SVG (drawn by the Worker) or as the script's image (decoded).
+ * Resolves `window.__firstScreen` with performance.now() once an element of each of `selectors` is
+ * laid out (the page's: the QR as the document's inline SVG drawn by the Worker, or as the
+ * script's image, decoded).
  */
-function installProbe(): void {
+function installProbe(selectors: string[]): void {
   const w = window as unknown as { __firstScreen: Promise<number> };
   w.__firstScreen = new Promise<number>((resolve) => {
     let seen = false;
     const look = () => {
-      const qr = document.querySelector<HTMLElement | SVGElement>("#step-connect .qr");
-      const link = document.querySelector<HTMLElement>("#step-connect [data-testid='connect-link']");
-      if (seen || !qr || !link || link.getBoundingClientRect().height === 0 || qr.getBoundingClientRect().height === 0)
-        return;
+      const found = selectors.map((selector) => document.querySelector<HTMLElement | SVGElement>(selector));
+      const qr = found[0];
+      if (seen || !qr || found.some((node) => !node || node.getBoundingClientRect().height === 0)) return;
       seen = true;
       const decoded = qr instanceof HTMLImageElement ? qr.decode() : Promise.resolve();
       // Decoded, then the next frame: the moment it can be painted.
@@ -72,18 +75,25 @@ function installProbe(): void {
   });
 }
 
-/** Loads `url` once in a fresh context (cold cache, new connections) under `profile` and `cpuSlowdown`. */
+/**
+ * Loads `url` once in a fresh context (cold cache, new connections) under `profile` and
+ * `cpuSlowdown`, timed to `screen`'s elements (the onboarding page's by default), with its cookies.
+ */
 export async function measureFirstScreen(
   browser: Browser,
   url: string,
   profile: NetworkProfile,
   cpuSlowdown: number,
   viewport: { width: number; height: number },
+  screen: { selectors: string[]; cookies?: Parameters<BrowserContext["addCookies"]>[0] } = {
+    selectors: PAGE_FIRST_SCREEN,
+  },
 ): Promise<FirstScreen> {
   const context = await browser.newContext({ viewport, locale: "en-US" });
   try {
+    if (screen.cookies) await context.addCookies(screen.cookies);
     const page = await context.newPage();
-    await page.addInitScript(installProbe);
+    await page.addInitScript(installProbe, screen.selectors);
     const cdp = await context.newCDPSession(page);
     const exchanges = new Map<string, Exchange>();
     cdp.on("Network.requestWillBeSent", (event) => {

@@ -58,6 +58,15 @@ export interface Config {
    * public key); null: none, so the page's document carries no session and no id is signed.
    */
   sessionSigningKey: string | null;
+  /** Cloudflare Access in front of the dashboard (its team's origin, the application's audience); null: key sign-in. */
+  access: AccessSettings | null;
+}
+
+/** Where the dashboard's Access JWTs come from and whom they must be for. */
+export interface AccessSettings {
+  /** The team's origin: the JWTs' issuer, its keys at `<origin>/cdn-cgi/access/certs`. */
+  teamDomain: string;
+  audience: string;
 }
 
 /** A host's webhook endpoint and the key its events are signed with (Standard Webhooks). */
@@ -87,7 +96,7 @@ export function readConfig(env: object): Config {
 }
 
 /** First path segments the Worker owns under /api; the wallet path may not shadow them. */
-const RESERVED_SEGMENTS = ["cosmos", "health", "openapi.json", "config", "onboardings", "onboarding-pages"];
+const RESERVED_SEGMENTS = ["cosmos", "health", "openapi.json", "config", "onboardings", "onboarding-pages", "overview"];
 
 function parseConfig(env: Partial<Record<string, unknown>>): Config {
   const profile = value(env, null, "NETWORK_PROFILE");
@@ -149,6 +158,7 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
     onboardingTtlSeconds: get("ONBOARDING_TTL"),
     onboardingCheckSeconds: get("ONBOARDING_CHECK_SECONDS"),
     sessionSigningKey: sessionSigningKey(get("SESSION_SIGNING_KEY"), profile),
+    access: parseAccess(get("ACCESS_TEAM_DOMAIN"), get("ACCESS_AUD"), profile),
   };
 }
 
@@ -165,6 +175,22 @@ function sessionSigningKey(key: string, profile: ProfileName): string | null {
     );
   }
   return key || null;
+}
+
+/** Access for the dashboard: both variables or neither; the team domain https (loopback http in the local profile). */
+function parseAccess(domain: string, audience: string, profile: ProfileName): AccessSettings | null {
+  if (domain === "" && audience === "") return null;
+  if (domain === "" || audience === "")
+    throw new ConfigError(
+      "ACCESS_TEAM_DOMAIN and ACCESS_AUD are set together (the team's domain and the application's AUD)",
+    );
+  const url = new URL(domain);
+  if (!isHttpsOrLocalLoopback(url, profile === LOCAL_PROFILE) || url.pathname !== "/" || url.search || url.username)
+    throw new ConfigError(
+      `ACCESS_TEAM_DOMAIN must be an https origin such as https://team.cloudflareaccess.com (plain http only on a ` +
+        `loopback address in the ${LOCAL_PROFILE} profile)`,
+    );
+  return { teamDomain: url.origin, audience };
 }
 
 /**

@@ -64,4 +64,9 @@ export const VARIABLE_DOCS = {
     `"${LOCAL_SESSION_SIGNING_KEY}", which every other profile refuses; there, unset, the page's first response ` +
     `carries no QR and its script creates the session`,
   UPSTREAM_AUTH_HEADER: 'Secret: a "Header-Name: value" sent to every upstream (a private node provider\'s key)',
+  ACCESS_TEAM_DOMAIN:
+    "The Cloudflare Access team domain guarding /dashboard/ (https://<team>.cloudflareaccess.com); with ACCESS_AUD " +
+    "set, the dashboard is entered only with a valid Cf-Access-Jwt-Assertion; unset: by signing in with a host API key",
+  ACCESS_AUD:
+    "The Access application's audience (AUD) tag the dashboard's JWTs must carry; set with ACCESS_TEAM_DOMAIN",
 } as const satisfies Record<VariableName, string>;

@@ -183,6 +183,16 @@ export const VARIABLES = {
     default: "",
     secret: true,
   },
+  ACCESS_TEAM_DOMAIN: {
+    schema: z
+      .string()
+      .check(z.trim(), z.url({ error: "must be an absolute URL such as https://team.cloudflareaccess.com" })),
+    default: "",
+  },
+  ACCESS_AUD: {
+    schema: text(/^$|^[A-Za-z0-9._-]{1,256}$/, "an Access application's audience tag (letters, digits, . _ -)"),
+    default: "",
+  },
 } as const satisfies Record<string, Variable>;
 
 export type VariableName = keyof typeof VARIABLES;

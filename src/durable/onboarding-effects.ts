@@ -6,6 +6,7 @@
  * is an event too, or left to the lease its due time holds in the stored state.
  */
 import type { Config } from "../config";
+import { recordAttempt } from "../dashboard/delivery-log";
 import { errorText, log } from "../log";
 import { readChain } from "../onboardings/chain/watch";
 import { deleteOnboardingRows, writeOnboardingRow } from "../onboardings/index/store";
@@ -51,7 +52,11 @@ export function performOnboardingEffect(
       const { onboarding, event, admitted } = effect;
       const lane = env.WEBHOOK_LANES.get(env.WEBHOOK_LANES.idFromName(config.hostWebhook!.url));
       return deliveryTurn(lane, config.hostWebhook!, onboarding, event, admitted).then(
-        (turn): OnboardingEvent => ({ type: "delivered", id: event.id, turn }),
+        (turn): OnboardingEvent => {
+          // Counted for the dashboard's deliveries per hour, beside the event's own log (not awaited: best effort).
+          if (turn.attempt) void recordAttempt(env.ONBOARDING_INDEX, event.id, turn.attempt);
+          return { type: "delivered", id: event.id, turn };
+        },
         // The lane could not be reached: the event's lease tries it again.
         (err: unknown) => void log("warn", "webhook_lane_unreachable", { onboarding, error: String(err) }),
       );

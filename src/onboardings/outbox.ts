@@ -40,6 +40,19 @@ export function resendGivenUp(state: OnboardingState, now: number): OnboardingSt
 }
 
 /**
+ * Event `id` is sent again with its same id, delivered or given up before (as Stripe's "Resend"):
+ * owed again from `now`, its earlier attempts kept in its log; it goes in its place in the order.
+ */
+export function resendEvent(state: OnboardingState, id: string, now: number): OnboardingState {
+  const events = state.events.map((event) =>
+    event.id !== id
+      ? event
+      : { ...event, delivered_at: null, failed_at: null, first_failed_at: null, next_attempt_at: now },
+  );
+  return { ...state, events };
+}
+
+/**
  * What the lane's probe of event `id` came to: delivered, refused for its body alone (the endpoint answers), or failed.
  */
 export function probeResult(state: OnboardingState | null, id: string): ProbeResult {

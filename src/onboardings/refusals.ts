@@ -10,6 +10,12 @@ export const ONBOARDING_NOT_FOUND: ErrorSpec = {
   reason: "ONBOARDING_NOT_FOUND",
   message: "No such onboarding",
 };
+export const EVENT_NOT_FOUND: ErrorSpec = {
+  status: 404,
+  code: GrpcCode.NOT_FOUND,
+  reason: "EVENT_NOT_FOUND",
+  message: "This onboarding has no event with that id",
+};
 export const ONBOARDING_EXISTS: ErrorSpec = {
   status: 409,
   code: GrpcCode.ALREADY_EXISTS,

@@ -17,6 +17,7 @@ import {
   paramDescriptions,
   paramSchemas,
 } from "../gateway/validators";
+import { dashboardPaths } from "../dashboard/openapi";
 import { onboardingComponents, onboardingPaths } from "../onboardings/http/openapi";
 import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES } from "../protocol/index";
 import { sessionRowSchema } from "../protocol/session-row";
@@ -181,7 +182,7 @@ export function openApiDocument(config: Config): Json {
   };
   for (const route of GATEWAY_ROUTES)
     paths[`/api${openApiPath(route, config)}`] = { get: gatewayOperation(route, config) };
-  Object.assign(paths, onboardingPaths(config, { schema, errorAnswer }));
+  Object.assign(paths, onboardingPaths(config, { schema, errorAnswer }), dashboardPaths({ errorAnswer }));
   const onboardings = onboardingComponents({ schema });
 
   return {

@@ -106,6 +106,15 @@ export async function listEvents(c: Context<AppEnv, string, { out: { query: Even
   return respond({ status: 200, body: page });
 }
 
+/** `POST /api/onboardings/:id/events/:event/resend`: the event goes again with its same webhook id. */
+export async function resendEvent(
+  c: Context<AppEnv, string, { out: { param: { id: string; event: string } } }>,
+): Promise<Response> {
+  if (c.get("config").hostWebhook === null) return respond(WEBHOOK_NOT_CONFIGURED);
+  const { id, event } = c.req.valid("param");
+  return respond(await onboardingStub(c, id).resendEvent(event));
+}
+
 /** Onboardings whose given-up events one retry sends again at most (a host with more retries again). */
 const RESEND_ONBOARDINGS_MAX = 500;
 

@@ -1,9 +1,11 @@
 /**
  * The host API's door: `Authorization: Bearer <key>` with one of HOST_API_KEYS (several during a
- * rotation), compared in constant time, never logged or echoed, accepted nowhere else.
+ * rotation), compared in constant time, never logged or echoed, accepted nowhere else; or, without
+ * that header, a dashboard session standing for a key (src/dashboard/session-auth.ts).
  */
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../app-env";
+import { passesAsDashboard } from "../../dashboard/session-auth";
 import { ApiError, GrpcCode } from "../../errors";
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="host API"' };
@@ -22,7 +24,7 @@ const sha256 = (text: string) => crypto.subtle.digest("SHA-256", new TextEncoder
  * True when `presented` is one of `keys`. Every key is compared, each as a SHA-256 digest with
  * the platform's constant-time comparison, so neither the key nor which one matched shows in the timing.
  */
-async function isHostKey(keys: readonly string[], presented: string): Promise<boolean> {
+export async function isHostKey(keys: readonly string[], presented: string): Promise<boolean> {
   let known = digests.get(keys);
   if (!known) digests.set(keys, (known = Promise.all(keys.map(sha256))));
   const candidate = await sha256(presented);
@@ -78,6 +80,7 @@ export function hostAuth(): MiddlewareHandler<AppEnv> {
         "Keys are accepted only in the Authorization header, never in the URL; rotate a key that was sent there",
       );
     }
+    if (await passesAsDashboard(c)) return next();
     const header = c.req.header("authorization");
     if (header === undefined)
       throw unauthorized(

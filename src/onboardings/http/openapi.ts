@@ -87,6 +87,7 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
           created_lt: "Only onboardings created before this time",
           limit,
           starting_after: "The last id of the previous page: this page holds the onboardings after it",
+          label: "Only onboardings with this label (exact)",
         }),
         responses: {
           "200": page("OnboardingList", "A page of onboardings, as GET /api/onboardings/{id} answers each"),

@@ -19,6 +19,7 @@ import {
   checkReturnUrl,
   createOnboardingSchema,
   eventListSchema,
+  eventPathSchema,
   noQuerySchema,
   ONBOARDING_CREATE_BODY_LIMIT,
   onboardingListSchema,
@@ -31,6 +32,11 @@ import {
 /** The onboarding id of the path, as `c.req.valid("param").id`; 400 `INVALID_ONBOARDING_ID` otherwise. */
 export const onboardingIdParam = validator("param", (params) =>
   parseOrRefuse(onboardingPathSchema, params, "INVALID_ONBOARDING_ID"),
+);
+
+/** The onboarding's id and one of its events' (`…/events/:event/resend`). */
+export const eventPathParam = validator("param", (params) =>
+  parseOrRefuse(eventPathSchema, params, "INVALID_EVENT_ID"),
 );
 
 /**

@@ -18,12 +18,14 @@ import {
   pairPayout,
   readCustomerView,
   readOnboarding,
+  resendEvent,
   retryWebhook,
 } from "./handlers";
 import { hostAuth } from "./host-auth";
 import {
   authorizationClaimBody,
   eventListQuery,
+  eventPathParam,
   idempotencyKeyHeader,
   newOnboardingBody,
   noQuery,
@@ -41,10 +43,12 @@ export function hostRoutes(): Hono<AppEnv> {
     .get("/:id", noQuery, onboardingIdParam, readOnboarding)
     .post("/:id/cancel", noQuery, onboardingIdParam, cancelOnboarding)
     .get("/:id/events", noQuery, onboardingIdParam, onboardingEvents)
+    .post("/:id/events/:event/resend", noQuery, eventPathParam, resendEvent)
     .all("/", methodNotAllowed("GET, HEAD, POST"))
     .all("/:id", methodNotAllowed("GET, HEAD"))
     .all("/:id/cancel", methodNotAllowed("POST"))
-    .all("/:id/events", methodNotAllowed("GET, HEAD"));
+    .all("/:id/events", methodNotAllowed("GET, HEAD"))
+    .all("/:id/events/:event/resend", methodNotAllowed("POST"));
 }
 
 /** `/api/events`: every onboarding's events in one order, the feed a host catches up from. */

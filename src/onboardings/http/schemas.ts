@@ -63,6 +63,12 @@ export const onboardingPathSchema = z.object({
   id: z.string().check(z.regex(ONBOARDING_ID_PATTERN, "must be ob_ followed by 32 lowercase hex characters")),
 });
 
+/** The path of one event of an onboarding: the onboarding's id and the event's (its `webhook-id`). */
+export const eventPathSchema = z.object({
+  id: onboardingPathSchema.shape.id,
+  event: z.string().check(z.regex(/^msg_[0-9a-f]{32}$/, "must be msg_ followed by 32 lowercase hex characters")),
+});
+
 /** `return_url`: https (plain http only on loopback in the local profile), no credentials. */
 export function checkReturnUrl(value: string, localProfile: boolean): string {
   let url: URL;
@@ -139,6 +145,8 @@ export function onboardingListSchema(config: Config) {
     limit: z.optional(pageLimit),
     /** The last id of the previous page: this page begins after it. */
     starting_after: z.optional(onboardingId),
+    /** The dashboard's search: an exact label (last, so the parameters named before keep their order). */
+    label: z.optional(freeText(64).check(z.minLength(1))),
   });
 }
 export type OnboardingListQuery = z.output<ReturnType<typeof onboardingListSchema>>;

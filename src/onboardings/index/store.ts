@@ -39,14 +39,27 @@ export async function writeOnboardingRow(db: D1Database, row: OnboardingRow): Pr
   const { onboarding: o, version } = row;
   const upsert = db
     .prepare(
-      `INSERT INTO onboardings (id, status, operator, payout, reference, created_at, updated_at, version, onboarding)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO onboardings (id, status, operator, payout, reference, label, created_at, updated_at, version,
+         onboarding)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, operator = excluded.operator,
-         payout = excluded.payout, reference = excluded.reference, created_at = excluded.created_at,
-         updated_at = excluded.updated_at, version = excluded.version, onboarding = excluded.onboarding
+         payout = excluded.payout, reference = excluded.reference, label = excluded.label,
+         created_at = excluded.created_at, updated_at = excluded.updated_at, version = excluded.version,
+         onboarding = excluded.onboarding
        WHERE excluded.version > onboardings.version`,
     )
-    .bind(o.id, o.status, o.operator, o.payout, o.reference, o.created_at, o.updated_at, version, JSON.stringify(o));
+    .bind(
+      o.id,
+      o.status,
+      o.operator,
+      o.payout,
+      o.reference,
+      o.label,
+      o.created_at,
+      o.updated_at,
+      version,
+      JSON.stringify(o),
+    );
   // The events go first in the batch, so their guard reads the version the row held before this write. The event keeps
   // the webhook's data (the onboarding at that change), taken from its exact body, and its place (seq).
   const insertEvent = db.prepare(
@@ -148,6 +161,7 @@ export async function queryOnboardings(
   const { sql, values } = where([
     ["status = ?", query.status],
     ["reference = ?", query.reference],
+    ["label = ?", query.label],
     ["operator = ?", query.operator],
     ["payout = ?", query.payout],
     ["created_at >= ?", query.created_gte],

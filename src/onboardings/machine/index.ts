@@ -20,9 +20,15 @@
  */
 import type { ErrorSpec } from "../../errors";
 import { recordTurn } from "../../webhooks/delivery-turn";
-import { nextWakeAt, pendingHead, releaseHead, resendGivenUp, retentionOver } from "../outbox";
+import { nextWakeAt, pendingHead, releaseHead, resendEvent, resendGivenUp, retentionOver } from "../outbox";
 import { FOLLOW_LEASE_MS } from "../../chain-follower/machine";
-import { ONBOARDING_ALREADY_PAIRED, ONBOARDING_EXISTS, ONBOARDING_NOT_FOUND, ONBOARDING_NOT_PAIRED } from "../refusals";
+import {
+  EVENT_NOT_FOUND,
+  ONBOARDING_ALREADY_PAIRED,
+  ONBOARDING_EXISTS,
+  ONBOARDING_NOT_FOUND,
+  ONBOARDING_NOT_PAIRED,
+} from "../refusals";
 import type { OnboardingState } from "../state";
 import { applyTx, observe, scheduleCheck, txRefusal } from "./chain-observation";
 import { dueWork, leaseEvent } from "./due-work";
@@ -140,7 +146,9 @@ export function transition(
       };
     }
     case "resend":
-      return settle(resendGivenUp(current, now));
+      if (event.event === undefined) return settle(resendGivenUp(current, now));
+      if (!current.events.some((e) => e.id === event.event)) return settle(current, EVENT_NOT_FOUND);
+      return settle(resendEvent(current, event.event, now));
     case "indexed": {
       // A deletion's answer comes only once retention is over (afterRetention); a late one changes nothing here.
       if (event.version === null) return settle(current);

@@ -62,8 +62,8 @@ export type OnboardingEvent =
   | { type: "released" }
   /** The lane's probe: attempt the oldest event now, without asking the lane (it is the one trying the endpoint). */
   | { type: "probe" }
-  /** The host asked for the events given up to be sent again. */
-  | { type: "resend" }
+  /** The host asked for the events given up to be sent again, or for event `event` (delivered or not) alone. */
+  | { type: "resend"; event?: string }
   /** The index write of `version` (null: the deletion of the rows) landed, or D1 refused it. */
   | { type: "indexed"; version: number | null; ok: boolean }
   /** The `unwatch` reached the chain follower, or did not. */

@@ -1,0 +1,64 @@
+/**
+ * The host API's routes the dashboard added, in the OpenAPI document (src/openapi/document.ts):
+ * resending one event and the overview's figures. Both take a bearer key or a dashboard session.
+ */
+import { idParam, noStore, type Json, type OpenApiParts } from "../onboardings/http/openapi-parts";
+
+const eventParam = {
+  name: "event",
+  in: "path",
+  required: true,
+  schema: { type: "string", pattern: "^msg_[0-9a-f]{32}$" },
+  description: "The event's id (its webhook-id)",
+};
+
+/** `POST /api/onboardings/{id}/events/{event}/resend` and `GET /api/overview`. */
+export function dashboardPaths({ errorAnswer }: Pick<OpenApiParts, "errorAnswer">): Record<string, Json> {
+  const security = [{ hostKey: [] }];
+  const refusals = {
+    "401": errorAnswer("No key and no dashboard session, a wrong key, or a session that ended (SESSION_INVALID)"),
+    "503": errorAnswer("HOST_API_KEYS is not set on this deployment (HOST_API_NOT_CONFIGURED)"),
+  };
+  return {
+    "/api/onboardings/{id}/events/{event}/resend": {
+      post: {
+        tags: ["onboardings"],
+        operationId: "resendEvent",
+        summary: "Send one event again, with its same webhook-id",
+        description:
+          "As Stripe's Resend: the event (delivered or given up before) is owed again from now, in its place in " +
+          "its onboarding's order; every earlier attempt stays in its log.",
+        security,
+        parameters: [idParam, eventParam],
+        responses: {
+          "200": { description: "The events log, the event owed again", headers: noStore },
+          "400": errorAnswer("A malformed id (INVALID_ONBOARDING_ID, INVALID_EVENT_ID)"),
+          "403": errorAnswer("A dashboard session's change from a page of another origin (CROSS_ORIGIN)"),
+          "404": errorAnswer("No such onboarding, or no such event of it (EVENT_NOT_FOUND)"),
+          "409": errorAnswer("No webhook is configured on this deployment (WEBHOOK_NOT_CONFIGURED)"),
+          ...refusals,
+        },
+      },
+    },
+    "/api/overview": {
+      get: {
+        tags: ["onboardings"],
+        operationId: "overview",
+        summary: "The dashboard's figures: onboardings per day by status, the median time to applied",
+        description:
+          "Onboardings created per day over the last 30 days (since, a UTC date) by their status now, the median " +
+          "seconds from created to applied of those applied, and how many events were given up; each read " +
+          "from the D1 index through an index of its own.",
+        security,
+        responses: {
+          "200": {
+            description: "since, per_day [{day, status, n}], median_seconds_to_applied, applied_count, given_up_events",
+            headers: noStore,
+          },
+          "503": errorAnswer("The index has no tables on this deployment (INDEX_NOT_READY), or HOST_API_KEYS is unset"),
+          "401": refusals["401"],
+        },
+      },
+    },
+  };
+}

@@ -16,14 +16,18 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
+import { createRequire } from "node:module";
 import type { Duplex } from "node:stream";
-import { WebSocketServer, type WebSocket } from "ws";
+import type { WebSocket, WebSocketServer as Server_ } from "ws";
 import { cometRpc } from "./comet-rpc.ts";
 import type { Ledger } from "./ledger.ts";
 
 /** A node's `max_subscription_clients` and `max_subscriptions_per_client` defaults. */
 export const MAX_SUBSCRIPTION_CLIENTS = 100;
 export const MAX_SUBSCRIPTIONS_PER_CLIENT = 5;
+
+// Loaded by Node's own resolution: a bundler (vitest's global setup) may pick `ws`'s browser stub.
+const { WebSocketServer } = createRequire(import.meta.url)("ws") as { WebSocketServer: typeof Server_ };
 
 const PATH = /^(?:\/~[A-Za-z0-9_-]+)?\/rpc\/websocket$/;
 
@@ -71,7 +75,10 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
   const timer = setInterval(
     () => {
       const latest = ledger.height();
-      for (let height = published + 1; height <= latest; height++) publish(clients, blockEvents(ledger, height));
+      // Nothing is built while no one subscribes; a pruning node publishes only what it still holds.
+      const from = Math.max(published + 1, ledger.lowestBlock(latest));
+      if ([...clients.values()].some((subs) => subs.length > 0))
+        for (let height = from; height <= latest; height++) publish(clients, blockEvents(ledger, height));
       published = Math.max(published, latest);
     },
     Math.max(10, Math.floor(ledger.blockMs / 10)),

@@ -1,0 +1,126 @@
+/**
+ * LiveFeed: the root of a network's live face (`idFromName(chain id)`). It holds the network's
+ * one upstream socket (src/gateway/live/upstream-socket.ts), opened when the first shard with a
+ * subscriber joins and closed IDLE_CLOSE_MS after the last one leaves (an alarm), so an idle
+ * network costs nothing. It numbers the node's NewBlocks by height, backfills missed heights
+ * through the cache (height-sequencer.ts) and pushes each height's events to every joined
+ * LiveShard, in order per shard, one shard never waiting on another. When the socket drops it
+ * dials again, from the first node of RPC_UPSTREAM_URLS on, until one takes it; an alarm every
+ * few seconds while subscribers remain is the watchdog (a dead or silent socket is dialled again).
+ */
+import { DurableObject } from "cloudflare:workers";
+import { type Config, readConfig } from "../src/config";
+import { type HeightEvents, newBlockOf } from "../src/gateway/live/block-events";
+import { cachedResult } from "../src/gateway/live/cached-read";
+import { HeightSequencer } from "../src/gateway/live/height-sequencer";
+import { IDLE_CLOSE_MS, UPSTREAM_SILENCE_MS } from "../src/gateway/live/limits";
+import { openUpstream, type Upstream } from "../src/gateway/live/upstream-socket";
+
+/** The watchdog's period while subscribers remain. */
+const WATCH_MS = 5_000;
+/** Pause before dialling again after a drop or a round of refusals. */
+const REDIAL_MS = 500;
+/** Where the backfill's reads are keyed in the cache when no shard has named an origin. */
+const INTERNAL_ORIGIN = "https://live.internal";
+
+export class LiveFeed extends DurableObject<Env> {
+  private readonly config: Config;
+  private shards = new Set<string>();
+  private origin = INTERNAL_ORIGIN;
+  private upstream: Upstream | null = null;
+  private dialling = false;
+  private lastFrameAt = 0;
+  private readonly deliveries = new Map<string, Promise<unknown>>();
+  private readonly sequencer: HeightSequencer;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.config = readConfig(env);
+    this.sequencer = new HeightSequencer({
+      backfill: async (height) => {
+        const read = (method: string) => cachedResult(this.env, this.ctx, this.origin, method, height);
+        const [block, results] = await Promise.all([read("block"), read("block_results")]);
+        return newBlockOf(block, results);
+      },
+      publish: (batch) => this.toShards((shard) => shard.deliver(batch), batch),
+      cancel: (reason) => this.toShards((shard) => shard.cancelAll(reason)),
+      pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    });
+    ctx.blockConcurrencyWhile(async () => {
+      this.shards = new Set((await ctx.storage.get<string[]>("shards")) ?? []);
+      this.origin = (await ctx.storage.get<string>("origin")) ?? INTERNAL_ORIGIN;
+    });
+  }
+
+  /** A shard's first subscriber: the upstream opens if it is not open. */
+  async join(shard: string, origin?: string): Promise<void> {
+    this.shards.add(shard);
+    if (origin) this.origin = origin;
+    await this.ctx.storage.put({ shards: [...this.shards], origin: this.origin });
+    await this.ctx.storage.setAlarm(Date.now() + WATCH_MS);
+    await this.dial();
+  }
+
+  /** A shard's last subscriber left: with none anywhere, the upstream closes within IDLE_CLOSE_MS. */
+  async leave(shard: string): Promise<void> {
+    this.shards.delete(shard);
+    await this.ctx.storage.put("shards", [...this.shards]);
+    if (this.shards.size === 0) await this.ctx.storage.setAlarm(Date.now() + IDLE_CLOSE_MS);
+  }
+
+  /** How the feed stands (for tests and operators): its shards, the node it reads and the last height sent. */
+  state(): { shards: number; upstream: string | null; height: number | null } {
+    return { shards: this.shards.size, upstream: this.upstream?.url ?? null, height: this.sequencer.last };
+  }
+
+  override async alarm(): Promise<void> {
+    if (this.shards.size === 0) {
+      this.upstream?.close();
+      this.upstream = null;
+      // Nobody is owed a next height: a later first subscriber starts from the node's.
+      this.sequencer.last = null;
+      return;
+    }
+    if (this.upstream && Date.now() - this.lastFrameAt > UPSTREAM_SILENCE_MS) {
+      this.upstream.close();
+      this.upstream = null;
+    }
+    await this.ctx.storage.setAlarm(Date.now() + WATCH_MS);
+    await this.dial();
+  }
+
+  /** Opens the upstream unless it is open, being opened, or nobody listens; retries until a node takes it. */
+  private async dial(): Promise<void> {
+    if (this.upstream || this.dialling || this.shards.size === 0) return;
+    this.dialling = true;
+    try {
+      this.upstream = await openUpstream(this.config, {
+        block: (value) => void this.sequencer.take(value),
+        frame: () => (this.lastFrameAt = Date.now()),
+        closed: () => {
+          this.upstream = null;
+          setTimeout(() => void this.dial(), REDIAL_MS);
+        },
+      });
+      this.lastFrameAt = Date.now();
+    } finally {
+      this.dialling = false;
+    }
+    if (!this.upstream) setTimeout(() => void this.dial(), REDIAL_MS);
+  }
+
+  /** Sends to every joined shard, in order per shard; a shard that holds nobody is forgotten. */
+  private toShards(send: (shard: DurableObjectStub<import("./LiveShard").LiveShard>) => Promise<unknown>, batch?: HeightEvents) {
+    for (const name of this.shards) {
+      const stub = this.env.LIVE_SHARDS.get(this.env.LIVE_SHARDS.idFromName(name));
+      const previous = this.deliveries.get(name) ?? Promise.resolve();
+      const next = previous
+        .then(() => send(stub))
+        .then((held) => {
+          if (batch && held === false) void this.leave(name);
+        })
+        .catch(() => undefined);
+      this.deliveries.set(name, next);
+    }
+  }
+}

@@ -17,7 +17,9 @@ import { IDLE_CLOSE_MS, UPSTREAM_SILENCE_MS } from "../src/gateway/live/limits";
 import { openUpstream, type Upstream } from "../src/gateway/live/upstream-socket";
 
 /** The watchdog's period while subscribers remain. */
-const WATCH_MS = 5_000;
+// An alarm also keeps the object in memory: an object no request reaches is evicted within seconds, and its
+// outbound socket with it (seen under wrangler dev, where the socket dropped every 5 s with a 5 s period).
+const WATCH_MS = 2_000;
 /** Pause before dialling again after a drop or a round of refusals. */
 const REDIAL_MS = 500;
 /** Where the backfill's reads are keyed in the cache when no shard has named an origin. */
@@ -110,7 +112,10 @@ export class LiveFeed extends DurableObject<Env> {
   }
 
   /** Sends to every joined shard, in order per shard; a shard that holds nobody is forgotten. */
-  private toShards(send: (shard: DurableObjectStub<import("./LiveShard").LiveShard>) => Promise<unknown>, batch?: HeightEvents) {
+  private toShards(
+    send: (shard: DurableObjectStub<import("./LiveShard").LiveShard>) => Promise<unknown>,
+    batch?: HeightEvents,
+  ) {
     for (const name of this.shards) {
       const stub = this.env.LIVE_SHARDS.get(this.env.LIVE_SHARDS.idFromName(name));
       const previous = this.deliveries.get(name) ?? Promise.resolve();

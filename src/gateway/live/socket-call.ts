@@ -27,7 +27,8 @@ const failure = (data: string) => new RpcError(-32603, data);
 export function socketCall(frame: string | ArrayBuffer, subs: readonly Subscribed[]): CallOutcome {
   const refuse = (idJson: string, error: RpcError) => ({ reply: reply(idJson, error.member()) });
   const size = typeof frame === "string" ? new TextEncoder().encode(frame).length : frame.byteLength;
-  if (size > MAX_FRAME_BYTES) return refuse("null", new RpcError(-32600, `a frame holds at most ${MAX_FRAME_BYTES} bytes`));
+  if (size > MAX_FRAME_BYTES)
+    return refuse("null", new RpcError(-32600, `a frame holds at most ${MAX_FRAME_BYTES} bytes`));
   if (typeof frame !== "string") return refuse("null", new RpcError(-32600, "calls come in text frames"));
   let call: Record<string, unknown>;
   try {

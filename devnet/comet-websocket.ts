@@ -49,6 +49,8 @@ export interface CometWebsocket {
   /** Closes every socket and refuses new ones for `ms` milliseconds. */
   drop(ms: number): void;
   counts(): { clients: number; subscriptions: number; sockets: number };
+  /** When the node sent the `NewBlock` of `height` (epoch ms), for the latency benchmarks. */
+  sentAt(height: number): number | undefined;
   close(): void;
 }
 
@@ -72,13 +74,18 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
   });
 
   let published = ledger.height();
+  const sent = new Map<number, number>();
   const timer = setInterval(
     () => {
       const latest = ledger.height();
       // Nothing is built while no one subscribes; a pruning node publishes only what it still holds.
       const from = Math.max(published + 1, ledger.lowestBlock(latest));
       if ([...clients.values()].some((subs) => subs.length > 0))
-        for (let height = from; height <= latest; height++) publish(clients, blockEvents(ledger, height));
+        for (let height = from; height <= latest; height++) {
+          sent.set(height, Date.now());
+          sent.delete(height - 1000);
+          publish(clients, blockEvents(ledger, height));
+        }
       published = Math.max(published, latest);
     },
     Math.max(10, Math.floor(ledger.blockMs / 10)),
@@ -89,6 +96,7 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
       for (const ws of clients.keys()) ws.terminate();
       clients.clear();
     },
+    sentAt: (height) => sent.get(height),
     counts() {
       const subs = [...clients.values()];
       return {

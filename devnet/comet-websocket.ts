@@ -23,8 +23,8 @@ import { cometRpc } from "./comet-rpc.ts";
 import type { Ledger } from "./ledger.ts";
 
 /** A node's `max_subscription_clients` and `max_subscriptions_per_client` defaults. */
-export const MAX_SUBSCRIPTION_CLIENTS = 100;
-export const MAX_SUBSCRIPTIONS_PER_CLIENT = 5;
+const MAX_SUBSCRIPTION_CLIENTS = 100;
+const MAX_SUBSCRIPTIONS_PER_CLIENT = 5;
 
 // Loaded by Node's own resolution: a bundler (vitest's global setup) may pick `ws`'s browser stub.
 const { WebSocketServer } = createRequire(import.meta.url)("ws") as { WebSocketServer: typeof Server_ };

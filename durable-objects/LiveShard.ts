@@ -12,6 +12,7 @@ import { readConfig } from "../src/config";
 import type { HeightEvents } from "../src/gateway/live/block-events";
 import { cachedRead } from "../src/gateway/live/cached-read";
 import { cancelFrame, eventFrame } from "../src/gateway/live/frames";
+import { SHARD_NAME_HEADER } from "../src/gateway/live/limits";
 import { type SubscriptionQuery, subscriptionQuery } from "../src/gateway/live/query/subscription-query";
 import { socketCall, type Subscribed } from "../src/gateway/live/socket-call";
 
@@ -19,9 +20,6 @@ import { socketCall, type Subscribed } from "../src/gateway/live/socket-call";
 interface Attachment {
   subs: Subscribed[];
 }
-
-/** The request headers the Worker's route sets on a forwarded upgrade. */
-export const SHARD_NAME_HEADER = "x-live-shard";
 
 export class LiveShard extends DurableObject<Env> {
   /** Compiled queries by their text (compiled again after a wake from hibernation). */

@@ -1,11 +1,11 @@
 /**
- * CI gate: the deployed Worker must stay at or under 64 KiB gzipped, so it starts instantly
+ * CI gate: the deployed Worker must stay at or under 80 KiB gzipped, so it starts instantly
  * everywhere. `npm run check:bundle`.
  */
 import { rmSync } from "node:fs";
 import { buildWorker } from "./build-worker.ts";
 
-const LIMIT_BYTES = 64 * 1024;
+const LIMIT_BYTES = 80 * 1024;
 const bundle = buildWorker();
 rmSync(bundle.dir, { recursive: true, force: true });
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;

@@ -113,7 +113,7 @@ describe("one upstream subscription per network", () => {
     for (const client of clients) client.disconnect();
   });
 
-  it("50 distinct Tx queries: each gets exactly its transaction, tx.hash right, for at most 2 subscriptions", async () => {
+  it("50 distinct Tx queries: each gets exactly its transaction, tx.hash right, at most 2 subscriptions", async () => {
     const signers = await Promise.all(Array.from({ length: 50 }, freshSigner));
     const clients = Array.from({ length: 10 }, () => cometClient(stack));
     const got = signers.map(() => [] as string[]);

@@ -8,7 +8,8 @@ import type { LiveEvent } from "./block-events";
 
 /** An event for the subscription made with `idJson` and `queryJson` (both JSON text). */
 export const eventFrame = (idJson: string, queryJson: string, event: LiveEvent): string =>
-  `{"jsonrpc":"2.0","id":${idJson},"result":{"query":${queryJson},"data":${event.dataJson},"events":${event.eventsJson}}}`;
+  `{"jsonrpc":"2.0","id":${idJson},"result":{"query":${queryJson},` +
+  `"data":${event.dataJson},"events":${event.eventsJson}}}`;
 
 /** CometBFT's cancellation of the subscription made with `idJson`. */
 export const cancelFrame = (idJson: string, reason: string): string =>

@@ -12,5 +12,5 @@ export const IDLE_CLOSE_MS = 30_000;
 export const LIVE_SHARDS = 16;
 /** The upstream is given up and dialled again after this long without a frame (a node that went silent). */
 export const UPSTREAM_SILENCE_MS = 20_000;
-/** Where the live face is mounted, below the RPC face. */
-export const LIVE_ROUTE = "/rpc/websocket";
+/** The header on a forwarded upgrade that names the shard it went to. */
+export const SHARD_NAME_HEADER = "x-live-shard";

@@ -7,8 +7,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { ApiError, GrpcCode } from "../../errors";
-import { SHARD_NAME_HEADER } from "../../../durable-objects/LiveShard";
-import { LIVE_SHARDS } from "./limits";
+import { LIVE_SHARDS, SHARD_NAME_HEADER } from "./limits";
 
 /** Answers one upgrade request. */
 export async function liveUpgrade(c: Context<AppEnv>): Promise<Response> {

@@ -43,7 +43,7 @@ function newBlockIn(frame: string): NewBlockValue | null {
 }
 
 /** The node's WebSocket URL for an RPC base URL. */
-export const websocketUrlOf = (base: string) => `${base.replace(/\/+$/, "")}/websocket`;
+const websocketUrlOf = (base: string) => `${base.replace(/\/+$/, "")}/websocket`;
 
 /** Opens the first node that takes the upgrade, in configured order; null when none does. */
 export async function openUpstream(

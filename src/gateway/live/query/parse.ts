@@ -12,7 +12,7 @@
  */
 
 /** An operator of a condition. */
-export type Operator = "=" | "<" | "<=" | ">" | ">=" | "CONTAINS" | "EXISTS";
+type Operator = "=" | "<" | "<=" | ">" | ">=" | "CONTAINS" | "EXISTS";
 
 /** A condition's argument, as written. */
 export type Argument =

@@ -9,13 +9,13 @@ import { compileQuery, type EventKeys } from "./match";
 import { parseQuery, QuerySyntaxError } from "./parse";
 
 /** The event types the live face serves, all derived from the one upstream `NewBlock`. */
-export const SERVED_EVENT_TYPES = ["NewBlock", "NewBlockHeader", "NewBlockEvents", "Tx"] as const;
+const SERVED_EVENT_TYPES = ["NewBlock", "NewBlockHeader", "NewBlockEvents", "Tx"] as const;
 export type ServedEventType = (typeof SERVED_EVENT_TYPES)[number];
 
 /** Longest query, in characters. */
-export const MAX_QUERY_LENGTH = 512;
+const MAX_QUERY_LENGTH = 512;
 /** Most conditions in one query. */
-export const MAX_QUERY_CONDITIONS = 16;
+const MAX_QUERY_CONDITIONS = 16;
 
 /** A checked query: the type it names and its matcher. */
 export interface SubscriptionQuery {

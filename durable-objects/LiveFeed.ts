@@ -20,8 +20,9 @@ import { openUpstream, type Upstream } from "../src/gateway/live/upstream-socket
 // An alarm also keeps the object in memory: an object no request reaches is evicted within seconds, and its
 // outbound socket with it (seen under wrangler dev, where the socket dropped every 5 s with a 5 s period).
 const WATCH_MS = 2_000;
-/** Pause before dialling again after a drop or a round of refusals. */
+/** Pause before dialling again after a drop; doubled after each round every node refused, up to MAX_REDIAL_MS. */
 const REDIAL_MS = 500;
+const MAX_REDIAL_MS = 5_000;
 /** Where the backfill's reads are keyed in the cache when no shard has named an origin. */
 const INTERNAL_ORIGIN = "https://live.internal";
 
@@ -31,6 +32,7 @@ export class LiveFeed extends DurableObject<Env> {
   private origin = INTERNAL_ORIGIN;
   private upstream: Upstream | null = null;
   private dialling = false;
+  private redialMs = REDIAL_MS;
   private lastFrameAt = 0;
   private readonly deliveries = new Map<string, Promise<unknown>>();
   private readonly sequencer: HeightSequencer;
@@ -105,10 +107,16 @@ export class LiveFeed extends DurableObject<Env> {
         },
       });
       this.lastFrameAt = Date.now();
+    } catch {
+      this.upstream = null;
     } finally {
       this.dialling = false;
     }
-    if (!this.upstream) setTimeout(() => void this.dial(), REDIAL_MS);
+    if (this.upstream) this.redialMs = REDIAL_MS;
+    else {
+      setTimeout(() => void this.dial(), this.redialMs);
+      this.redialMs = Math.min(this.redialMs * 2, MAX_REDIAL_MS);
+    }
   }
 
   /** Sends to every joined shard, in order per shard; a shard that holds nobody is forgotten. */
@@ -117,10 +125,10 @@ export class LiveFeed extends DurableObject<Env> {
     batch?: HeightEvents,
   ) {
     for (const name of this.shards) {
-      const stub = this.env.LIVE_SHARDS.get(this.env.LIVE_SHARDS.idFromName(name));
       const previous = this.deliveries.get(name) ?? Promise.resolve();
+      const push = () => send(this.env.LIVE_SHARDS.get(this.env.LIVE_SHARDS.idFromName(name)));
       const next = previous
-        .then(() => send(stub))
+        .then(push)
         .then((held) => {
           if (batch && held === false) void this.leave(name);
         })

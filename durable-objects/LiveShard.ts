@@ -15,10 +15,17 @@ import { cancelFrame, eventFrame } from "../src/gateway/live/frames";
 import { SHARD_NAME_HEADER } from "../src/gateway/live/limits";
 import { type SubscriptionQuery, subscriptionQuery } from "../src/gateway/live/query/subscription-query";
 import { socketCall, type Subscribed } from "../src/gateway/live/socket-call";
+import { RpcError, reply } from "../src/gateway/rpc/rpc-error";
 
 /** What a socket's attachment holds. */
 interface Attachment {
   subs: Subscribed[];
+}
+
+/** CometBFT's -32603 for the call in `frame` (a subscription change the shard could not keep). */
+function refusal(frame: string | ArrayBuffer, why: string): string {
+  const id = (JSON.parse(frame as string) as { id: unknown }).id;
+  return reply(JSON.stringify(id), new RpcError(-32603, why).member());
 }
 
 export class LiveShard extends DurableObject<Env> {
@@ -47,11 +54,21 @@ export class LiveShard extends DurableObject<Env> {
     }
     if (outcome.subs) {
       const before = this.subscriberCount();
-      ws.serializeAttachment({ subs: outcome.subs } satisfies Attachment);
+      try {
+        // An attachment holds at most 2,048 bytes: five long queries may not fit.
+        ws.serializeAttachment({ subs: outcome.subs } satisfies Attachment);
+      } catch {
+        return ws.send(refusal(message, "this socket's subscriptions are over 2 KiB together: unsubscribe one"));
+      }
       const after = this.subscriberCount();
-      const origin = await this.ctx.storage.get<string>("origin");
-      if (before === 0 && after > 0) await this.feed().join(await this.name(), origin);
-      if (before > 0 && after === 0) await this.feed().leave(await this.name());
+      try {
+        const origin = await this.ctx.storage.get<string>("origin");
+        if (before === 0 && after > 0) await this.feed().join(await this.name(), origin);
+        if (before > 0 && after === 0) await this.feed().leave(await this.name());
+      } catch {
+        ws.serializeAttachment(attachment);
+        return ws.send(refusal(message, "the network's live feed could not be reached; try again"));
+      }
     }
     ws.send(outcome.reply);
   }

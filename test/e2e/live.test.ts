@@ -65,6 +65,14 @@ describe("refusals", () => {
       expect((await socket.call("subscribe", { query: `tm.event = 'Tx' AND n.i = ${i}` })).result).toEqual({});
     await refused("subscribe", { query: "tm.event = 'Tx' AND n.i = 5" }, -32603, /max_subscriptions_per_client 5/);
     expect((await socket.call("unsubscribe_all")).result).toEqual({});
+    // A socket's subscriptions live in its attachment, which holds 2 KiB: five long queries do not fit.
+    const long = (i: number) => `tm.event = 'Tx' AND memo.text = '${String(i).repeat(440)}'`;
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await socket.call("subscribe", { query: long(i) }));
+    expect(answers.filter((a) => "error" in a).map((a) => (a.error as { data: string }).data)).toContain(
+      "this socket's subscriptions are over 2 KiB together: unsubscribe one",
+    );
+    expect((await socket.call("status")).result).toBeTruthy();
     socket.ws.close();
   });
 });

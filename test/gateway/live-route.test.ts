@@ -48,6 +48,9 @@ describe("a subscriber's frame", () => {
     expect(refusal(call("unsubscribe_all"), []).data).toBe("subscription not found");
     const five = Array.from({ length: 5 }, (_, i) => ({ id: String(i), query: `tm.event='Tx' AND a.b = ${i}` }));
     expect(refusal(call("subscribe", { query: "tm.event='Tx'" }), five).data).toMatch(/max_subscriptions_per_client 5/);
+    const long = (i: number) => ({ id: String(i), query: `tm.event='Tx' AND memo.text = '${String(i).repeat(440)}'` });
+    expect(refusal(call("subscribe", { query: long(4).query }), [0, 1, 2, 3].map(long)).data).toMatch(/over 2 KiB/);
+    expect(socketCall(call("subscribe", { query: long(3).query }), [0, 1, 2].map(long))).toHaveProperty("subs");
     expect(refusal(call("broadcast_tx_commit", { tx: "AA==" }))).toMatchObject({ code: -32601 });
     expect(refusal(call("subscribe", { query: "tm.event='NewRound'" }))).toMatchObject({ code: -32602 });
     expect(refusal("not json")).toMatchObject({ code: -32700 });

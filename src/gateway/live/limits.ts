@@ -4,6 +4,8 @@
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 5;
 /** Largest frame a subscriber may send, in bytes. */
 export const MAX_FRAME_BYTES = 64 * 1024;
+/** A socket's attachment (its subscriptions as JSON) holds at most this many bytes, as Durable Objects allow. */
+export const MAX_ATTACHMENT_BYTES = 2048;
 /** Most missed heights backfilled after an upstream gap; past it the subscriptions are cancelled. */
 export const MAX_BACKFILL_HEIGHTS = 100;
 /** How long the upstream socket stays open after the last subscriber leaves. */

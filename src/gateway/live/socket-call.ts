@@ -7,7 +7,7 @@
  */
 import { RPC_METHODS } from "../rpc/methods";
 import { RpcError, reply } from "../rpc/rpc-error";
-import { MAX_FRAME_BYTES, MAX_SUBSCRIPTIONS_PER_SOCKET } from "./limits";
+import { MAX_ATTACHMENT_BYTES, MAX_FRAME_BYTES, MAX_SUBSCRIPTIONS_PER_SOCKET } from "./limits";
 import { subscriptionQuery } from "./query/subscription-query";
 
 /** A subscription as a socket's attachment keeps it: the subscribe's id (JSON text) and the query as written. */
@@ -51,7 +51,11 @@ export function socketCall(frame: string | ArrayBuffer, subs: readonly Subscribe
         if (subs.length >= MAX_SUBSCRIPTIONS_PER_SOCKET)
           throw failure(`max_subscriptions_per_client ${MAX_SUBSCRIPTIONS_PER_SOCKET} reached`);
         if (subs.some((s) => s.query === query)) throw failure("already subscribed");
-        return { reply: reply(idJson, `"result":{}`), subs: [...subs, { id: idJson, query: query as string }] };
+        const next = [...subs, { id: idJson, query: query as string }];
+        // The subscriptions live in the socket's attachment (see LiveShard), which has a size limit.
+        if (new TextEncoder().encode(JSON.stringify({ subs: next })).length > MAX_ATTACHMENT_BYTES)
+          throw failure("this socket's subscriptions are over 2 KiB together: unsubscribe one");
+        return { reply: reply(idJson, `"result":{}`), subs: next };
       }
       case "unsubscribe": {
         const kept = subs.filter((s) => s.query !== params.query);

@@ -56,13 +56,18 @@ async function run(node: Devnet, url: string, n: number): Promise<Run> {
           const height = Number(frame.result?.data?.value.block.header.height ?? 0);
           if (height >= from) latencies.push(Date.now() - node.websocket.sentAt(height)!);
         });
-        await new Promise((resolve) => ws.once("open", resolve).once("error", resolve));
+        // A socket that neither opens nor fails within 10 s counts as refused: the run never hangs on one.
+        await new Promise((resolve) => {
+          ws.once("open", resolve).once("error", resolve);
+          setTimeout(resolve, 10_000);
+        });
         if (ws.readyState !== WebSocket.OPEN) return void refused++;
         const answer = new Promise<Record<string, unknown>>((resolve) =>
           ws.once("message", (d) => resolve(JSON.parse(String(d)))),
         );
         ws.send(subscribe);
-        if ("error" in (await answer)) refused++;
+        const answered = await Promise.race([answer, new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
+        if (answered === null || "error" in answered) refused++;
         else served++;
       }),
     );

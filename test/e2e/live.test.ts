@@ -5,6 +5,7 @@
  */
 import { toBech32 } from "@cosmjs/encoding";
 import { randomBytes } from "node:crypto";
+import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   collectHeights,
@@ -137,5 +138,31 @@ describe("one upstream subscription per network", () => {
     expect(got).toEqual(hashes.map((h) => [h]));
     expect(upstreamSubscriptions(stack)).toBeLessThanOrEqual(2);
     for (const client of clients) client.disconnect();
+  });
+
+  it("the node alone, capped as CometBFT's defaults cap it, refuses its 101st subscribing client", async () => {
+    const node = stack.nodes[1];
+    const subscribe = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "subscribe",
+      params: { query: "tm.event='Tx'" },
+    });
+    const sockets = Array.from(
+      { length: 101 },
+      () => new WebSocket(`${node.url.replace(/^http/, "ws")}/rpc/websocket`),
+    );
+    const answers = await Promise.all(
+      sockets.map(async (ws) => {
+        await new Promise((resolve) => ws.once("open", resolve));
+        ws.send(subscribe);
+        return new Promise<Record<string, unknown>>((resolve) =>
+          ws.once("message", (d) => resolve(JSON.parse(String(d)))),
+        );
+      }),
+    );
+    const refused = answers.filter((a) => "error" in a);
+    expect(refused.map((a) => (a.error as { data: string }).data)).toEqual(["max_subscription_clients 100 reached"]);
+    for (const ws of sockets) ws.terminate();
   });
 });

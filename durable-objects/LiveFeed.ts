@@ -7,6 +7,10 @@
  * LiveShard, in order per shard, one shard never waiting on another. When the socket drops it
  * dials again, from the first node of RPC_UPSTREAM_URLS on, until one takes it; an alarm every
  * few seconds while subscribers remain is the watchdog (a dead or silent socket is dialled again).
+ *
+ * The network's ChainFollower listens too, but only while onboardings wait for the chain: it is told
+ * each height in order (`heightPushed`) and counts as a subscriber for the idle rule only while it
+ * listens, so it never holds the socket open by itself once no onboarding waits.
  */
 import { DurableObject } from "cloudflare:workers";
 import { type Config, readConfig } from "../src/config";
@@ -29,6 +33,8 @@ const INTERNAL_ORIGIN = "https://live.internal";
 export class LiveFeed extends DurableObject<Env> {
   private readonly config: Config;
   private shards = new Set<string>();
+  /** ChainFollower ids (`id.toString()`) listening while their onboardings wait. */
+  private followers = new Set<string>();
   private origin = INTERNAL_ORIGIN;
   private upstream: Upstream | null = null;
   private dialling = false;
@@ -46,13 +52,17 @@ export class LiveFeed extends DurableObject<Env> {
         const [block, results] = await Promise.all([read("block"), read("block_results")]);
         return newBlockOf(block, results);
       },
-      publish: (batch) => this.toShards((shard) => shard.deliver(batch), batch),
+      publish: (batch) => {
+        this.toShards((shard) => shard.deliver(batch), batch);
+        this.toFollowers(batch.height);
+      },
       cancel: (reason) => this.toShards((shard) => shard.cancelAll(reason)),
       pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     });
     ctx.blockConcurrencyWhile(async () => {
       this.shards = new Set((await ctx.storage.get<string[]>("shards")) ?? []);
       this.origin = (await ctx.storage.get<string>("origin")) ?? INTERNAL_ORIGIN;
+      this.followers = new Set((await ctx.storage.get<string[]>("followers")) ?? []);
     });
   }
 
@@ -69,16 +79,31 @@ export class LiveFeed extends DurableObject<Env> {
   async leave(shard: string): Promise<void> {
     this.shards.delete(shard);
     await this.ctx.storage.put("shards", [...this.shards]);
-    if (this.shards.size === 0) await this.ctx.storage.setAlarm(Date.now() + IDLE_CLOSE_MS);
+    if (this.idle()) await this.ctx.storage.setAlarm(Date.now() + IDLE_CLOSE_MS);
+  }
+
+  /**
+   * A ChainFollower starts (`listening`) or stops listening for heights. Starting opens the upstream
+   * without waiting for it: the follower reads the head until heights arrive. Stopping counts as a
+   * subscriber leaving.
+   */
+  async follow(follower: string, listening: boolean): Promise<void> {
+    if (listening === this.followers.has(follower)) return;
+    if (listening) this.followers.add(follower);
+    else this.followers.delete(follower);
+    await this.ctx.storage.put("followers", [...this.followers]);
+    await this.ctx.storage.setAlarm(Date.now() + (this.idle() ? IDLE_CLOSE_MS : WATCH_MS));
+    if (listening) void this.dial();
   }
 
   /** How the feed stands (for tests and operators): its shards, the node it reads and the last height sent. */
-  state(): { shards: number; upstream: string | null; height: number | null } {
-    return { shards: this.shards.size, upstream: this.upstream?.url ?? null, height: this.sequencer.last };
+  state(): { shards: number; followers: number; upstream: string | null; height: number | null } {
+    const { shards, followers, upstream, sequencer } = this;
+    return { shards: shards.size, followers: followers.size, upstream: upstream?.url ?? null, height: sequencer.last };
   }
 
   override async alarm(): Promise<void> {
-    if (this.shards.size === 0) {
+    if (this.idle()) {
       this.upstream?.close();
       this.upstream = null;
       // Nobody is owed a next height: a later first subscriber starts from the node's.
@@ -90,12 +115,14 @@ export class LiveFeed extends DurableObject<Env> {
       this.upstream = null;
     }
     await this.ctx.storage.setAlarm(Date.now() + WATCH_MS);
+    // The followers' heartbeat: the socket is up and heard from, so the last height still stands for the head.
+    if (this.upstream && this.sequencer.last !== null) this.toFollowers(this.sequencer.last);
     await this.dial();
   }
 
   /** Opens the upstream unless it is open, being opened, or nobody listens; retries until a node takes it. */
   private async dial(): Promise<void> {
-    if (this.upstream || this.dialling || this.shards.size === 0) return;
+    if (this.upstream || this.dialling || this.idle()) return;
     this.dialling = true;
     try {
       this.upstream = await openUpstream(this.config, {
@@ -116,6 +143,19 @@ export class LiveFeed extends DurableObject<Env> {
     else {
       setTimeout(() => void this.dial(), this.redialMs);
       this.redialMs = Math.min(this.redialMs * 2, MAX_REDIAL_MS);
+    }
+  }
+
+  /** Nobody listens: no shard holds a subscriber and no follower has onboardings waiting. */
+  private idle(): boolean {
+    return this.shards.size === 0 && this.followers.size === 0;
+  }
+
+  /** Tells each listening follower the height; one that cannot be reached reads the head on its own. */
+  private toFollowers(height: number): void {
+    for (const id of this.followers) {
+      const follower = this.env.CHAIN_FOLLOWERS.get(this.env.CHAIN_FOLLOWERS.idFromString(id));
+      void follower.heightPushed(height).catch(() => undefined);
     }
   }
 

@@ -128,9 +128,13 @@ export class ChainFollower extends DurableObject<Env> {
     return readHead(this.config, this.board);
   }
 
-  /** Starts or stops listening to the network's LiveFeed (only where an RPC node is configured). */
+  /**
+   * Starts or stops listening to the network's LiveFeed: only the network's own follower (`idFromName(chain id)`),
+   * and only where an RPC node is configured; any other follower reads the head.
+   */
   private async listen(on: boolean): Promise<void> {
     if (on === this.listening || this.config.rpcUpstreamUrls.length === 0) return;
+    if (!this.ctx.id.equals(this.env.CHAIN_FOLLOWERS.idFromName(this.config.chainId))) return;
     this.listening = on;
     const feeds = this.env.LIVE_FEEDS;
     try {

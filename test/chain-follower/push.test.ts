@@ -25,10 +25,11 @@ const bindings = env as unknown as {
 };
 const followers = bindings.CHAIN_FOLLOWERS;
 const feeds = bindings.LIVE_FEEDS;
-type Stub = DurableObjectStub<ChainFollower>;
+const newFollower = (name: string) => followers.get(followers.idFromName(name));
+type Stub = ReturnType<typeof newFollower>;
 
 const cursorOf = async (stub: Stub) => (await stub.status()).cursor;
-const alarmOf = (stub: DurableObjectStub<ChainFollower | LiveFeed>) =>
+const alarmOf = (stub: Stub | ReturnType<typeof feeds.get>) =>
   runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
 const devnetHeight = async () =>
   ((await (await fetch(`${DEVNET}/__devnet/status`)).json()) as { height: number }).height;
@@ -47,7 +48,7 @@ afterEach(async () => {
 
 /** A follower of its own with one onboarding waiting, following, and no pass under way or due. */
 async function following(): Promise<Stub> {
-  const stub = followers.get(followers.idFromName(`push-${crypto.randomUUID()}`));
+  const stub = newFollower(`push-${crypto.randomUUID()}`);
   await stub.watch("ob_push", [accountAddress()]);
   await runInDurableObject(stub, async (instance, state) => {
     await instance.alarm();
@@ -58,7 +59,7 @@ async function following(): Promise<Stub> {
 }
 
 /** A LiveFeed of its own whose node is the devnet's CometBFT face (the suite configures no RPC node). */
-async function feedOnDevnet(): Promise<DurableObjectStub<LiveFeed>> {
+async function feedOnDevnet() {
   const feed = feeds.get(feeds.idFromName(`push-${crypto.randomUUID()}`));
   await runInDurableObject(feed, (instance) => {
     const held = instance as unknown as { config: Config };
@@ -68,7 +69,7 @@ async function feedOnDevnet(): Promise<DurableObjectStub<LiveFeed>> {
 }
 
 describe("the chain follower on push", () => {
-  it("takes each height from the feed's socket without reading the head, and the feed closes once it stops", async () => {
+  it("takes each height from the feed's socket, no head read, and the feed closes once it stops", async () => {
     const stub = await following();
     const feed = await feedOnDevnet();
     await headReadsFail();
@@ -113,7 +114,7 @@ describe("the chain follower on push", () => {
   it("listens only where an RPC node is configured, and only while an onboarding waits", async () => {
     for (const rpcUpstreamUrls of [[], [`${DEVNET}/~push/rpc`]]) {
       const chainId = `push-${crypto.randomUUID()}`;
-      const stub = followers.get(followers.idFromName(chainId));
+      const stub = newFollower(chainId);
       await runInDurableObject(stub, (instance) => {
         const held = instance as unknown as { config: Config };
         held.config = { ...held.config, chainId, rpcUpstreamUrls };

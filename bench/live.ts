@@ -7,7 +7,7 @@
  * p99; the node's subscriptions; the workerd process's resident memory per subscriber (its growth
  * over the run, divided by N). The same N then subscribe to the devnet's own `/rpc/websocket`,
  * capped at 100 clients as a node is: how many it serves, and their latency.
- * A run with every default size writes docs/PERFORMANCE.md (section "live").
+ * A run with the default sizes (10 and 1,000) writes docs/PERFORMANCE.md (section "live").
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -18,7 +18,11 @@ import { startWranglerDev } from "../test/e2e/helpers/wrangler-dev.ts";
 import { writeReportSection } from "./lib/report.ts";
 import { machine, summarize } from "./lib/stats.ts";
 
-const DEFAULT_SIZES = [10, 1000, 10_000];
+/**
+ * 10,000 is opt-in (`--sizes 10,1000,10000`): on the 2 shared cores this was built on, one Node process
+ * opening 10,000 sockets through `wrangler dev`'s proxy did not finish; the default run stays under 2 minutes.
+ */
+const DEFAULT_SIZES = [10, 1000];
 const { values: flags } = parseArgs({ options: { sizes: { type: "string" }, heights: { type: "string" } } });
 const sizes = flags.sizes ? flags.sizes.split(",").map(Number) : DEFAULT_SIZES;
 const heights = Number(flags.heights ?? 5);
@@ -128,6 +132,14 @@ hibernate, so this is the in-memory cost of a socket, an upper bound of a hibern
 | subscribers | served by the edge | node subscriptions | edge p50 | edge p99 | KiB per subscriber | served by the node alone | node p50 | node p99 |
 |---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
-`;
+${
+  sizes.includes(10_000)
+    ? ""
+    : `
+10,000 subscribers are not in the default run: on the 2 shared cores this was measured on, one Node process
+opening 10,000 sockets through \`wrangler dev\`'s proxy did not finish, so the largest size measured here is
+1,000 (\`--sizes 10,1000,10000\` asks for 10,000 on a machine that can hold it).
+`
+}`;
 if (!flags.sizes) writeReportSection("live", report);
 console.log(report);

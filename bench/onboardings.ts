@@ -8,7 +8,9 @@
  *    waking only the onboardings a block names, one WebhookLane per webhook URL, the D1 index;
  *  - "per-onboarding": the same code whose upstream faults every block endpoint (`/__devnet/faults`),
  *    so its follower fails open and every onboarding checks for itself every
- *    ONBOARDING_CHECK_SECONDS: the per-onboarding model, measured in the same run.
+ *    ONBOARDING_CHECK_SECONDS: the per-onboarding model, measured in the same run;
+ *  - "follower on push": the follower side's code with an RPC node (the devnet's CometBFT face), so
+ *    its follower takes each height from the live feed's socket instead of reading the head each second.
  * Measured: upstream requests with few and many waiting (the devnet's counters per tag), chain
  * change → webhook arrival, 200 authorizations in one block, a 60 s receiver outage. Durable Object
  * requests and D1 rows are counted from what the code does per pass, check, hint and change, with
@@ -317,9 +319,11 @@ try {
     [
       { name: "follower", tag: "new" },
       { name: "per-onboarding", tag: "old" },
-    ].map(async ({ name, tag }) => {
+      { name: "follower on push", tag: "push", rpc: true },
+    ].map(async ({ name, tag, rpc }) => {
       const worker = await startWranglerDev({
         UPSTREAM_URLS: `${devnet.url}/~${tag}`,
+        ...(rpc ? { RPC_UPSTREAM_URLS: `${devnet.url}/~${tag}/rpc` } : {}),
         HOST_API_KEYS: apiKey,
         HOST_WEBHOOK_SECRET: clock.secret,
         HOST_WEBHOOK_URL: clock.url,
@@ -337,7 +341,7 @@ try {
     }),
   );
   sides.push(...started);
-  const [neu, old] = sides as [Side, Side];
+  const [neu, old, push] = sides as [Side, Side, Side];
   console.error(`servers up; load ${load.map((l) => l.toFixed(2)).join(" ")}`);
 
   // 1. Upstream with few waiting, then many, on both sides in the same windows.
@@ -359,11 +363,15 @@ try {
   console.error("many", JSON.stringify(many), `created in ${createSeconds} s`);
 
   // 2. Chain change → event on both (the many waiting stay waiting meanwhile).
-  const [newLatency, oldLatency] = await Promise.all([journeys(neu, S.journeys), journeys(old, S.oldJourneys)]);
-  console.error("latency", JSON.stringify({ newLatency, oldLatency }));
-  // The per-onboarding side has given its figures; stopping it gives the follower's phases the machine.
-  await old.worker.stop();
-  sides.pop();
+  const [newLatency, oldLatency, pushLatency] = await Promise.all([
+    journeys(neu, S.journeys),
+    journeys(old, S.oldJourneys),
+    journeys(push, S.journeys),
+  ]);
+  console.error("latency", JSON.stringify({ newLatency, oldLatency, pushLatency }));
+  // The other sides have given their figures; stopping them gives the follower's phases the machine.
+  await Promise.all([old.worker.stop(), push.worker.stop()]);
+  sides.splice(1);
 
   // 3. Many authorizations in one block; 4. a receiver outage.
   const burstResult = await burst(neu);
@@ -371,7 +379,8 @@ try {
   const outageResult = await outage(neu);
   console.error("outage", JSON.stringify(outageResult));
 
-  const markdown = report({ load, few, many, createSeconds, newLatency, oldLatency, burstResult, outageResult });
+  const figures = { load, few, many, createSeconds, newLatency, oldLatency, pushLatency, burstResult, outageResult };
+  const markdown = report(figures);
   console.log(markdown);
   console.log(
     JSON.stringify({
@@ -383,12 +392,14 @@ try {
       createSeconds,
       newLatency,
       oldLatency,
+      pushLatency,
       burstResult,
       outageResult,
     }),
   );
   if (!quick) writeReportSection("onboardings", markdown);
-  if (newLatency.failures.length || oldLatency.failures.length || clock.refused() > 0) process.exitCode = 1;
+  const failed = newLatency.failures.length + oldLatency.failures.length + pushLatency.failures.length;
+  if (failed || clock.refused() > 0) process.exitCode = 1;
 } finally {
   clearTimeout(watchdog);
   await stopAll();
@@ -401,6 +412,7 @@ interface Figures {
   createSeconds: number;
   newLatency: Awaited<ReturnType<typeof journeys>>;
   oldLatency: Awaited<ReturnType<typeof journeys>>;
+  pushLatency: Awaited<ReturnType<typeof journeys>>;
   burstResult: Awaited<ReturnType<typeof burst>>;
   outageResult: Awaited<ReturnType<typeof outage>>;
 }
@@ -529,6 +541,7 @@ Both sides ran at once, with the ${f(S.many)} and ${S.oldMany} waiting onboardin
 |---|---|---|---|---|
 | follower | ${r.newLatency.n} | ${s1(r.newLatency.p50)} | ${s1(r.newLatency.p99)} | ${s1(r.newLatency.max)} |
 | per-onboarding | ${r.oldLatency.n} | ${s1(r.oldLatency.p50)} | ${s1(r.oldLatency.p99)} | ${s1(r.oldLatency.max)} |
+| follower on push | ${r.pushLatency.n} | ${s1(r.pushLatency.p50)} | ${s1(r.pushLatency.p99)} | ${s1(r.pushLatency.max)} |
 
 Goal: an event within one second of the block that carries its change: ${r.newLatency.p99 <= 1 ? "met" : "missed"} on the follower side (p99 ${s1(r.newLatency.p99)}).
 The follower asks the head once a second and the devnet makes a block every second, so the phase between the two is

@@ -3,9 +3,8 @@
  * stock Cosmos ones with deterministic data, answers like grpc-gateway (height header, historical
  * reads, pagination, `{code, message, details}` errors), records operator authorizations, node
  * registrations and changes, and transactions, and exposes counters and faults under `/__devnet/`. A development tool only:
- * nothing under src/ imports it.
- *
- * Below `/rpc` it is also a CometBFT 0.38 RPC node of the same chain (devnet/comet-rpc.ts).
+ * nothing under src/ imports it. Below `/rpc` it is also a CometBFT 0.38 RPC node of the same chain
+ * (devnet/comet-rpc.ts), `/rpc/websocket` included (devnet/comet-websocket.ts).
  *
  * Every change of state is a transaction in the next block (blocks and their transactions are
  * served as a node serves them: devnet/blocks.ts); its effects appear at that block's height.
@@ -21,6 +20,8 @@
  *   GET    /__devnet/faults  → active faults;  DELETE /__devnet/faults[/<id>] → 204
  *   POST   /__devnet/reset   → clears counters and faults (authorizations, nodes and transactions stay) → 204
  *   GET    /__devnet/status  → {height, chain_id, namespace, bech32_prefix, native_denom, height_header}
+ *   GET    /__devnet/websocket  → {sockets, clients, subscriptions} of the CometBFT `/rpc/websocket`
+ *   POST   /__devnet/websocket/drop  {ms} → 204: every socket closed, new ones refused for ms (-1: for good)
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -30,6 +31,7 @@ import { broadcast, recordApplied } from "./broadcast.ts";
 import { badRequest, Code, DevnetError, notFound } from "./cosmos-errors.ts";
 import { FaultBoard, type Fault } from "./faults.ts";
 import { cometRpc } from "./comet-rpc.ts";
+import { serveCometWebsocket, type CometWebsocket } from "./comet-websocket.ts";
 import { ModuleError } from "./incentives-errors.ts";
 import { Ledger } from "./ledger.ts";
 import { matchModuleRoute } from "./module-routes.ts";
@@ -52,6 +54,8 @@ export interface DevnetOptions {
 export interface Devnet {
   /** Base URL, e.g. http://127.0.0.1:1317 (no trailing slash). */
   url: string;
+  /** The CometBFT `/rpc/websocket`'s counts and faults (devnet/comet-websocket.ts). */
+  websocket: CometWebsocket;
   close(): Promise<void>;
 }
 
@@ -70,6 +74,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     });
   });
   server.keepAliveTimeout = 5000;
+  const websocket = (node.websocket = serveCometWebsocket(server, node.ledger));
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -78,8 +83,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    websocket,
     close: () =>
       new Promise<void>((resolve) => {
+        websocket.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
@@ -91,6 +98,7 @@ interface LocalNode {
   ledger: Ledger;
   board: FaultBoard;
   heightHeader: HeightHeaderForm;
+  websocket?: CometWebsocket;
 }
 
 /** The block height an answer reports, under the header name it goes out with; null sends none. */
@@ -110,11 +118,8 @@ function send(
   res.end(typeof body === "string" ? body : JSON.stringify(body));
 }
 
-function headersOf(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = String(value);
-  return headers;
-}
+const headersOf = (req: IncomingMessage): Record<string, string> =>
+  Object.fromEntries(Object.entries(req.headers).flatMap(([name, v]) => (v === undefined ? [] : [[name, String(v)]])));
 
 async function readText(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -272,6 +277,13 @@ async function control(node: LocalNode, req: IncomingMessage, res: ServerRespons
     case "POST /__devnet/reset":
       board.reset();
       return void res.writeHead(204, { "access-control-allow-origin": "*" }).end();
+    case "GET /__devnet/websocket":
+      return send(res, 200, node.websocket?.counts() ?? {}, null);
+    case "POST /__devnet/websocket/drop": {
+      const ms = Number((await readJson(req)).ms ?? 5000);
+      node.websocket?.drop(ms < 0 ? Infinity : ms);
+      return void res.writeHead(204, { "access-control-allow-origin": "*" }).end();
+    }
     case "GET /__devnet/status": {
       const { brand } = ledger;
       return send(

@@ -9,6 +9,12 @@
  * still waiting; one that lapses (FOLLOW_LEASE_MS), or whose onboarding answers a hint as no longer
  * waiting, is dropped, so a lost `unwatch` never keeps the follower awake.
  *
+ * On push: while onboardings wait and an RPC node is configured, the follower listens to the network's
+ * LiveFeed, which tells it each new height as the node sends it and, every few seconds, the last one
+ * (its heartbeat). A told height starts a pass at once, without a head read; the head is read only when
+ * nothing was told for PUSH_STALE_MS (the feed's socket is down, or the feed went quiet). Once no
+ * onboarding waits it stops listening, so it never holds the feed's upstream socket open by itself.
+ *
  * Stored: one key per waiting onboarding (`w:<id>` → its addresses and when it was last renewed) and the cursor.
  */
 import { DurableObject } from "cloudflare:workers";
@@ -34,6 +40,8 @@ import { fanOut } from "../src/fan-out";
 import { errorText, log } from "../src/log";
 
 const CURSOR_KEY = "cursor";
+/** A told height older than this no longer stands for the head: the pass reads it (the feed's heartbeat is 2 s). */
+export const PUSH_STALE_MS = 5_000;
 const WATCH_PREFIX = "w:";
 
 /** A registration as stored: the addresses, and when it was last renewed (ms). */
@@ -50,6 +58,12 @@ export class ChainFollower extends DurableObject<Env> {
   private readonly renewed = new Map<string, number>();
   private cursor: FollowerCursor = ASLEEP;
   private running: Promise<void> | null = null;
+  /** A height was told while a pass ran: run another once it ends. */
+  private again = false;
+  /** The last height the LiveFeed told, and when. */
+  private pushed: { height: number; at: number } | null = null;
+  /** Whether the LiveFeed was asked to tell this follower its heights. */
+  private listening = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -87,10 +101,49 @@ export class ChainFollower extends DurableObject<Env> {
     return { cursor: { ...this.cursor }, waiting: this.index.ids() };
   }
 
+  /** The LiveFeed tells a height (new, or its heartbeat): a pass starts now if onboardings wait. */
+  async heightPushed(height: number): Promise<void> {
+    this.pushed = { height: Math.max(height, this.pushed?.height ?? 0), at: Date.now() };
+    if (this.index.size === 0) return;
+    if (this.running) this.again = true;
+    else await this.alarm();
+  }
+
   override async alarm(): Promise<void> {
-    // One pass at a time: an alarm run early by a test joins the one running.
-    this.running ??= this.pass().finally(() => (this.running = null));
+    // One pass at a time: an alarm run early by a test joins the one running; a height told meanwhile runs one more.
+    this.running ??= this.passes().finally(() => (this.running = null));
     await this.running;
+  }
+
+  private async passes(): Promise<void> {
+    do {
+      this.again = false;
+      await this.pass();
+    } while (this.again && this.index.size > 0);
+  }
+
+  /** The head: the height the feed told, while fresh; else read from the nodes. */
+  private async head(now: number): Promise<number> {
+    if (this.pushed && now - this.pushed.at < PUSH_STALE_MS) return this.pushed.height;
+    return readHead(this.config, this.board);
+  }
+
+  /**
+   * Starts or stops listening to the network's LiveFeed: only the network's own follower (`idFromName(chain id)`),
+   * and only where an RPC node is configured; any other follower reads the head.
+   */
+  private async listen(on: boolean): Promise<void> {
+    if (on === this.listening || this.config.rpcUpstreamUrls.length === 0) return;
+    if (!this.ctx.id.equals(this.env.CHAIN_FOLLOWERS.idFromName(this.config.chainId))) return;
+    this.listening = on;
+    const feeds = this.env.LIVE_FEEDS;
+    try {
+      await feeds.get(feeds.idFromName(this.config.chainId)).follow(this.ctx.id.toString(), on);
+    } catch (err) {
+      // Not listening: the follower reads the head as before, and asks again on its next pass.
+      this.listening = !on && this.listening;
+      log("warn", "chain_follower_feed_unreachable", { error: String(err) });
+    }
   }
 
   /** Sets the alarm if none is set (a follower that went silent is woken by the next watch). */
@@ -107,10 +160,12 @@ export class ChainFollower extends DurableObject<Env> {
     this.drop(lapsed(this.renewed, started));
     if (this.index.size === 0) {
       this.save(fallAsleep(this.cursor));
+      await this.listen(false);
       return;
     }
+    await this.listen(true);
     try {
-      const head = learnHead(this.cursor, await readHead(this.config, this.board), this.index.ids());
+      const head = learnHead(this.cursor, await this.head(started), this.index.ids());
       this.save(head.cursor);
       await this.hint(head.wake);
       for (const height of head.read) {
@@ -137,8 +192,14 @@ export class ChainFollower extends DurableObject<Env> {
       this.save(failed.cursor);
       await this.hint(failed.wake);
     }
-    if (this.index.size > 0) await this.ctx.storage.setAlarm(Math.max(started + PASS_MS, Date.now()));
-    else this.save(fallAsleep(this.cursor));
+    if (this.index.size === 0) {
+      this.save(fallAsleep(this.cursor));
+      await this.listen(false);
+      return;
+    }
+    // On push the alarm is only the watchdog: it reads the head if no height is told meanwhile.
+    const pushing = this.pushed !== null && Date.now() - this.pushed.at < PUSH_STALE_MS;
+    await this.ctx.storage.setAlarm(Math.max(started + (pushing ? PUSH_STALE_MS : PASS_MS), Date.now()));
   }
 
   private save(cursor: FollowerCursor): void {

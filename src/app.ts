@@ -10,6 +10,7 @@ import type { AppEnv } from "./app-env";
 import type { Config } from "./config";
 import { ApiError, GrpcCode, errorResponse, httpStatusSpec } from "./errors";
 import { gatewayRoutes } from "./gateway";
+import { liveUpgrade } from "./gateway/live/upgrade";
 import { answerFromMemory } from "./gateway/memory-answer";
 import { routeNotFound } from "./gateway/route-not-found";
 import { rpcRoutes } from "./gateway/rpc";
@@ -68,6 +69,8 @@ export function buildApp(config: Config): Hono<AppEnv> {
     return c.body(openApi, 200, { "content-type": "application/json", "cache-control": "public, max-age=300" });
   });
   app.route("/api", gatewayRoutes(config));
+  // The live face (CometBFT's /websocket) before the RPC face's URI-style `/rpc/:method`.
+  app.get("/rpc/websocket", liveUpgrade);
   app.route("/rpc", rpcRoutes(config));
 
   // A Response, not a throw: Hono runs the not-found handler inside the request context's `next()`, which a throw would

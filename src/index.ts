@@ -8,6 +8,8 @@ import { log } from "./log";
 import { requestIdOf } from "./middleware/request-context";
 
 export { ChainFollower } from "../durable-objects/ChainFollower";
+export { LiveFeed } from "../durable-objects/LiveFeed";
+export { LiveShard } from "../durable-objects/LiveShard";
 export { IdempotencyKey } from "../durable-objects/IdempotencyKey";
 export { Onboarding } from "../durable-objects/Onboarding";
 export { PairingSession } from "../durable-objects/PairingSession";

@@ -2,10 +2,8 @@
  * Account addresses of the network: bech32 (BIP-173) with the configured prefix and a 20-byte
  * payload, lowercase as the chain prints them.
  */
-// @scure/base directly (the codec @cosmjs/encoding wraps): as ESM it tree-shakes to bech32 alone, where the
-// CommonJS wrapper pulls every codec of the package into the Worker (about 12 KiB minified).
-import { bech32 } from "@scure/base";
 import * as z from "zod/mini";
+import { decodeBech32 } from "./bech32";
 
 /** BIP-173's upper bound on the length of a bech32 string. */
 export const BECH32_MAX_LENGTH = 90;
@@ -19,12 +17,8 @@ export function accountAddressProblem(value: string, prefix: string): string | n
   if (value === "") return "is empty";
   if (value.length > BECH32_MAX_LENGTH) return `is longer than ${BECH32_MAX_LENGTH} characters`;
   if (value !== value.toLowerCase()) return "must be lowercase bech32";
-  let decoded: { prefix: string; bytes: Uint8Array };
-  try {
-    decoded = bech32.decodeToBytes(value, BECH32_MAX_LENGTH);
-  } catch {
-    return "is not valid bech32 (bad characters or checksum)";
-  }
+  const decoded = decodeBech32(value, BECH32_MAX_LENGTH);
+  if (!decoded) return "is not valid bech32 (bad characters or checksum)";
   if (decoded.prefix !== prefix) return `must start with "${prefix}1"`;
   if (decoded.bytes.length !== 20) return `must carry a 20-byte account payload, not ${decoded.bytes.length} bytes`;
   return null;

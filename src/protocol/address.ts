@@ -3,7 +3,7 @@
  * payload, lowercase as the chain prints them.
  */
 import * as z from "zod/mini";
-import { decodeBech32 } from "./bech32";
+import { decodeBech32 } from "./bech32.ts";
 
 /** BIP-173's upper bound on the length of a bech32 string. */
 export const BECH32_MAX_LENGTH = 90;

@@ -6,7 +6,7 @@
  * answers, or while the fault plan makes the namespace unreachable.
  */
 import type { Kernel } from "./kernel";
-import { running, type SimObject } from "./platform";
+import { type Incarnation, running, type SimObject } from "./platform";
 
 /** An RPC's latency each way, in ms. */
 const LATENCY_MIN_MS = 1;
@@ -20,7 +20,7 @@ export class SimNamespace {
     private readonly kernel: Kernel,
     private readonly create: (name: string) => SimObject,
     /** Whether a call made now fails without reaching the object (a fault window). */
-    private readonly unreachable: () => boolean = () => false,
+    private readonly unreachable: (caller: Incarnation | undefined) => boolean = () => false,
     /** How many extra copies of a call of `method` arrive, later and in any order (a fault window). */
     private readonly copies: (method: string) => number = () => 0,
   ) {}
@@ -87,7 +87,7 @@ export class SimNamespace {
           caller.pending--;
           return;
         }
-        if (this.unreachable()) {
+        if (this.unreachable(caller)) {
           back(() => reject(new Error(`${name} could not be reached (network connection lost)`)));
           return;
         }

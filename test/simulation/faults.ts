@@ -5,7 +5,7 @@
  * reordered, and how often an object is evicted between two steps. Every transient fault ends
  * by `calmAt`; only a receiver down for days (or for good) and the one refused onboarding stay.
  */
-import type { Random } from "./kernel";
+import { Random } from "./kernel";
 
 type ReceiverMode = "ok" | "5xx" | "unreachable" | "hang" | "refuse" | "unauthorized";
 
@@ -28,6 +28,8 @@ export interface FaultPlan {
   d1SlowDuring(from: number, to: number): boolean;
   receiver(now: number, onboarding: string): ReceiverMode;
   followerUnreachable(now: number): boolean;
+  /** Whether a pairing session's tell to its onboarding is lost now (the onboarding cannot be reached from it). */
+  tellsLost(now: number): boolean;
   /** Blocks an answering node may trail the head by (0: none). */
   nodeLag(now: number): number;
   nodesDown(now: number): boolean;
@@ -73,7 +75,13 @@ export interface Profile {
   crowd?: boolean;
 }
 
-export function planFaults(random: Random, start: number, profile: Profile, ids: readonly string[]): FaultPlan {
+export function planFaults(
+  random: Random,
+  start: number,
+  profile: Profile,
+  ids: readonly string[],
+  seed: number,
+): FaultPlan {
   const span = 20 * MIN;
   const calmAt = start + 30 * MIN;
   const clip = (list: Window[]) => list.map((w) => ({ from: w.from, to: Math.min(w.to, calmAt) }));
@@ -93,6 +101,9 @@ export function planFaults(random: Random, start: number, profile: Profile, ids:
     receiver.push({ from, to, mode: "5xx" });
   }
   const follower = clip(windows(random, start, span, random.int(0, 3), 5_000, 8 * MIN));
+  // Drawn from a random source of their own, so that adding them left every other draw of a seed as it was.
+  const tellRandom = new Random(seed ^ 0x7e11);
+  const tells = clip(windows(tellRandom, start, span, tellRandom.int(0, 2), 5_000, 5 * MIN));
   const lag = clip(windows(random, start, span, random.int(0, 3), 10_000, 8 * MIN)).map((w) => ({
     ...w,
     blocks: random.int(1, 4),
@@ -122,6 +133,7 @@ export function planFaults(random: Random, start: number, profile: Profile, ids:
       return "ok";
     },
     followerUnreachable: (now) => within(follower, now),
+    tellsLost: (now) => within(tells, now),
     nodeLag: (now) => lag.find((w) => now >= w.from && now < w.to)?.blocks ?? 0,
     nodesDown: (now) => within(down, now),
     hintsShuffled: (now) => within(hints, now),
@@ -138,6 +150,7 @@ export function planFaults(random: Random, start: number, profile: Profile, ids:
       ...receiver.map((w) => `${show(`receiver ${w.mode}`, [w])[0]}`),
       ...(refused ? [`receiver refuses ${refused.onboarding} from ${clock(refused.from - start)}`] : []),
       ...show("follower unreachable", follower),
+      ...show("tells lost", tells),
       ...lag.map((w) => `${show(`nodes lag ${w.blocks} blocks`, [w])[0]}`),
       ...show("nodes down", down),
       ...show("hints duplicated and reordered", hints),

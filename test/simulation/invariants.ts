@@ -20,7 +20,8 @@ export type Invariant =
   | "erased"
   | "release"
   | "confirm"
-  | "refusing-endpoint";
+  | "refusing-endpoint"
+  | "tells";
 
 export interface Violation {
   invariant: Invariant;
@@ -255,6 +256,30 @@ export function checkGiveUp(world: World, states: Map<string, OnboardingState>, 
             `; ${describeAttempts(event)}`,
         });
     }
+  return out;
+}
+
+/**
+ * A pairing session retries a lost tell backing off (1 s, doubling): at most TELLS_PER_WINDOW alarm
+ * runs in any TELL_WINDOW_MS (a 5-minute loss takes about 9 with the back-off, 300 at one a second).
+ */
+const TELLS_PER_WINDOW = 20;
+const TELL_WINDOW_MS = 10 * 60_000;
+
+export function checkTells(world: World): Violation[] {
+  const out: Violation[] = [];
+  for (const [session, times] of world.sessionWakes) {
+    let j = 0;
+    for (let i = 0; i < times.length; i++) {
+      while (times[i]! - times[j]! >= TELL_WINDOW_MS) j++;
+      if (i - j + 1 <= TELLS_PER_WINDOW) continue;
+      out.push({
+        invariant: "tells",
+        message: `${session} woke ${i - j + 1} times in 10 minutes from ${label(world, times[j]!)} (bound ${TELLS_PER_WINDOW})`,
+      });
+      break;
+    }
+  }
   return out;
 }
 

@@ -12,6 +12,7 @@ import {
   checkGiveUp,
   checkIndex,
   checkPoisonedLane,
+  checkTells,
   checkWakes,
   type Violation,
 } from "./invariants";
@@ -104,6 +105,7 @@ async function runWorld(
     ...checkGiveUp(world, states, settledAt),
     ...checkPoisonedLane(world, states),
     ...checkConfirms(world, confirms, states),
+    ...checkTells(world),
     ...world.errors.map((message) => ({ invariant: "quiet" as const, message })),
   );
 

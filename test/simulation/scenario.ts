@@ -57,7 +57,7 @@ export function buildWorld(seed: number, index: IndexHost, crowds = true) {
   const kernel = new Kernel(START, random);
   const profile = chooseProfile(random, crowds);
   const ids = Array.from({ length: profile.onboardings }, (_, i) => `ob_${i + 1}`);
-  const faults = planFaults(random, START, profile, ids);
+  const faults = planFaults(random, START, profile, ids, seed);
   const world = new World(kernel, START, faults, index);
   const confirms: Confirm[] = [];
   const vars = world.env as unknown as Record<string, string>;

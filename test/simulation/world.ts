@@ -62,6 +62,8 @@ export class World implements PlatformHooks {
   readonly keys: SimNamespace;
   /** Every state each onboarding stored, the last one kept (erased ones too). */
   readonly lastState = new Map<string, OnboardingState>();
+  /** Alarm runs per pairing session (its tells retried). */
+  readonly sessionWakes = new Map<string, number[]>();
   /** Alarm runs per onboarding. */
   readonly wakes = new Map<string, number[]>();
   readonly errors: string[] = [];
@@ -90,7 +92,8 @@ export class World implements PlatformHooks {
     this.onboardings = new SimNamespace(
       kernel,
       (name) => new SimObject(kernel, this, Onboarding, env, name),
-      undefined,
+      // In its windows a pairing session's tell is lost: the session must try again, backing off.
+      (caller) => faults.tellsLost(kernel.now) && (caller?.name.startsWith("cs_") ?? false),
       hintCopies,
     );
     this.lanes = ns(WebhookLane);
@@ -211,6 +214,11 @@ export class World implements PlatformHooks {
   }
 
   alarmed(object: SimObject): void {
+    if (object.name.startsWith("cs_")) {
+      const times = this.sessionWakes.get(object.name) ?? [];
+      times.push(this.kernel.now);
+      this.sessionWakes.set(object.name, times);
+    }
     if (!object.name.startsWith("ob_")) return;
     const times = this.wakes.get(object.name) ?? [];
     times.push(this.kernel.now);

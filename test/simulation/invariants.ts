@@ -5,8 +5,6 @@
 import { isOnboardingEnded } from "../../src/protocol/index";
 import type { OnboardingState, OutboxEvent } from "../../src/onboardings/state";
 import { clock } from "./faults";
-import { MAX_PROBE_MS } from "../../src/webhooks/lane";
-import type { Confirm } from "./scenario";
 import type { World } from "./world";
 
 export type Invariant =
@@ -36,8 +34,6 @@ const DAY = 24 * HOUR;
 const GIVE_UP_AGE_MS = 3 * DAY;
 /** …within this much more: the slowest retry cadence (5 minutes) and a lease, with room to spare. */
 const GIVE_UP_SLACK_MS = HOUR;
-/** A receiver refusing one onboarding's events delays another onboarding's event by at most this. */
-const OTHERS_DELAY_MS = 2_000;
 /**
  * Alarm runs of one onboarding in one hour of its life at most. The busiest legitimate hour is
  * the first: a read of the chain every ONBOARDING_CHECK_SECONDS (6 s: 600 an hour) while it
@@ -125,7 +121,8 @@ export function checkIndex(world: World, states: Map<string, OnboardingState>): 
       if (shown && shown.failed_at !== event.failed_at)
         out.push({
           invariant: "index",
-          message: `${id}: the feed shows ${event.type} given up at ${shown.failed_at}, the object at ${event.failed_at}`,
+          message:
+            `${id}: the feed shows ${event.type} given up at ${shown.failed_at},` + ` the object at ${event.failed_at}`,
         });
     }
     const ids = held.map((e) => e.id);
@@ -245,7 +242,9 @@ export function checkGiveUp(world: World, states: Map<string, OnboardingState>, 
       if (event.failed_at !== null && end - first < GIVE_UP_AGE_MS)
         out.push({
           invariant: "give-up",
-          message: `${id}: ${event.type} first failed or was held at ${label(world, first)} and was given up already at ${label(world, end)}`,
+          message:
+            `${id}: ${event.type} first failed or was held at ${label(world, first)}` +
+            ` and was given up already at ${label(world, end)}`,
         });
       if (end - first > GIVE_UP_AGE_MS + GIVE_UP_SLACK_MS)
         out.push({
@@ -259,98 +258,8 @@ export function checkGiveUp(world: World, states: Map<string, OnboardingState>, 
   return out;
 }
 
-/**
- * A pairing session retries a lost tell backing off (1 s, doubling): at most TELLS_PER_WINDOW alarm
- * runs in any TELL_WINDOW_MS (a 5-minute loss takes about 9 with the back-off, 300 at one a second).
- */
-const TELLS_PER_WINDOW = 20;
-const TELL_WINDOW_MS = 10 * 60_000;
-
-export function checkTells(world: World): Violation[] {
-  const out: Violation[] = [];
-  for (const [session, times] of world.sessionWakes) {
-    let j = 0;
-    for (let i = 0; i < times.length; i++) {
-      while (times[i]! - times[j]! >= TELL_WINDOW_MS) j++;
-      if (i - j + 1 <= TELLS_PER_WINDOW) continue;
-      out.push({
-        invariant: "tells",
-        message: `${session} woke ${i - j + 1} times in 10 minutes from ${label(world, times[j]!)} (bound ${TELLS_PER_WINDOW})`,
-      });
-      break;
-    }
-  }
-  return out;
-}
-
-/** The wallet's confirm answer agrees with the onboarding: 200 only when the onboarding took this wallet. */
-export function checkConfirms(world: World, confirms: readonly Confirm[], states: Map<string, OnboardingState>) {
-  const out: Violation[] = [];
-  for (const c of confirms) {
-    if (c.status !== 200) continue;
-    const record = states.get(c.onboarding)?.record;
-    if (record?.payout === c.address) continue;
-    out.push({
-      invariant: "confirm",
-      message:
-        `${c.onboarding}: the wallet ${c.address} was answered 200 at ${label(world, c.at)} (${c.session}), but the` +
-        ` onboarding is ${record?.status ?? "gone"}, paid to ${record?.payout ?? "nobody"}`,
-    });
-  }
-  return out;
-}
-
-/**
- * A receiver that refuses one onboarding's events puts the lane into no outage, and delays no other
- * onboarding: an event of another onboarding goes within OTHERS_DELAY_MS of being its onboarding's
- * next, unless the receiver failed for everyone lately, or the onboarding or the lane was evicted
- * meanwhile.
- */
-export function checkPoisonedLane(world: World, states: Map<string, OnboardingState>): Violation[] {
-  const refused = world.faults.refused;
-  if (!refused) return [];
-  const out: Violation[] = [];
-  // The lane holds everyone only while the endpoint fails for everyone (an attempt's timeout before, at most).
-  for (const t of world.laneOutages)
-    if (!world.faults.receiverFaultDuring(t - 11_000, t))
-      out.push({
-        invariant: "poisoned-lane",
-        message: `lane: an outage began at ${label(world, t)}, while the receiver refused only ${refused.onboarding}`,
-      });
-  const laneEvictions = world.lane.evictions;
-  for (const [id, state] of states) {
-    if (id === refused.onboarding) continue;
-    const object = world.onboardings.object(id);
-    let ready = -Infinity;
-    for (const event of state.events) {
-      ready = Math.max(ready, Date.parse(event.created_at));
-      const done =
-        event.delivered_at !== null
-          ? Date.parse(event.delivered_at)
-          : event.failed_at
-            ? Date.parse(event.failed_at)
-            : null;
-      const from = ready;
-      ready = done ?? Infinity;
-      if (done === null || event.delivered_at === null || from < refused.from) continue;
-      // A slow D1 delays the next event too (an alarm's round waits for all its work, the index write included).
-      const disturbed =
-        world.faults.d1SlowDuring(from, done) ||
-        world.faults.receiverFaultDuring(from - MAX_PROBE_MS - 60_000, done) ||
-        [...object.evictions, ...laneEvictions].some((t) => t >= from - 60_000 && t <= done);
-      if (!disturbed && done - from > OTHERS_DELAY_MS)
-        out.push({
-          invariant: "poisoned-lane",
-          message:
-            `${id}: ${event.type} waited ${((done - from) / 1000).toFixed(1)} s (from ${label(world, from)})` +
-            ` while the receiver refused only ${refused.onboarding}; ${describeAttempts(event)}`,
-        });
-    }
-  }
-  return out;
-}
-
-function describeAttempts(event: OutboxEvent): string {
+/** An event's attempts in a few words. */
+export function describeAttempts(event: OutboxEvent): string {
   const n = event.attempts.length;
   if (n === 0) return "no attempt";
   const show = (a: OutboxEvent["attempts"][number]) => ("status" in a ? String(a.status) : a.error.slice(0, 20));

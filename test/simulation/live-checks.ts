@@ -7,9 +7,9 @@ import type { Receipt } from "./services";
 import type { World } from "./world";
 
 /** Held events are delivered within this long of the receiver's first 2xx after an outage. */
-export const RELEASE_MS = 15_000;
+const RELEASE_MS = 15_000;
 /** A receiver that refuses every event shows as failing (`failing_since`) within this long of its first refusal. */
-export const REFUSING_VISIBLE_MS = 60_000;
+const REFUSING_VISIBLE_MS = 60_000;
 /** How long the work an object started may take before its alarm tries again (src/onboardings/machine.ts). */
 const WORK_LEASE_MS = 30_000;
 
@@ -22,7 +22,10 @@ function indexBehind(world: World, id: string): string | null {
   const state = world.lastState.get(id)!;
   const row = world.d1.query<{ version: number }>("SELECT version FROM onboardings WHERE id = ?", id)[0];
   if (!row || row.version < state.indexed_version)
-    return `the list row holds version ${row?.version ?? "none"}, the object knows version ${state.indexed_version} landed`;
+    return (
+      `the list row holds version ${row?.version ?? "none"},` +
+      ` the object knows version ${state.indexed_version} landed`
+    );
   if (state.indexed_version < state.version) return null;
   const marks = new Map(
     world.d1
@@ -32,7 +35,10 @@ function indexBehind(world: World, id: string): string | null {
   for (const event of state.events) {
     const shown = marks.get(event.id);
     if (shown !== undefined && shown !== event.failed_at)
-      return `the feed shows ${event.type} given up at ${shown}, the object (version ${state.version}, all indexed) at ${event.failed_at}`;
+      return (
+        `the feed shows ${event.type} given up at ${shown},` +
+        ` the object (version ${state.version}, all indexed) at ${event.failed_at}`
+      );
   }
   return null;
 }
@@ -43,6 +49,7 @@ export function liveChecks(world: World): Violation[] {
   const { kernel, faults } = world;
   const say = (invariant: Invariant, message: string) => out.push({ invariant, message });
   let refusingChecked = false;
+  const refusals = () => world.receiver.receipts.filter((r) => r.status === 401).length;
   let indexReported = false;
   world.d1.onLanded = (id) => {
     const state = world.lastState.get(id);
@@ -60,7 +67,7 @@ export function liveChecks(world: World): Violation[] {
           say(
             "refusing-endpoint",
             `lane: the receiver has answered 401 to every event since ${world.at(receipt.at)}, and a minute later` +
-              ` the endpoint still shows no failing_since (${world.receiver.receipts.filter((r) => r.status === 401).length} refusals so far)`,
+              ` the endpoint still shows no failing_since (${refusals()} refusals so far)`,
           );
       });
     }

@@ -32,7 +32,7 @@ export class Incarnation {
 }
 
 /** What a call into an object evicted before it answered rejects with (the platform's reset object). */
-export class Evicted extends Error {
+class Evicted extends Error {
   constructor(name: string) {
     super(`${name} was evicted during the call (Durable Object reset)`);
   }

@@ -5,18 +5,10 @@
 import type { OnboardingState } from "../../src/onboardings/state";
 import { clock as clockOf, type Profile } from "./faults";
 import { installGlobals } from "./globals";
-import {
-  checkConfirms,
-  checkDelivery,
-  checkFollower,
-  checkGiveUp,
-  checkIndex,
-  checkPoisonedLane,
-  checkTells,
-  checkWakes,
-  type Violation,
-} from "./invariants";
+import { checkDelivery, checkFollower, checkGiveUp, checkIndex, checkWakes, type Violation } from "./invariants";
+import { checkPoisonedLane } from "./lane-invariants";
 import { liveChecks } from "./live-checks";
+import { checkConfirms, checkTells } from "./session-invariants";
 import { buildWorld, START } from "./scenario";
 import type { IndexHost, World } from "./world";
 
@@ -166,7 +158,8 @@ function dueNow(world: World): string {
 export function report(result: RunResult, traceLines = 40): string {
   const { seed, profile, violations } = result;
   return [
-    `seed ${seed}: ${profile.onboardings} onboardings, ${result.steps} steps, ${clockOf(result.simulatedMs)} simulated` +
+    `seed ${seed}: ${profile.onboardings} onboardings, ${result.steps} steps,` +
+      ` ${clockOf(result.simulatedMs)} simulated` +
       (profile.receiverDown === "days" ? ", the receiver is down for days" : "") +
       (profile.receiverDown === "for good" ? ", the receiver dies for good" : "") +
       (profile.refusing ? ", the receiver refuses one onboarding" : "") +

@@ -18,7 +18,7 @@ import type { IndexHost } from "./world";
 const settings = inject("simulation");
 /** One seed to replay (or set it here while debugging). */
 const REPLAY: number | null = settings.seed ? Number(settings.seed) : null;
-const SEEDS = Number(settings.seeds ?? 60);
+const SEEDS = Number(settings.seeds ?? 20);
 const FIND = settings.find;
 /** fast-check's own seed: which world seeds the sweep draws (fixed, so every run draws the same). */
 const DRAW = Number(settings.draw ?? 28);

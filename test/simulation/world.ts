@@ -21,7 +21,7 @@ import { NODE_URLS, RECEIVER_URL, SimChain, SimReceiver } from "./services";
 import { type Migration, SimD1 } from "./sim-d1";
 
 /** The deployment the world runs (the customers act within minutes: a short life keeps each run short). */
-export const DEPLOYMENT = {
+const DEPLOYMENT = {
   ONBOARDING_CHECK_SECONDS: "6",
   ONBOARDING_TTL: "600",
   HOST_WEBHOOK_URL: RECEIVER_URL,

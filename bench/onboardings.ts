@@ -501,7 +501,7 @@ Formulas (per hour, N waiting):
   P + N × 6 × 2; per-onboarding: P + N × c × 2;
 - D1 rows: a waiting onboarding changes nothing, so it writes no row, and the index is read only by the
   host's list and feed queries: 0 per hour on both sides (both run the index). Counted from the statements
-  (src/onboardings/index-store.ts; local D1 under \`wrangler d1 execute\` reports no row counts, so they are not
+  (src/onboardings/index/store.ts; local D1 under \`wrangler d1 execute\` reports no row counts, so they are not
   observed): each change writes one batch, an \`INSERT OR IGNORE\` per new event and one upsert of the
   onboarding's row. D1 bills one written row per table row plus one per index entry it touches, so a change
   writes at most 1 + 5 (the onboardings table and its 5 indexes) + 1 + 3 (an event, its \`id\` unique index and 2

@@ -6,7 +6,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { isRefusal, type Answer } from "../src/http/answer";
-import { IDEMPOTENCY_CONFLICT, IDEMPOTENCY_WINDOW_MS } from "../src/onboardings/idempotency";
+import { IDEMPOTENCY_CONFLICT, IDEMPOTENCY_WINDOW_MS } from "../src/onboardings/http/idempotency";
 import type { NewOnboarding } from "../src/onboardings/machine";
 import { ONBOARDING_NOT_FOUND } from "../src/onboardings/refusals";
 import type { OnboardingView } from "../src/protocol/index";

@@ -1,26 +1,26 @@
 /**
- * Onboarding: the single writer of one `ob_` onboarding, running src/onboardings/machine.ts. Its record,
+ * Onboarding: the single writer of one `ob_` onboarding, running src/onboardings/machine/index.ts. Its record,
  * chain watch, outbox and what it owes the index and the follower are one stored value; each event is
  * applied in one synchronous step, writes not awaited (the output gate holds every answer until they are
  * durable). The one alarm is the stored state's next wake-up; work under way holds its due time a lease
- * ahead in that state, so an eviction at any point is resumed. Effects: ./onboarding-effects.ts.
+ * ahead in that state, so an eviction at any point is resumed. Effects: src/durable/onboarding-effects.ts.
  */
 import { readConfig, type Config } from "../src/config";
 import { isRefusal, type Answer } from "../src/http/answer";
-import { lookUpClaim } from "../src/onboardings/chain-watch";
+import { lookUpClaim } from "../src/onboardings/chain/watch";
 import { transition, waitsForChain } from "../src/onboardings/machine";
 import type { MachineRules, NewOnboarding, OnboardingEvent, PairedPayout } from "../src/onboardings/machine";
 import { eventsLog, pendingHead, probeResult } from "../src/onboardings/outbox";
-import { ONBOARDING_NOT_FOUND } from "../src/onboardings/refusals";
-import { relayedPayout } from "../src/onboardings/relayed-payout";
-import { machineRules } from "../src/onboardings/rules";
+import { ONBOARDING_APPLIED, ONBOARDING_NOT_FOUND } from "../src/onboardings/refusals";
+import { relayedPayout } from "../src/onboardings/http/relayed-payout";
+import { machineRules } from "../src/onboardings/machine/rules";
 import { upgradeState, type OnboardingState } from "../src/onboardings/state";
-import { customerView, hostView, pageView } from "../src/onboardings/views";
+import { customerView, hostView, pageView } from "../src/onboardings/http/views";
 import type { OnboardingCustomerView, OnboardingEventsLog, OnboardingView } from "../src/protocol/index";
 import type { ProbeResult } from "../src/webhooks/lane";
-import { performEach } from "./effects";
-import { performOnboardingEffect, STATE_KEY, WorkUnderWay } from "./onboarding-effects";
-import { PushObject, type PushView } from "./push";
+import { performEach } from "../src/durable/effects";
+import { performOnboardingEffect, STATE_KEY, WorkUnderWay } from "../src/durable/onboarding-effects";
+import { PushObject, type PushView } from "../src/durable/push";
 
 export class Onboarding extends PushObject {
   private state: OnboardingState | null = null;
@@ -75,9 +75,16 @@ export class Onboarding extends PushObject {
     return this.shown({ type: "pair", payout }, this.page);
   }
 
-  /** The wallet confirmed a session this onboarding's page carried: its own object says so, no page in between. */
+  /**
+   * The wallet confirmed a session this onboarding's page carried: its own object says so, no page in between. Answers
+   * what it decided: paired (or already paired with this very wallet, applied too), or why not.
+   */
   pairedBySession(address: string): Answer<OnboardingCustomerView> {
-    return this.shown({ type: "pair", payout: { address, source: "relay" } }, this.page);
+    const answer = this.shown({ type: "pair", payout: { address, source: "relay" } }, this.page);
+    const held = this.state?.record;
+    if (isRefusal(answer) && answer.reason === ONBOARDING_APPLIED.reason && held?.payout === address)
+      return { status: 200, body: customerView(held) };
+    return answer;
   }
 
   /** The authorization's transaction hash the wallet app returned, looked up now (and with every read until found). */

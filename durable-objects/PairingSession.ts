@@ -9,13 +9,16 @@
  * returned. The platform's output gate holds every outgoing message (the RPC answer, WebSocket
  * sends) until those writes are durable, and a failed write resets the object, so no caller and
  * no subscriber ever sees a row that storage could still lose. A waiting page subscribes with a
- * hibernatable WebSocket (durable-objects/push.ts) and receives the row on every change.
+ * hibernatable WebSocket (src/durable/push.ts) and receives the row on every change.
  */
 import { readConfig } from "../src/config";
 import type { ErrorSpec } from "../src/errors";
 import { log } from "../src/log";
 import type { SessionStatus, WalletProof } from "../src/protocol/index";
+import { isRefusal, type Answer } from "../src/http/answer";
+import { answerWithin, boundRefusal, TELL_TIMEOUT_MS } from "../src/sessions/bound-onboarding";
 import {
+  confirmAnswer,
   publicRow,
   rowAt,
   transition,
@@ -28,7 +31,7 @@ import {
 } from "../src/sessions/machine";
 import { SESSION_OF_ANOTHER_ONBOARDING } from "../src/onboardings/refusals";
 import { SESSION_NOT_CONNECTED, SESSION_NOT_FOUND } from "../src/sessions/refusals";
-import { PushObject, type PushView } from "./push";
+import { PushObject, type PushView } from "../src/durable/push";
 
 const ROW_KEY = "row";
 
@@ -61,12 +64,13 @@ export class PairingSession extends PushObject {
 
   /**
    * Applies a wallet proof: the first valid confirm wins; the same proof again is answered 200. A
-   * bound session's confirm is answered once its onboarding has been told (or the tell is owed).
+   * bound session's confirm answers what its onboarding decided (src/sessions/bound-onboarding.ts),
+   * within TELL_TIMEOUT_MS: 200 only when it took this wallet or already holds it.
    */
   async confirm(proof: WalletProof): Promise<SessionAnswer> {
     const answer = this.apply({ type: "confirm", proof });
     await this.telling;
-    return answer!;
+    return confirmAnswer(this.row, answer!);
   }
 
   /**
@@ -131,17 +135,25 @@ export class PairingSession extends PushObject {
     }
   }
 
-  /** Tells the onboarding's object; any answer (paired, or its refusal) settles what is owed, a failure is retried. */
+  /**
+   * Tells the onboarding's object; its answer (paired, or its refusal, kept for the wallet) settles what is owed; a
+   * failure, or no answer within TELL_TIMEOUT_MS, is retried.
+   */
   private async tell(onboardingId: string, address: string): Promise<void> {
     const onboardings = this.env.ONBOARDINGS;
-    let ok = true;
+    let told: SessionEvent;
     try {
-      await onboardings.get(onboardings.idFromName(onboardingId)).pairedBySession(address);
+      const stub = onboardings.get(onboardings.idFromName(onboardingId));
+      const answer: Answer<unknown> = await answerWithin<Answer<unknown>>(
+        stub.pairedBySession(address),
+        TELL_TIMEOUT_MS,
+      );
+      told = { type: "told", ok: true, refused: isRefusal(answer) ? boundRefusal(answer) : null };
     } catch (err) {
-      ok = false;
+      told = { type: "told", ok: false };
       log("warn", "onboarding_tell_failed", { onboarding: onboardingId, error: String(err) });
     }
-    this.apply({ type: "told", ok });
+    this.apply(told);
   }
 }
 

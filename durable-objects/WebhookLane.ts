@@ -22,7 +22,7 @@ import {
   type Waiter,
 } from "../src/webhooks/lane";
 import { fanOut } from "../src/fan-out";
-import { performEach } from "./effects";
+import { performEach } from "../src/durable/effects";
 
 const LANE_KEY = "lane";
 const WAITER_PREFIX = "w:";
@@ -38,20 +38,33 @@ export class WebhookLane extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      this.lane = (await ctx.storage.get<LaneState>(LANE_KEY)) ?? ANSWERING;
+      this.lane = { ...ANSWERING, ...(await ctx.storage.get<LaneState>(LANE_KEY)) };
       for (const [key, waiter] of await ctx.storage.list<Waiter>({ prefix: WAITER_PREFIX }))
         this.waiting.set(key.slice(WAITER_PREFIX.length), waiter);
     });
   }
 
-  /** Before `onboarding` attempts its oldest event: go, or wait to be released (it is registered). */
-  admit(onboarding: string): Admission {
-    return this.apply({ type: "admit", onboarding }).answer;
+  /**
+   * Before `onboarding` attempts its oldest event: go, or wait to be released (it is registered). `attemptDue`: when
+   * that event, never attempted, must have had an attempt of its own (the lane's probe comes for it by then).
+   */
+  admit(onboarding: string, attemptDue: number | null = null): Admission {
+    return this.apply({ type: "admit", onboarding, due: attemptDue }).answer;
   }
 
   /** An attempt `onboarding` was admitted to failed (`error`): the endpoint is failing, and it waits to be released. */
   failed(onboarding: string, error: string): Admission {
     return this.apply({ type: "failed", onboarding, error }).answer;
+  }
+
+  /** An attempt `onboarding` was admitted to was refused (`error`, a 4xx): counted; go, or wait if it refuses all. */
+  refused(onboarding: string, error: string): Admission {
+    return this.apply({ type: "refused", onboarding, error }).answer;
+  }
+
+  /** An attempt `onboarding` was admitted to was delivered while refusals were counted: the count ends. */
+  answered(onboarding: string): void {
+    this.apply({ type: "answered", onboarding });
   }
 
   /** The endpoint's state, as the health report shows it. */

@@ -7,7 +7,7 @@
 CREATE TABLE event_cursors (
   id TEXT PRIMARY KEY,
   seq INTEGER NOT NULL,
-  -- Unix seconds: kept 90 days after the deletion (src/onboardings/index-store.ts prunes older ones).
+  -- Unix seconds: kept 90 days after the deletion (src/onboardings/index/store.ts prunes older ones).
   deleted_at INTEGER NOT NULL
 );
 

@@ -17,7 +17,7 @@ import { servedOpenApi } from "./openapi/template";
 import { pathOf, requestContext } from "./middleware/request-context";
 import { onboardingPage } from "./page";
 import { pageSettings } from "./page/settings";
-import { customerRoutes, eventRoutes, hostRoutes, webhookRoutes } from "./onboardings/routes";
+import { customerRoutes, eventRoutes, hostRoutes, webhookRoutes } from "./onboardings/http/routes";
 import { sessionRoutes } from "./sessions/routes";
 
 /** Builds the app for one configuration; the wallet path is part of the routes. */

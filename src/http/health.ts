@@ -8,7 +8,7 @@ import { version } from "../../package.json";
 import type { Config } from "../config";
 import { UpstreamBoard, type UpstreamState } from "../gateway/upstream-board";
 import { upstreamHealth } from "../gateway/upstreams";
-import { INDEX_NOT_READY, indexReadiness } from "../onboardings/index-store";
+import { INDEX_NOT_READY, indexReadiness } from "../onboardings/index/store";
 
 /**
  * `ok` while some upstream is usable; `down` when every one is being skipped after failures.

@@ -2,64 +2,20 @@
  * The onboarding's outbox: events are delivered one at a time, in the order they were written,
  * through the lane of the webhook's URL (src/webhooks/lane.ts). An event whose endpoint is failing
  * is held until the lane releases it, and holds back the ones after it, so a host never hears
- * `applied` before `authorized`; an event the receiver alone refuses backs off on its own
- * schedule. Either way it is given up 3 days after its first failure.
+ * `applied` before `authorized`. What a turn at delivering comes to (delivered, held, backed off,
+ * given up) is the webhooks' delivery policy: src/webhooks/delivery-turn.ts.
  */
 import { isOnboardingEnded, type OnboardingEventsLog } from "../protocol/index";
-import { eventRetryDelayMs, GIVE_UP_AFTER_MS, heldRecheckMs, RETENTION_MS } from "./schedule";
-import type { DeliveryAttempt, OnboardingState, OutboxEvent } from "./state";
+import { RETENTION_MS } from "./machine/schedule";
+import type { OnboardingState, OutboxEvent } from "./state";
 import type { ProbeResult } from "../webhooks/lane";
-import { attemptProblem, delivered, failureOf } from "../webhooks/standard-webhook";
+import { attemptProblem, failureOf } from "../webhooks/standard-webhook";
+
+export type { DeliveryTurn } from "../webhooks/lane-state";
 
 /** The event to deliver next: the oldest neither delivered nor given up. */
 export function pendingHead(state: OnboardingState): OutboxEvent | null {
   return state.events.find((e) => e.delivered_at === null && e.failed_at === null) ?? null;
-}
-
-/**
- * What one turn at delivering event `id` came to: an attempt (delivered, or failed), and, when the
- * endpoint is failing, since when and its last error (the event is then held until the lane releases it).
- */
-export interface DeliveryTurn {
-  /** When the lane was asked (ms). */
-  askedAt: number;
-  attempt?: DeliveryAttempt;
-  failingSince?: number;
-  lastError?: string | null;
-}
-
-/**
- * The state after a turn at delivering event `id`: delivered; given up once GIVE_UP_AFTER_MS have
- * passed since its first failure; held while the endpoint fails (asking the lane again, if no
- * release comes, after `heldRecheckMs`); or, refused by the receiver alone, tried again after
- * `eventRetryDelayMs`. Never later than the moment it is given up.
- */
-export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTurn, now: number): OnboardingState {
-  const events = state.events.map((event) => {
-    if (event.id !== id || event.delivered_at !== null || event.failed_at !== null) return event;
-    const attempts = turn.attempt ? [...event.attempts, turn.attempt] : event.attempts;
-    if (turn.attempt && delivered(turn.attempt))
-      return { ...event, attempts, delivered_at: turn.attempt.at, next_attempt_at: null, held: null };
-    // The lane said "wait", but released this onboarding since: nothing to wait for any more.
-    if (!turn.attempt && state.released_at !== null && state.released_at >= turn.askedAt)
-      return { ...event, held: null, next_attempt_at: now };
-    // The 3 days count from the attempt itself (or, held without one, from now).
-    const first = event.first_failed_at ?? (turn.attempt ? Date.parse(turn.attempt.at) : now);
-    const giveUpAt = first + GIVE_UP_AFTER_MS;
-    const failed = { ...event, attempts, first_failed_at: first };
-    if (now >= giveUpAt)
-      return { ...failed, failed_at: new Date(now).toISOString(), next_attempt_at: null, held: null };
-    if (turn.attempt && failureOf(turn.attempt) === "event") {
-      const refusals = attempts.filter((a) => !delivered(a) && failureOf(a) === "event").length;
-      return { ...failed, held: null, next_attempt_at: Math.min(now + eventRetryDelayMs(refusals), giveUpAt) };
-    }
-    const held = {
-      failing_since: turn.failingSince ?? event.held?.failing_since ?? now,
-      last_error: turn.lastError ?? event.held?.last_error ?? null,
-    };
-    return { ...failed, held, next_attempt_at: Math.min(now + heldRecheckMs(now - first), giveUpAt) };
-  });
-  return { ...state, events };
 }
 
 /** The lane released the onboarding (the endpoint answers again): its held event goes now. */

@@ -22,7 +22,7 @@ export interface OutboxEvent {
   created_at: string;
   body: string;
   delivered_at: string | null;
-  /** Set once it is given up (3 days after its first failed attempt, see schedule.ts); a retry asked for clears it. */
+  /** Set once it is given up (3 days after its first failure: src/webhooks/delivery-policy.ts); a retry clears it. */
   failed_at: string | null;
   /** When its first attempt failed or it was first held by a failing endpoint (ms): giving up counts from here. */
   first_failed_at: number | null;
@@ -67,7 +67,7 @@ interface ChainWatch {
  */
 export interface Owed {
   at: number;
-  /** Failed attempts in a row: each failure waits longer (src/onboardings/schedule.ts `owedRetryDelayMs`). */
+  /** Failed attempts in a row: each failure waits longer (src/onboardings/machine/schedule.ts `owedRetryDelayMs`). */
   failures: number;
 }
 

@@ -17,9 +17,10 @@ import {
   paramDescriptions,
   paramSchemas,
 } from "../gateway/validators";
-import { onboardingComponents, onboardingPaths } from "../onboardings/openapi";
+import { onboardingComponents, onboardingPaths } from "../onboardings/http/openapi";
 import { ACCOUNT_LABEL_MAX, PUBKEY_MAX_BYTES, PUBKEY_MIN_BYTES } from "../protocol/index";
 import { sessionRowSchema } from "../protocol/session-row";
+import { walletProofBody } from "./wallet-proof-body";
 import {
   createSessionSchema,
   SESSION_CONFIRM_BODY_LIMIT,
@@ -135,8 +136,9 @@ export function openApiDocument(config: Config): Json {
           "200": row,
           "400": errorAnswer("Invalid proof"),
           "404": errorAnswer("Unknown session"),
-          "409": errorAnswer("Already connected with another proof"),
-          "410": errorAnswer("Cancelled or expired (SESSION_CANCELLED, SESSION_EXPIRED)"),
+          "409": errorAnswer("Already connected with another proof, or its onboarding holds another wallet"),
+          "410": errorAnswer("Cancelled or expired, the session or its onboarding (SESSION_*, ONBOARDING_*)"),
+          "503": errorAnswer("Its onboarding did not answer within 5 s (ONBOARDING_NOT_ANSWERING): confirm again"),
           "413": errorAnswer(`Body over ${SESSION_CONFIRM_BODY_LIMIT} bytes`),
           "415": errorAnswer("Not application/json"),
         },
@@ -207,25 +209,6 @@ export function openApiDocument(config: Config): Json {
       schemas: { Error: schema(errorBodySchema), SessionRow: schema(sessionRowSchema), ...onboardings.schemas },
       securitySchemes: onboardings.securitySchemes,
     },
-  };
-}
-
-/** The confirm body as the wallet sends it (read by `normalizeWalletProof`, not by a schema). */
-function walletProofBody(config: Config): Json {
-  const text = (description: string) => ({ type: "string", description });
-  return {
-    type: "object",
-    required: ["address"],
-    properties: {
-      session_id: text("The path's session id (or sessionId)"),
-      sessionId: text("camelCase spelling of session_id"),
-      address: text(`Account address, bech32 with prefix "${config.bech32Prefix}"`),
-      pubkey_base64: text("The wallet's public key, base64 or base64url (or pubkeyBase64); required"),
-      pubkeyBase64: text("camelCase spelling of pubkey_base64"),
-      account_label: text(`Account name shown by the page, at most ${ACCOUNT_LABEL_MAX} characters (or accountLabel)`),
-      accountLabel: text("camelCase spelling of account_label"),
-    },
-    additionalProperties: true,
   };
 }
 

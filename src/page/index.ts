@@ -1,7 +1,7 @@
 import type { Handler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
-import { boundSession } from "../onboardings/pairing-session";
+import { boundSession } from "../onboardings/http/pairing-session";
 import { connectStepHtml, firstSession, pageKind, type FirstSession, type PageKind } from "./first-session";
 import { hostedSummaryHtml, hostedView, ownNodeSummaryHtml } from "./first-summary";
 import { pageSettings } from "./settings";
@@ -98,7 +98,7 @@ export function onboardingPage(config: Config): Handler<AppEnv> {
 
 /**
  * The session step 1 shows: none without a link that needs one; for a host's onboarding, one
- * signed for it while it is `open` (src/onboardings/pairing-session.ts), none once it is paired,
+ * signed for it while it is `open` (src/onboardings/http/pairing-session.ts), none once it is paired,
  * ended or unknown. An onboarding that cannot be read now gets one: it changes nothing.
  */
 function sessionFor(

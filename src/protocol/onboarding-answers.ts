@@ -1,5 +1,5 @@
 /**
- * The onboarding answers whose schemas only the OpenAPI document (src/onboardings/openapi.ts, a
+ * The onboarding answers whose schemas only the OpenAPI document (src/onboardings/http/openapi.ts, a
  * build-time asset) needs: the Worker writes these shapes but never parses them, so their zod
  * schemas live apart from onboarding.ts and stay out of the Worker. Their types come from them.
  */

@@ -2,7 +2,7 @@
  * An onboarding as the host and the customer's page see it (docs/HOSTS.md): a host's request that
  * one customer's payout be paired, authorized on chain and applied by the host's node, each step
  * verified on the chain by the service itself. Each answer's shape is one zod schema, from which
- * both its TypeScript type and its OpenAPI schema (src/onboardings/openapi.ts) come: here the ones
+ * both its TypeScript type and its OpenAPI schema (src/onboardings/http/openapi.ts) come: here the ones
  * the Worker also parses with, in onboarding-answers.ts those only the OpenAPI document needs.
  */
 import * as z from "zod/mini";

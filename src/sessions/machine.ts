@@ -17,8 +17,10 @@
  * A pending row past its expires_at is answered as expired before its alarm runs, without being
  * written: reads never write, and the alarm stores the expiry.
  */
-import type { Answer } from "../http/answer";
+import type { ErrorSpec } from "../errors";
+import { isRefusal, type Answer } from "../http/answer";
 import { sameProof, type SessionRow, type WalletProof } from "../protocol/index";
+import { ONBOARDING_NOT_ANSWERING } from "./bound-onboarding";
 import {
   SESSION_ALREADY_CONNECTED,
   SESSION_CANCELLED,
@@ -38,6 +40,8 @@ interface SessionBinding {
   tell_at: number | null;
   /** Failed tells so far: the back-off grows with them. */
   failures: number;
+  /** The onboarding refused the wallet (it holds another, it ended), as the confirm answers it; absent: it took it. */
+  refused?: ErrorSpec | null;
 }
 
 /** The row as the object stores it: the public row, and the binding, which no answer shows. */
@@ -49,8 +53,11 @@ export type SessionEvent =
   | { type: "cancel" }
   | { type: "confirm"; proof: WalletProof }
   | { type: "alarm" }
-  /** The bound onboarding's object answered the tell (whatever it decided), or could not be reached. */
-  | { type: "told"; ok: boolean };
+  /**
+   * The bound onboarding's object answered the tell (`ok`: took the wallet, or `refused` it in the confirm's words),
+   * or did not answer in time.
+   */
+  | { type: "told"; ok: boolean; refused?: ErrorSpec | null };
 
 export type SessionEffect =
   /** Write the row to storage. */
@@ -84,6 +91,11 @@ const TELL_RETRY_MS = 1000;
 const TELL_RETRY_MAX_MS = 600_000;
 /** How long a tell may take before the alarm tries again (the alarm survives an eviction in the middle of it). */
 const TELL_LEASE_MS = 30_000;
+
+/** Milliseconds until a tell is tried again after `failures` (1 or more) in a row went unanswered. */
+function tellRetryDelayMs(failures: number): number {
+  return Math.min(TELL_RETRY_MS * 2 ** (failures - 1), TELL_RETRY_MAX_MS);
+}
 
 /** The row as it stands at `now`: a pending row past its expires_at reads as expired. */
 export function rowAt<Row extends SessionRow>(row: Row | null, now: number): Row | null {
@@ -165,6 +177,9 @@ export function transition(
         });
         return onboarding ? withTell(connected, onboarding, address, now) : connected;
       }
+      // The same proof again while the onboarding is still owed the tell: tell it now, and answer what it decides.
+      if (view.onboarding && view.onboarding.tell_at !== null && view.address !== null && sameProof(view, event.proof))
+        return withTell(unchanged(ok(200, view)), view.onboarding, view.address, now);
       return unchanged(refusedConfirm(view, event.proof));
     case "alarm": {
       if (row === null) return unchanged(null);
@@ -180,8 +195,9 @@ export function transition(
       const binding = row?.onboarding;
       if (!row || !binding || binding.tell_at === null) return unchanged(null);
       const failures = event.ok ? 0 : binding.failures + 1;
-      const tellAt = event.ok ? null : now + Math.min(TELL_RETRY_MS * 2 ** (failures - 1), TELL_RETRY_MAX_MS);
-      const next = { ...row, onboarding: { ...binding, tell_at: tellAt, failures } };
+      const tellAt = event.ok ? null : now + tellRetryDelayMs(failures);
+      const refused = event.ok ? (event.refused ?? null) : (binding.refused ?? null);
+      const next = { ...row, onboarding: { ...binding, tell_at: tellAt, failures, refused } };
       return {
         row: next,
         effects: [
@@ -210,6 +226,17 @@ function settledAlarm(row: StoredSession, now: number, rules: SessionRules): num
   if (owed !== null) return owed;
   const settledAt = row.connected_at === null ? now : Math.min(Date.parse(row.connected_at), now);
   return Math.max(settledAt + rules.retentionMs, Date.parse(row.expires_at));
+}
+
+/**
+ * The wallet's answer to a confirm once the tell it started has settled: for a bound session, what its
+ * onboarding decided (refused: that refusal; not answered yet: 503, the tell still owed), else `answer`.
+ */
+export function confirmAnswer(row: StoredSession | null, answer: SessionAnswer): SessionAnswer {
+  const binding = row?.onboarding;
+  if (isRefusal(answer) || !binding) return answer;
+  if (binding.refused) return binding.refused;
+  return binding.tell_at !== null ? ONBOARDING_NOT_ANSWERING : answer;
 }
 
 /** A confirm of a settled session: 200 for the proof it already holds, a refusal otherwise. */

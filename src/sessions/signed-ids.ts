@@ -19,7 +19,7 @@
  * page's own reads); the tag decides whether that pairing is the one the server signed, so a
  * request naming another onboarding finds no session at all.
  */
-import { toHex } from "../protocol/hex";
+import { fromHex, toHex } from "../protocol/hex";
 import type { NewSession } from "./machine";
 
 const HEX = /^cs_([0-9a-f]{8})([0-9a-f]{12})([0-9a-f]{12})$/;
@@ -87,7 +87,7 @@ async function signedExpiry(scope: SignedScope, sessionId: string): Promise<numb
   if (!parts) return null;
   const [, expiry, nonce, mac] = parts as unknown as [string, string, string, string];
   const expected = await tag(expiry, nonce, scope);
-  const given = Uint8Array.from(mac.match(/../g)!, (pair) => parseInt(pair, 16));
+  const given = fromHex(mac);
   if (!crypto.subtle.timingSafeEqual(expected, given)) return null;
   return parseInt(expiry, 16) * 1000;
 }

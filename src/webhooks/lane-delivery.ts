@@ -1,20 +1,24 @@
 /**
  * One turn at delivering an onboarding's oldest event through its webhook's lane: ask the lane,
- * attempt if it admits the event, and tell it when the attempt failed in a way every event shares
- * (the endpoint is then failing, and the event waits to be released). A refusal of this event
- * alone is not the lane's business: the event backs off on its own.
+ * attempt if it admits the event, and tell it how the attempt failed: in a way every event shares
+ * (the endpoint is then failing, and the event waits to be released), or refused (the lane counts
+ * refusals: the event backs off on its own unless they show the endpoint refuses everything). A 2xx
+ * is told only while the lane counts refusals, to end the count.
  */
 import type { HostWebhook } from "../config";
 import { log } from "../log";
-import type { DeliveryTurn } from "../onboardings/outbox";
+import type { DeliveryTurn } from "./lane-state";
+import { attemptDueAt } from "./delivery-turn";
 import type { OutboxEvent } from "../onboardings/state";
 import { attemptProblem, deliver, delivered, failureOf } from "./standard-webhook";
 import type { Admission } from "./lane";
 
 /** What an onboarding asks of its lane (the WebhookLane Durable Object). */
 export interface LaneLink {
-  admit(onboarding: string): Promise<Admission>;
+  admit(onboarding: string, attemptDue?: number | null): Promise<Admission>;
   failed(onboarding: string, error: string): Promise<Admission>;
+  refused(onboarding: string, error: string): Promise<Admission>;
+  answered(onboarding: string): Promise<unknown>;
 }
 
 /**
@@ -29,11 +33,18 @@ export async function deliveryTurn(
   admitted = false,
 ): Promise<DeliveryTurn> {
   const askedAt = Date.now();
-  const admission = admitted ? { go: true as const } : await lane.admit(onboarding);
+  const admission = admitted ? { go: true as const } : await lane.admit(onboarding, attemptDueAt(event, askedAt));
   if (!admission.go) return { askedAt, failingSince: admission.failing_since, lastError: admission.last_error };
   const attempt = await attemptLogged(webhook, onboarding, event);
-  if (delivered(attempt) || admitted || failureOf(attempt) === "event") return { askedAt, attempt };
-  const held = await lane.failed(onboarding, attemptProblem(attempt));
+  if (admitted) return { askedAt, attempt };
+  if (delivered(attempt)) {
+    // Not heard, the count carries on until the next 2xx that is: the event itself is delivered either way.
+    if ("counting" in admission) await lane.answered(onboarding).catch(() => undefined);
+    return { askedAt, attempt };
+  }
+  const problem = attemptProblem(attempt);
+  const held =
+    failureOf(attempt) === "event" ? await lane.refused(onboarding, problem) : await lane.failed(onboarding, problem);
   return held.go
     ? { askedAt, attempt }
     : { askedAt, attempt, failingSince: held.failing_since, lastError: held.last_error };

@@ -11,106 +11,39 @@
  *            onboarding is released, 50 at a time; each stays registered until its release lands
  *
  * While the endpoint answers, the lane only answers "go": onboardings attempt side by side, each
- * its own events in order, and nothing is written. A refusal of one event alone (a 4xx other than
- * 408 and 429) is that event's, never the lane's: it is not reported here.
+ * its own events in order, and nothing is written. A refusal (a 4xx other than 408 and 429) is
+ * reported and counted: once refusals in a row come from several onboardings with no 2xx between
+ * (./refusal-rule.ts), the endpoint refuses everything and fails like one that does not answer;
+ * until then a refusal is its event's alone, which backs off on its own.
  */
+import { attemptsPressing, earliestDue } from "./attempt-due";
+import { countRefusal, NO_REFUSALS, refusesEverything, refusingError, type Refusals } from "./refusal-rule";
+import {
+  ANSWERING,
+  PROBE_LEASE_MS,
+  PROBE_MS,
+  RELEASE_LEASE_MS,
+  probeDelayMs,
+  type Admission,
+  type LaneEvent,
+  type LaneEffect,
+  type LaneState,
+  type LaneTransition,
+  type Waiter,
+} from "./lane-state";
 
-/** What the lane stores. */
-export interface LaneState {
-  /** The first failed attempt of the current outage (ms); null while the endpoint answers. */
-  failing_since: number | null;
-  /** The last attempt the lane knows of during the outage (ms): probes keep their distance from it. */
-  last_attempt_at: number | null;
-  /**
-   * When the endpoint is tried next with a waiting onboarding's event; null: no outage, nobody waits, or a probe is
-   * under way.
-   */
-  next_probe_at: number | null;
-  /**
-   * The probe under way since (ms); one at a time, and one that never reports back is given up after PROBE_LEASE_MS.
-   */
-  probing_since: number | null;
-  /** The last failed attempt's problem in a few words ("HTTP 503", "no answer within 10 s"); null while it answers. */
-  last_error: string | null;
-}
-
-/** An onboarding held back by the outage, released when it ends. */
-export interface Waiter {
-  since: number;
-  /** When it was last the probe: probes go to the one that waited longest without being one. */
-  probed_at: number | null;
-}
-
-/** What an onboarding is told before an attempt: go, or wait to be released (the endpoint failing since when). */
-export type Admission =
-  | { go: true }
-  | { go: false; failing_since: number; next_probe_at: number | null; last_error: string | null };
-
-/**
- * What a probe found: the event delivered, refused for its body alone (the endpoint answers), the
- * attempt failed, or the onboarding had nothing left to deliver.
- */
-type ProbeOutcome = "delivered" | "refused" | "failed" | "nothing";
-
-/** A probe's outcome and, when it failed, the problem. */
-export interface ProbeResult {
-  outcome: ProbeOutcome;
-  error: string | null;
-}
-
-export type LaneEvent =
-  /** An onboarding asks before it attempts its oldest event. */
-  | { type: "admit"; onboarding: string }
-  /** An attempt it was admitted to failed in a way every event shares (no answer, a 5xx, 408, 429). */
-  | { type: "failed"; onboarding: string; error: string }
-  /** The probe's outcome. */
-  | { type: "probed"; onboarding: string; outcome: ProbeOutcome; error?: string | null }
-  /** A release reached the onboarding: it is registered no more. */
-  | { type: "released"; onboarding: string }
-  | { type: "alarm" }
-  /** The host fixed its receiver: try it now. */
-  | { type: "retry" };
-
-export type LaneEffect =
-  | { type: "store"; lane: LaneState }
-  | { type: "wait"; onboarding: string; waiter: Waiter }
-  | { type: "forget"; onboardings: string[] }
-  | { type: "schedule"; at: number | null }
-  /** Ask `onboarding` to attempt its oldest event now, then answer `probed`. */
-  | { type: "probe"; onboarding: string }
-  /** Tell every one of `onboardings` to deliver now, a bounded number at a time; each reached answers `released`. */
-  | { type: "release"; onboardings: string[] };
-
-export interface LaneTransition {
-  lane: LaneState;
-  effects: LaneEffect[];
-  answer: Admission;
-}
-
-export const ANSWERING: LaneState = {
-  failing_since: null,
-  last_attempt_at: null,
-  next_probe_at: null,
-  probing_since: null,
-  last_error: null,
-};
-
-/** The endpoint is tried at most this often: every 5 s for the first 10 minutes of an outage (1/120 of 10 minutes). */
-const PROBE_MS = 5_000;
-/** It is never left untried longer than this. */
-export const MAX_PROBE_MS = 5 * 60_000;
-/** A probe's attempt takes at most the receiver's timeout (10 s); one not heard of after this is taken as lost. */
-const PROBE_LEASE_MS = 30_000;
-/** Releases still owed are sent again this long after they began, if some did not get through (the alarm's lease). */
-const RELEASE_LEASE_MS = 10_000;
-
-/**
- * Milliseconds from one probe to the next, `elapsed` into the outage: 5 s for 10 minutes, then 1/120 of the outage (30
- * s after an hour), at most 5 minutes.
- */
-export function probeDelayMs(elapsed: number): number {
-  return Math.min(Math.max(PROBE_MS, Math.round(elapsed / 120)), MAX_PROBE_MS);
-}
+export {
+  ANSWERING,
+  MAX_PROBE_MS,
+  probeDelayMs,
+  type Admission,
+  type LaneEffect,
+  type LaneEvent,
+  type LaneState,
+  type LaneTransition,
+  type ProbeResult,
+  type Waiter,
+} from "./lane-state";
 
 /**
  * The next state of the lane for `event` at `now`; `waiting` are the onboardings held back (changed only through the
@@ -132,8 +65,31 @@ export function laneTransition(
 
   switch (event.type) {
     case "admit": {
-      if (lane.failing_since === null) return { lane, effects: [], answer: go };
-      return hold(lane, lane, waiting, event.onboarding, now, held);
+      if (lane.failing_since === null) return { lane, effects: [], answer: counting(lane) };
+      return hold(lane, lane, waiting, event.onboarding, now, held, event.due ?? null);
+    }
+    case "refused": {
+      const refusals = countRefusal(lane.refusals ?? NO_REFUSALS, event.onboarding);
+      if (lane.failing_since !== null)
+        return hold(lane, { ...lane, refusals, last_attempt_at: now }, waiting, event.onboarding, now, held);
+      if (!refusesEverything(refusals)) {
+        const next = { ...lane, refusals };
+        return { lane: next, effects: [{ type: "store", lane: next }], answer: counting(next) };
+      }
+      const failing = {
+        ...ANSWERING,
+        refusals,
+        failing_since: now,
+        last_attempt_at: now,
+        last_error: refusingError(event.error),
+      };
+      return hold(lane, failing, waiting, event.onboarding, now, held);
+    }
+    case "answered": {
+      if (lane.failing_since !== null) return recovered(lane, waiting, event.onboarding, now);
+      if ((lane.refusals ?? NO_REFUSALS).count === 0) return { lane, effects: [], answer: go };
+      const next = { ...lane, refusals: NO_REFUSALS };
+      return { lane: next, effects: [{ type: "store", lane: next }], answer: go };
     }
     case "failed": {
       const failing =
@@ -152,19 +108,13 @@ export function laneTransition(
     case "probed": {
       if (lane.failing_since === null) return { lane, effects: [], answer: go };
       lane = { ...lane, probing_since: null };
-      if (event.outcome === "delivered" || event.outcome === "refused") {
-        // The outage is over: every onboarding held back is released; each stays registered until its release lands.
-        const others = [...waiting.keys()].filter((id) => id !== event.onboarding);
-        return {
-          lane: ANSWERING,
-          effects: [
-            { type: "store", lane: ANSWERING },
-            { type: "forget", onboardings: [event.onboarding] },
-            { type: "schedule", at: others.length === 0 ? null : now + RELEASE_LEASE_MS },
-            ...(others.length === 0 ? [] : [{ type: "release" as const, onboardings: others }]),
-          ],
-          answer: go,
-        };
+      if (event.outcome === "delivered") return recovered(lane, waiting, event.onboarding, now);
+      if (event.outcome === "refused") {
+        // A refusal ends the outage (the endpoint answers), unless the endpoint refuses everything.
+        const refusals = countRefusal(lane.refusals ?? NO_REFUSALS, event.onboarding);
+        if (!refusesEverything(refusals)) return recovered(lane, waiting, event.onboarding, now, refusals);
+        lane = { ...lane, refusals };
+        event = { ...event, error: event.error && refusingError(event.error) };
       }
       if (event.outcome === "nothing") {
         // Nothing of its own to try: another waiting onboarding is the probe, now.
@@ -182,7 +132,7 @@ export function laneTransition(
       const next = {
         ...lane,
         last_attempt_at: now,
-        next_probe_at: now + probeDelayMs(now - lane.failing_since!),
+        next_probe_at: now + probeDelay(lane, waiting, now),
         last_error: event.error ?? lane.last_error,
       };
       return {
@@ -222,7 +172,7 @@ export function laneTransition(
           answer: go,
         };
       }
-      const probe = nextProbe(waiting);
+      const probe = nextProbe(waiting, now);
       if (probe === null) {
         // Nobody waits: the next onboarding that asks is registered and sets the next probe.
         const next = { ...lane, next_probe_at: null };
@@ -245,13 +195,45 @@ export function laneTransition(
         effects: [
           { type: "store", lane: next },
           { type: "schedule", at: now + PROBE_LEASE_MS },
-          { type: "wait", onboarding: probe, waiter: { ...waiting.get(probe)!, probed_at: now } },
+          // The probe is its event's attempt: nothing is due for it any more.
+          { type: "wait", onboarding: probe, waiter: { ...waiting.get(probe)!, probed_at: now, due: null } },
           { type: "probe", onboarding: probe },
         ],
         answer: go,
       };
     }
   }
+}
+
+/** `go`, asking for the next 2xx to be reported while the lane counts refusals. */
+function counting(lane: LaneState): Admission {
+  return (lane.refusals ?? NO_REFUSALS).count > 0 ? { go: true, counting: true } : { go: true };
+}
+
+/**
+ * The endpoint answers again (a probe delivered or refused alone, or a 2xx heard of): the outage is over, every
+ * onboarding held back is released, and each stays registered until its release lands. `refusals`: those still
+ * counted (none after a 2xx).
+ */
+function recovered(
+  lane: LaneState,
+  waiting: ReadonlyMap<string, Waiter>,
+  onboarding: string,
+  now: number,
+  refusals: Refusals = NO_REFUSALS,
+): LaneTransition {
+  const next = refusals.count === 0 ? ANSWERING : { ...ANSWERING, refusals };
+  const others = [...waiting.keys()].filter((id) => id !== onboarding);
+  return {
+    lane: next,
+    effects: [
+      { type: "store", lane: next },
+      { type: "forget", onboardings: [onboarding] },
+      { type: "schedule", at: others.length === 0 ? null : now + RELEASE_LEASE_MS },
+      ...(others.length === 0 ? [] : [{ type: "release" as const, onboardings: others }]),
+    ],
+    answer: { go: true },
+  };
 }
 
 /**
@@ -265,22 +247,41 @@ function hold(
   onboarding: string,
   now: number,
   held: (state: LaneState) => Admission,
+  due: number | null = null,
 ): LaneTransition {
-  if (next.next_probe_at === null && next.probing_since === null) {
-    next = {
-      ...next,
-      next_probe_at: Math.max(now, (next.last_attempt_at ?? now) + probeDelayMs(now - next.failing_since!)),
-    };
-  }
   const effects: LaneEffect[] = [];
-  if (next !== before) effects.push({ type: "store", lane: next });
-  if (next.next_probe_at !== before.next_probe_at) effects.push({ type: "schedule", at: next.next_probe_at });
-  if (!waiting.has(onboarding)) effects.push({ type: "wait", onboarding, waiter: { since: now, probed_at: null } });
+  const known = waiting.get(onboarding);
+  let after = waiting;
+  if (!known || (known.due ?? null) !== due) {
+    const waiter = { since: known?.since ?? now, probed_at: known?.probed_at ?? null, due };
+    effects.push({ type: "wait", onboarding, waiter });
+    after = new Map(waiting).set(onboarding, waiter);
+  }
+  if (next.probing_since === null) {
+    const at = Math.max(now, (next.last_attempt_at ?? now) + probeDelay(next, after, now));
+    // A new wait sets the next probe; an attempt come due brings it nearer, never later.
+    if (next.next_probe_at === null || at < next.next_probe_at) next = { ...next, next_probe_at: at };
+  }
+  if (next !== before) effects.unshift({ type: "store", lane: next });
+  if (next.next_probe_at !== before.next_probe_at) effects.splice(1, 0, { type: "schedule", at: next.next_probe_at });
   return { lane: next, effects, answer: held(next) };
 }
 
-/** The waiting onboarding that was the probe least recently (never, first), the longest waiting among equals. */
-function nextProbe(waiting: ReadonlyMap<string, Waiter>): string | null {
+/**
+ * Until the next probe: the outage's cadence, or 5 s when the attempts due would press before the probe after it
+ * (./attempt-due.ts): the next decision comes only with that probe.
+ */
+function probeDelay(lane: LaneState, waiting: ReadonlyMap<string, Waiter>, now: number): number {
+  const cadence = probeDelayMs(now - lane.failing_since!);
+  return attemptsPressing(waiting, now + cadence, PROBE_MS) ? PROBE_MS : cadence;
+}
+
+/**
+ * While attempts come due faster than the outage's cadence, the waiting onboarding whose attempt is due first;
+ * otherwise the one that was the probe least recently (never, first), the longest waiting among equals.
+ */
+function nextProbe(waiting: ReadonlyMap<string, Waiter>, now: number): string | null {
+  if (attemptsPressing(waiting, now, PROBE_MS)) return earliestDue(waiting);
   let best: string | null = null;
   let key: [number, number] = [Infinity, Infinity];
   for (const [id, waiter] of waiting) {

@@ -192,6 +192,15 @@ describe("the host handoff's settings", () => {
       ).hostWebhook;
     expect(webhook({})?.timeoutMs).toBe(10_000);
     expect(webhook({ HOST_WEBHOOK_TIMEOUT_MS: "1500" })?.timeoutMs).toBe(1500);
+    // 10 s is the receiver's promise (docs/HOSTS.md): at most, to the millisecond.
+    expect(webhook({ HOST_WEBHOOK_TIMEOUT_MS: "10000" })?.timeoutMs).toBe(10_000);
+    expect(
+      refusal({
+        HOST_WEBHOOK_URL: "https://host.example/hooks",
+        HOST_WEBHOOK_SECRET: secret,
+        HOST_WEBHOOK_TIMEOUT_MS: "10001",
+      }),
+    ).toContain("HOST_WEBHOOK_TIMEOUT_MS");
     expect(
       refusal({
         HOST_WEBHOOK_URL: "https://host.example/hooks",

@@ -9,7 +9,7 @@ import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseDeepLink } from "../../src/protocol/index";
 import { ORIGIN, WALLET, accountAddress, api, errorReason, postJson, proofFor } from "../helpers/sessions";
-import { clockTo, createOnboarding, page, readOnboarding } from "./helpers";
+import { clockTo, createOnboarding, hostPost, onboardingStub, page, pairByRelay, readOnboarding } from "./helpers";
 
 afterEach(() => vi.useRealTimers());
 
@@ -150,7 +150,11 @@ describe("a tell that fails", () => {
       (instance as unknown as { env: Env }).env = { ...env, ONBOARDINGS: unreachable } as unknown as Env;
     });
     const payout = accountAddress();
-    expect((await postJson(relayUrlOf(first!), proofFor(sessionId, { address: payout }))).status).toBe(200);
+    const proof = proofFor(sessionId, { address: payout });
+    // The onboarding did not answer: the wallet is told so (503), never "connected".
+    const unanswered = await postJson(relayUrlOf(first!), proof);
+    expect(unanswered.status).toBe(503);
+    expect(await errorReason(unanswered)).toBe("ONBOARDING_NOT_ANSWERING");
     expect((await readOnboarding(onboarding.id)).status).toBe("open");
     const owed = await runInDurableObject(stub, async (_instance, state) => ({
       row: await state.storage.get<{ onboarding: { tell_at: number | null } }>("row"),
@@ -170,5 +174,70 @@ describe("a tell that fails", () => {
       state.storage.get<{ onboarding: { tell_at: number | null } }>("row"),
     );
     expect(told!.onboarding.tell_at).toBeNull();
+    // The wallet's same confirm again now hears what the onboarding decided.
+    expect((await postJson(relayUrlOf(first!), proof)).status).toBe(200);
+  });
+});
+
+describe("the wallet's confirm answers what the onboarding decided", () => {
+  /** An onboarding and its page's first session, stored by the page's own read. */
+  async function bound(label: string) {
+    const onboarding = await createOnboarding({ operator: operator(), label });
+    const { first } = await load(onboarding.id);
+    const proofs = new Map<string, ReturnType<typeof proofFor>>();
+    // The wallet sends the same proof again when it retries: one proof per address.
+    const proof = (address: string) =>
+      proofs.get(address) ?? proofs.set(address, proofFor(first!.session_id, { address })).get(address)!;
+    return { onboarding, first: first!, confirm: (address: string) => postJson(relayUrlOf(first!), proof(address)) };
+  }
+
+  it("410 ONBOARDING_CANCELLED for a cancelled onboarding, again on the same confirm, and nothing pairs", async () => {
+    const { onboarding, confirm } = await bound("Cancelled");
+    expect((await hostPost(`/${onboarding.id}/cancel`, "")).status).toBe(200);
+    const payout = accountAddress();
+    const refused = await confirm(payout);
+    expect(refused.status, await refused.clone().text()).toBe(410);
+    const body = (await refused.clone().json()) as { message: string };
+    expect(await errorReason(refused)).toBe("ONBOARDING_CANCELLED");
+    expect(body.message).toMatch(/was cancelled; this wallet was not connected to it/);
+    expect((await confirm(payout)).status).toBe(410);
+    expect(await readOnboarding(onboarding.id)).toMatchObject({ status: "cancelled", payout: null });
+  });
+
+  it("410 ONBOARDING_EXPIRED once the onboarding expired", async () => {
+    const { onboarding, confirm } = await bound("Expired");
+    // Its expiry moved into the past (the session's own life is far shorter than an onboarding's 7 days).
+    await runInDurableObject(onboardingStub(onboarding.id), (instance) => {
+      const held = instance as unknown as { state: { record: { expires_at: string } } };
+      held.state = {
+        ...held.state,
+        record: { ...held.state.record, expires_at: new Date(Date.now() - 1000).toISOString() },
+      };
+    });
+    const refused = await confirm(accountAddress());
+    expect(refused.status).toBe(410);
+    expect(await errorReason(refused)).toBe("ONBOARDING_EXPIRED");
+  });
+
+  it("409 when it holds another wallet; 200 when it already holds this same one", async () => {
+    const { onboarding, confirm } = await bound("Taken");
+    const other = accountAddress();
+    expect((await pairByRelay(onboarding.id, other)).status).toBe(200);
+    const refused = await confirm(accountAddress());
+    expect(refused.status).toBe(409);
+    expect(await errorReason(refused)).toBe("ONBOARDING_ALREADY_PAIRED");
+    expect((await readOnboarding(onboarding.id)).payout).toBe(other);
+
+    const same = await bound("Same");
+    expect((await pairByRelay(same.onboarding.id, other)).status).toBe(200);
+    // Applied since (as the chain would move it), the same wallet's confirm is still the one it took: 200.
+    await runInDurableObject(onboardingStub(same.onboarding.id), (instance) => {
+      const held = instance as unknown as { state: { record: { status: string } } };
+      held.state = { ...held.state, record: { ...held.state.record, status: "applied" } };
+    });
+    const again = await same.confirm(other);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ status: "connected", address: other });
+    expect((await readOnboarding(same.onboarding.id)).status).toBe("applied");
   });
 });

@@ -10,7 +10,7 @@ import {
   queryEvents,
   writeOnboardingRow,
   type OnboardingRow,
-} from "../../src/onboardings/index-store";
+} from "../../src/onboardings/index/store";
 import {
   mintOnboardingId,
   type OnboardingEventType,
@@ -240,6 +240,59 @@ describe("the index's rows", () => {
     await writeOnboardingRow(db, { onboarding: authorized, version: 3, events: [] });
     expect((await list(`operator=${opened.operator}`)).data).toEqual([authorized]);
     expect((await list(`operator=${opened.operator}&status=connected`)).data).toEqual([]);
+  });
+
+  it("never move an event's given-up mark backwards: an older version changes no mark, nor adds an event", async () => {
+    const onboarding = view(0, { status: "connected" });
+    const event = eventOf(onboarding);
+    const marked = "2026-11-04T00:00:00.000Z";
+    const marks = async () =>
+      (await db.prepare("SELECT id, failed_at FROM events WHERE onboarding_id = ?").bind(onboarding.id).all()).results;
+    // Version 3 gave the event up; version 2 (before it) lands after it and must not clear the mark.
+    await writeOnboardingRow(db, { onboarding, version: 3, events: [{ ...event, failed_at: marked }] });
+    await writeOnboardingRow(db, { onboarding, version: 2, events: [{ ...event, failed_at: null }] });
+    expect(await marks()).toEqual([{ id: event.id, failed_at: marked }]);
+    const feedMark = (await feed(`onboarding=${onboarding.id}`)).data.map(
+      (e) => (e as unknown as { failed_at: unknown }).failed_at,
+    );
+    expect(feedMark).toEqual([marked]);
+    // Version 4 resent it (the mark cleared); version 3's late write sets no mark again.
+    await writeOnboardingRow(db, { onboarding, version: 4, events: [{ ...event, failed_at: null }] });
+    await writeOnboardingRow(db, { onboarding, version: 3, events: [{ ...event, failed_at: marked }] });
+    expect(await marks()).toEqual([{ id: event.id, failed_at: null }]);
+    // The same version again changes nothing either, and an older write adds no event of its own.
+    await writeOnboardingRow(db, { onboarding, version: 4, events: [{ ...event, failed_at: marked }] });
+    const stray = eventOf(onboarding);
+    await writeOnboardingRow(db, { onboarding, version: 1, events: [event, stray] });
+    expect(await marks()).toEqual([{ id: event.id, failed_at: null }]);
+    // A newer version moves the mark, and adds its new event.
+    await writeOnboardingRow(db, { onboarding, version: 5, events: [{ ...event, failed_at: marked }, stray] });
+    expect(await marks()).toEqual([
+      { id: event.id, failed_at: marked },
+      { id: stray.id, failed_at: null },
+    ]);
+  });
+
+  it("two writes landing in the wrong order leave the newer marks (as the lease lets them overlap)", async () => {
+    const onboarding = view(0, { status: "connected" });
+    const [a, b] = [eventOf(onboarding), eventOf(onboarding)];
+    const older = {
+      onboarding,
+      version: 7,
+      events: [
+        { ...a, failed_at: null },
+        { ...b, failed_at: null },
+      ],
+    };
+    const newer = { onboarding, version: 8, events: [{ ...a, failed_at: "2026-11-04T00:00:00.000Z" }, b] };
+    await Promise.all([writeOnboardingRow(db, newer), writeOnboardingRow(db, older)]);
+    await writeOnboardingRow(db, older);
+    const rows = await db
+      .prepare("SELECT failed_at FROM events WHERE onboarding_id = ? ORDER BY seq")
+      .bind(onboarding.id)
+      .all();
+    expect(rows.results).toEqual([{ failed_at: "2026-11-04T00:00:00.000Z" }, { failed_at: null }]);
+    expect(await indexedVersion(db, onboarding.id)).toBe(8);
   });
 
   it("are deleted with their onboarding, events and all", async () => {

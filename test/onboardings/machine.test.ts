@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { transition, type ChainReading, type MachineRules, type OnboardingEvent } from "../../src/onboardings/machine";
-import { eventsLog, nextWakeAt, type DeliveryTurn } from "../../src/onboardings/outbox";
-import { checkDelayMs, eventRetryDelayMs } from "../../src/onboardings/schedule";
+import { eventsLog, nextWakeAt } from "../../src/onboardings/outbox";
+import type { DeliveryTurn } from "../../src/webhooks/lane-state";
+import { checkDelayMs } from "../../src/onboardings/machine/schedule";
+import { eventRetryDelayMs } from "../../src/webhooks/delivery-policy";
 import type { OnboardingState } from "../../src/onboardings/state";
 import { accountAddress } from "./helpers";
 
@@ -385,11 +387,19 @@ describe("delivery: held while the endpoint fails, refused events backed off alo
       state = turn(state, 0, { askedAt: T0 + GIVE_UP_AFTER_MS, failingSince: T0 }, T0 + GIVE_UP_AFTER_MS);
       expect(state.events[0]).toMatchObject({ failed_at: new Date(T0 + GIVE_UP_AFTER_MS).toISOString(), held: null });
       expect(state.events[0]!.attempts).toHaveLength(2);
-      // The second event's 3 days start with its own first failure, 3 days after it was written.
+      // Counted from the first failure, not from when it was written: first failing an hour after it was written,
+      // an event is still owed 3 days after it was written.
+      let late = turn(owing(), 0, failed(T0 + 3_600_000), T0 + 3_600_000);
+      late = turn(late, 0, failed(T0 + GIVE_UP_AFTER_MS + 1), T0 + GIVE_UP_AFTER_MS + 1);
+      expect(late.events[0]!.failed_at).toBeNull();
+      // The second event was held behind it all along: its clock starts with the first's, not 3 days later.
+      expect(state.events[1]!.first_failed_at).toBe(T0);
+      // Given up only once it has had an attempt of its own: held without one, it waits for the lane's probe.
       const start = T0 + GIVE_UP_AFTER_MS + 1;
-      state = turn(state, 1, failed(start), start);
-      state = turn(state, 1, failed(start + GIVE_UP_AFTER_MS - 1), start + GIVE_UP_AFTER_MS - 1);
-      expect(state.events[1]!.failed_at).toBeNull();
+      state = turn(state, 1, { askedAt: start, failingSince: T0 }, start);
+      expect(state.events[1]).toMatchObject({ failed_at: null, attempts: [] });
+      state = turn(state, 1, failed(start + 5_000), start + 5_000);
+      expect(state.events[1]).toMatchObject({ failed_at: new Date(start + 5_000).toISOString() });
     },
   );
 

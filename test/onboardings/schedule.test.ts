@@ -1,10 +1,11 @@
 /**
  * The onboarding's clocks at the figures docs/ARCHITECTURE.md and docs/HOSTS.md state, written out
- * here rather than taken from src/onboardings/schedule.ts, so that a changed figure fails a test
+ * here rather than taken from src/onboardings/machine/schedule.ts, so that a changed figure fails a test
  * (an owed write's retries are pinned in index-sync.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import { checkDelayMs, eventRetryDelayMs, heldRecheckMs } from "../../src/onboardings/schedule";
+import { checkDelayMs } from "../../src/onboardings/machine/schedule";
+import { eventRetryDelayMs, heldRecheckMs } from "../../src/webhooks/delivery-policy";
 
 const SECOND = 1000;
 const MINUTE = 60_000;

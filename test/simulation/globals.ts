@@ -8,7 +8,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { ChainFollower } from "../../durable-objects/ChainFollower";
 import { IdempotencyKey } from "../../durable-objects/IdempotencyKey";
-import { PushObject } from "../../durable-objects/push";
+import { PushObject } from "../../src/durable/push";
 import { WebhookLane } from "../../durable-objects/WebhookLane";
 import { resetGatewayState } from "../../src/gateway";
 import type { Kernel } from "./kernel";

@@ -9,7 +9,7 @@
 import { toBech32 } from "@cosmjs/encoding";
 import type { NewOnboarding } from "../../src/onboardings/machine";
 import type { SessionAnswer } from "../../src/sessions/machine";
-import { onboardingsWithGivenUpEvents } from "../../src/onboardings/index-store";
+import { onboardingsWithGivenUpEvents } from "../../src/onboardings/index/store";
 import { planFaults, type Profile } from "./faults";
 import { Kernel, Random } from "./kernel";
 import { RECEIVER_URL } from "./services";

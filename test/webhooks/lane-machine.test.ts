@@ -114,12 +114,15 @@ describe("the webhook lane", () => {
       for (const id of ["b", "c", "d"]) l.step({ type: "admit", onboarding: id }, T0 + 1);
       l.step({ type: "alarm" }, T0 + 5000);
       const ended = l.step({ type: "probed", onboarding: "a", outcome }, T0 + 5100);
-      expect(ended.lane).toEqual(ANSWERING);
+      // A refusal ends the outage too (the endpoint answers), and is counted toward "refuses everything".
+      const refusals = { count: 1, onboardings: ["a"] };
+      expect(ended.lane).toEqual(outcome === "delivered" ? ANSWERING : { ...ANSWERING, refusals });
       expect(of(ended.effects, "release")).toEqual([{ type: "release", onboardings: ["b", "c", "d"] }]);
       // Owed until each lands: the alarm is the lease of the releases.
       expect(of(ended.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 5100 + RELEASE_LEASE_MS }]);
       expect([...l.waiting.keys()]).toEqual(["b", "c", "d"]);
-      expect(l.step({ type: "admit", onboarding: "e" }, T0 + 5200).answer).toEqual({ go: true });
+      const go = outcome === "delivered" ? { go: true } : { go: true, counting: true };
+      expect(l.step({ type: "admit", onboarding: "e" }, T0 + 5200).answer).toEqual(go);
       l.step({ type: "released", onboarding: "b" }, T0 + 5300);
       l.step({ type: "released", onboarding: "d" }, T0 + 5300);
       // A release that did not land (or a lane evicted in the middle): the alarm sends it again.
@@ -158,4 +161,63 @@ describe("the webhook lane", () => {
       expect(of(retry.effects, "schedule")).toEqual([{ type: "schedule", at: T0 + 6000 }]);
     },
   );
+});
+
+describe("a receiver that refuses everything", () => {
+  const refuse = (l: ReturnType<typeof lane>, onboarding: string, at: number) =>
+    l.step({ type: "refused", onboarding, error: "HTTP 401" }, at);
+
+  it("fails at the 4th refusal in a row from 2 onboardings with no 2xx between, not at the 3rd", () => {
+    const l = lane();
+    expect(refuse(l, "a", T0).answer).toEqual({ go: true, counting: true });
+    refuse(l, "b", T0 + 1);
+    expect(refuse(l, "a", T0 + 5000).answer).toEqual({ go: true, counting: true });
+    expect(l.state.failing_since).toBeNull();
+    const failing = refuse(l, "b", T0 + 5001);
+    expect(failing.answer).toMatchObject({
+      go: false,
+      failing_since: T0 + 5001,
+      last_error: "HTTP 401 to every event",
+    });
+    expect(l.state.failing_since).toBe(T0 + 5001);
+    expect([...l.waiting.keys()]).toEqual(["b"]);
+    expect(l.step({ type: "admit", onboarding: "c" }, T0 + 5002).answer).toMatchObject({ go: false });
+  });
+
+  it("is one onboarding's own affair however many times it is refused", () => {
+    const l = lane();
+    for (let n = 0; n < 20; n++) expect(refuse(l, "a", T0 + n).answer).toEqual({ go: true, counting: true });
+    expect(l.state.failing_since).toBeNull();
+  });
+
+  it("starts counting again after a 2xx; admission asks for the 2xx only while it counts", () => {
+    const l = lane();
+    refuse(l, "a", T0);
+    refuse(l, "b", T0 + 1);
+    refuse(l, "a", T0 + 2);
+    expect(l.step({ type: "answered", onboarding: "c" }, T0 + 3).lane.refusals).toEqual({ count: 0, onboardings: [] });
+    expect(l.step({ type: "admit", onboarding: "c" }, T0 + 4).answer).toEqual({ go: true });
+    expect(l.step({ type: "answered", onboarding: "c" }, T0 + 5).effects).toEqual([]);
+    refuse(l, "b", T0 + 6);
+    expect(l.state.failing_since).toBeNull();
+  });
+
+  it("stays failing when a probe is refused, and a probe delivered ends it", () => {
+    const l = lane();
+    for (const [id, n] of [
+      ["a", 0],
+      ["b", 1],
+      ["a", 2],
+      ["b", 3],
+    ] as const)
+      refuse(l, id, T0 + n);
+    l.step({ type: "alarm" }, T0 + 5003);
+    const refused = l.step({ type: "probed", onboarding: "b", outcome: "refused", error: "HTTP 401" }, T0 + 5100);
+    expect(refused.answer).toMatchObject({ go: false, last_error: "HTTP 401 to every event" });
+    expect(l.state).toMatchObject({ failing_since: T0 + 3, next_probe_at: T0 + 5100 + 5000 });
+    l.step({ type: "admit", onboarding: "c" }, T0 + 5200);
+    l.step({ type: "alarm" }, T0 + 10_100);
+    l.step({ type: "probed", onboarding: "c", outcome: "delivered" }, T0 + 10_200);
+    expect(l.state).toEqual(ANSWERING);
+  });
 });

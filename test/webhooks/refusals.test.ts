@@ -102,6 +102,62 @@ describe("a receiver's failure is settled by whose it is", () => {
   );
 });
 
+describe("a receiver that refuses everything", () => {
+  it("shows as failing on /api/health and in the events log within a minute, and a 2xx ends it", async () => {
+    const started = Date.now();
+    const a = await owing(Array(100).fill(401));
+    const b = await owing(Array(100).fill(401));
+    // Each refusal alone backs its event off (5 s); the refusals in a row from both onboardings are the endpoint's.
+    for (let turn = 0; turn < 6 && (await laneFailingSince()) === null; turn++) {
+      const next = (await Promise.all([a, b].map(eventsLog)))
+        .map((log) => log[0]!.next_attempt_at)
+        .filter((at): at is string => at !== null)
+        .map(Date.parse);
+      if (next.length === 0) break;
+      clockTo(Math.max(Date.now(), Math.min(...next)));
+      await settle(a);
+      await settle(b);
+    }
+    expect(await endpointHealth()).toMatchObject({
+      failing_since: expect.any(String),
+      last_error: "HTTP 401 to every event",
+    });
+    expect(Date.now() - started).toBeLessThanOrEqual(60_000);
+    // The one refused last is held at once, the other at its own next attempt: both wait for the endpoint.
+    for (const id of [a, b]) {
+      const [head] = await eventsLog(id);
+      if (head!.waiting_for === null) {
+        clockTo(Math.max(Date.now(), Date.parse(head!.next_attempt_at!)));
+        await settle(id);
+      }
+      const held = (await eventsLog(id))[0]!;
+      expect(held.waiting_for).toMatchObject({ endpoint_last_error: "HTTP 401 to every event" });
+      expect(held.next_attempt_at).toBeNull();
+    }
+
+    // A refused probe keeps it failing; an onboarding the receiver takes is probed in turn, and its 2xx ends it.
+    await probe();
+    expect(await laneFailingSince()).not.toBeNull();
+    const taken = await owing();
+    for (let n = 0; n < 4 && (await laneFailingSince()) !== null; n++) await probe();
+    expect(await laneFailingSince()).toBeNull();
+    expect(await endpointHealth()).toMatchObject({ failing_since: null, last_error: null });
+    await settle(taken);
+    expect((await eventsLog(taken)).every((e) => e.delivered_at !== null)).toBe(true);
+  });
+
+  it("is not the endpoint's while only one onboarding's events are refused", async () => {
+    const refused = await owing(Array(100).fill(401));
+    for (let turn = 0; turn < 4; turn++) {
+      const [head] = await eventsLog(refused);
+      clockTo(Math.max(Date.now(), Date.parse(head!.next_attempt_at!)));
+      await settle(refused);
+    }
+    expect((await eventsLog(refused))[0]!.attempts.length).toBeGreaterThanOrEqual(4);
+    expect(await laneFailingSince()).toBeNull();
+  });
+});
+
 /** Moves the clock to the lane's next probe and runs it. */
 async function probe(): Promise<void> {
   const at = (await alarmOf(laneStub()))!;

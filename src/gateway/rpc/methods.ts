@@ -9,6 +9,7 @@ import type { Config } from "../../config";
 import type { AnswerTtls } from "../cache-entry";
 import { GATEWAY_ROUTES, HISTORICAL_ANSWER_TTL, answerTtl, grpcMethod, type GatewayRoute } from "../route-table";
 import { RpcError } from "./rpc-error";
+import { toHex } from "../../protocol/hex";
 
 /** A call's params, as JSON-RPC sends them or as read from a URI-style query. */
 export type Params = Record<string, unknown>;
@@ -74,9 +75,7 @@ function txHash(params: Params): string {
   const value = params.hash;
   if (typeof value === "string" && /^0x[0-9a-fA-F]{64}$/.test(value)) return value.slice(2).toLowerCase();
   if (typeof value === "string" && /^[A-Za-z0-9+/]{43}=$/.test(value)) {
-    let hex = "";
-    for (const c of atob(value)) hex += c.charCodeAt(0).toString(16).padStart(2, "0");
-    return hex;
+    return toHex(Uint8Array.from(atob(value), (c) => c.charCodeAt(0)));
   }
   throw invalid("hash must be the base64 (or 0x-hex) of 32 bytes");
 }

@@ -2,9 +2,9 @@
  * What the onboarding machine needs from this deployment's configuration: how an event shows the onboarding, fresh
  * event ids, its clocks.
  */
-import type { Config } from "../config";
-import type { MachineRules } from "./machine";
-import { hostView } from "./views";
+import type { Config } from "../../config";
+import type { MachineRules } from ".";
+import { hostView } from "../http/views";
 
 export function machineRules(config: Config): MachineRules {
   return {

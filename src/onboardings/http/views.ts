@@ -2,7 +2,7 @@
  * How an onboarding is shown: to the host (the API and every event) with its reference and, from
  * `authorized` on, the commands its node runs; to the customer's page without either.
  */
-import type { Config } from "../config";
+import type { Config } from "../../config";
 import {
   buildPayoutRecipientLine,
   buildUpdateNodeCommand,
@@ -11,8 +11,8 @@ import {
   isOnboardingEnded,
   type OnboardingCustomerView,
   type OnboardingView,
-} from "../protocol/index";
-import type { OnboardingRecord } from "./state";
+} from "../../protocol/index";
+import type { OnboardingRecord } from "../state";
 
 /** The customer's page of an onboarding. */
 function onboardingUrl(record: Pick<OnboardingRecord, "origin" | "id">): string {

@@ -2,8 +2,8 @@
  * `Idempotency-Key` for creates: the same key and body within 24 hours is the same onboarding; another body is a
  * conflict.
  */
-import { GrpcCode, type ErrorSpec } from "../errors";
-import { toHex } from "../protocol/hex";
+import { GrpcCode, type ErrorSpec } from "../../errors";
+import { toHex } from "../../protocol/hex";
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;

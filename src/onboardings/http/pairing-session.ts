@@ -5,13 +5,13 @@
  * The page's first response carries one, and the page asks for the next when that one has ended.
  */
 import type { Context } from "hono";
-import type { AppEnv } from "../app-env";
-import type { Config } from "../config";
-import type { ErrorSpec } from "../errors";
-import { isRefusal } from "../http/answer";
-import { firstSession, type FirstSession } from "../page/first-session";
-import type { OnboardingCustomerView } from "../protocol/index";
-import { PAIRING_CLOSED, SIGNED_SESSIONS_OFF } from "./refusals";
+import type { AppEnv } from "../../app-env";
+import type { Config } from "../../config";
+import type { ErrorSpec } from "../../errors";
+import { isRefusal } from "../../http/answer";
+import { firstSession, type FirstSession } from "../../page/first-session";
+import type { OnboardingCustomerView } from "../../protocol/index";
+import { PAIRING_CLOSED, SIGNED_SESSIONS_OFF } from "../refusals";
 
 export async function onboardingSession(c: Context<AppEnv>, id: string): Promise<FirstSession | ErrorSpec> {
   const view = await c.env.ONBOARDINGS.get(c.env.ONBOARDINGS.idFromName(id)).customer();

@@ -3,15 +3,15 @@
  * Durable Object (or, for the list and the feed, the index) with validated values, answer.
  */
 import type { Context } from "hono";
-import type { AppEnv } from "../app-env";
-import { GrpcCode, invalidArgument, type ErrorSpec } from "../errors";
-import { isRefusal, respond } from "../http/answer";
-import { requireSameOriginBrowser } from "../http/origin-guards";
+import type { AppEnv } from "../../app-env";
+import { GrpcCode, invalidArgument, type ErrorSpec } from "../../errors";
+import { isRefusal, respond } from "../../http/answer";
+import { requireSameOriginBrowser } from "../../http/origin-guards";
 import { canonicalBody } from "./idempotency";
-import { fanOut } from "../fan-out";
-import { fromIndex, onboardingsWithGivenUpEvents, queryEvents, queryOnboardings } from "./index-store";
+import { fanOut } from "../../fan-out";
+import { fromIndex, onboardingsWithGivenUpEvents, queryEvents, queryOnboardings } from "../index/store";
 import { onboardingSession } from "./pairing-session";
-import type { NewOnboarding, PairedPayout } from "./machine";
+import type { NewOnboarding, PairedPayout } from "../machine";
 import type { EventListQuery, OnboardingListQuery } from "./schemas";
 
 type ById<Body = never> = Context<AppEnv, string, { out: { param: { id: string }; json: Body } }>;

@@ -1,8 +1,8 @@
 /** Validation of the host API and the customer page's requests; handlers receive parsed values. */
 import * as z from "zod/mini";
-import type { Config } from "../config";
-import { invalidArgument } from "../errors";
-import { isHttpsOrLocalLoopback } from "../http/loopback";
+import type { Config } from "../../config";
+import { invalidArgument } from "../../errors";
+import { isHttpsOrLocalLoopback } from "../../http/loopback";
 import {
   accountAddressSchema,
   canonicalTxHash,
@@ -10,8 +10,8 @@ import {
   ONBOARDING_EVENT_TYPES,
   ONBOARDING_ID_PATTERN,
   onboardingStatusSchema,
-} from "../protocol/index";
-import { sessionIdSchema } from "../sessions/schemas";
+} from "../../protocol/index";
+import { sessionIdSchema } from "../../sessions/schemas";
 
 /** An onboarding create is a few hundred bytes; the page's payout and authorization bodies fewer. */
 export const ONBOARDING_CREATE_BODY_LIMIT = 4096;

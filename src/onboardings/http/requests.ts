@@ -6,14 +6,14 @@
 import type { Context } from "hono";
 import { validator } from "hono/validator";
 import * as z from "zod/mini";
-import type { AppEnv } from "../app-env";
-import type { Config } from "../config";
-import { LOCAL_PROFILE } from "../config/profiles";
-import { duplicateQueryParameter, invalidArgument, unknownQueryParameter } from "../errors";
-import { jsonBody } from "../http/json-body";
-import { parseOrRefuse } from "../http/validate";
-import { describeFirstIssue, mintOnboardingId } from "../protocol/index";
-import type { NewOnboarding } from "./machine";
+import type { AppEnv } from "../../app-env";
+import type { Config } from "../../config";
+import { LOCAL_PROFILE } from "../../config/profiles";
+import { duplicateQueryParameter, invalidArgument, unknownQueryParameter } from "../../errors";
+import { jsonBody } from "../../http/json-body";
+import { parseOrRefuse } from "../../http/validate";
+import { describeFirstIssue, mintOnboardingId } from "../../protocol/index";
+import type { NewOnboarding } from "../machine";
 import {
   authorizationClaimSchema,
   checkReturnUrl,

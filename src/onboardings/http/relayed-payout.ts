@@ -2,7 +2,7 @@
  * A relayed payout is read from the pairing session's own Durable Object: the address the wallet's
  * confirm stored there, never the browser's word; a session another onboarding's page carried is refused.
  */
-import type { ErrorSpec } from "../errors";
+import type { ErrorSpec } from "../../errors";
 
 export async function relayedPayout(
   sessions: Env["PAIRING_SESSIONS"],

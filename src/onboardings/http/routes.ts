@@ -3,10 +3,10 @@
  * cached) and the customer page's under `/api/onboarding-pages` (the id is the capability).
  * Path, validation, handler.
  */
-import { Hono } from "../http/router";
-import type { AppEnv } from "../app-env";
-import { methodNotAllowed } from "../http/method-not-allowed";
-import { sameOriginBrowser, secureTransport } from "../http/origin-guards";
+import { Hono } from "../../http/router";
+import type { AppEnv } from "../../app-env";
+import { methodNotAllowed } from "../../http/method-not-allowed";
+import { sameOriginBrowser, secureTransport } from "../../http/origin-guards";
 import {
   cancelOnboarding,
   claimAuthorization,

@@ -3,8 +3,8 @@
  * rotation), compared in constant time, never logged or echoed, accepted nowhere else.
  */
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../app-env";
-import { ApiError, GrpcCode } from "../errors";
+import type { AppEnv } from "../../app-env";
+import { ApiError, GrpcCode } from "../../errors";
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="host API"' };
 

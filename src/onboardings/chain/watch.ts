@@ -3,11 +3,11 @@
  * authorization transaction shows. A node that cannot be reached leaves the reading empty: the
  * next check asks again.
  */
-import type { Config } from "../config";
-import { errorText, log } from "../log";
-import { readAuthorization, readAuthorizationTx, readNodePayout } from "./chain-reading";
-import type { ChainReading, TxReading } from "./machine";
-import type { OnboardingRecord } from "./state";
+import type { Config } from "../../config";
+import { errorText, log } from "../../log";
+import { readAuthorization, readAuthorizationTx, readNodePayout } from "./reading";
+import type { ChainReading, TxReading } from "../machine";
+import type { OnboardingRecord } from "../state";
 
 /**
  * Looks up the claimed transaction (when there is one), then reads the authorization while it is

@@ -2,18 +2,18 @@
  * The onboarding index in D1 (migrations/): a row per onboarding and a row per event, read by the
  * host API's list and feed. Each onboarding's Durable Object stays the authority and writes its own
  * rows; a row only ever moves forward (its version), and an event row, once written, changes only
- * in whether its delivery was given up (`failed_at`).
+ * in whether its delivery was given up (`failed_at`), and only with a newer version of its onboarding.
  */
 import * as z from "zod/mini";
-import { ApiError, GrpcCode, type ErrorSpec } from "../errors";
+import { ApiError, GrpcCode, type ErrorSpec } from "../../errors";
 import {
   onboardingFeedEventSchema,
   onboardingViewSchema,
   type OnboardingFeedEvent,
   type OnboardingView,
-} from "../protocol/index";
-import { PAGE_LIMIT_DEFAULT, type EventListQuery, type OnboardingListQuery } from "./schemas";
-import type { OutboxEvent } from "./state";
+} from "../../protocol/index";
+import { PAGE_LIMIT_DEFAULT, type EventListQuery, type OnboardingListQuery } from "../http/schemas";
+import type { OutboxEvent } from "../state";
 
 /** One onboarding at one version of its state, with every event it has written so far. */
 export interface OnboardingRow {
@@ -28,9 +28,11 @@ export interface OnboardingRow {
 }
 
 /**
- * Writes an onboarding's row and its new events in one transaction. An older or equal version than
- * the row already holds changes nothing (so the index never moves backwards); events already
- * indexed are left as they are, so each keeps the place in the global order it first got.
+ * Writes an onboarding's row and its events in one D1 batch (one transaction). An older or equal
+ * version than the row already holds changes nothing at all, the events' given-up marks included:
+ * two writes of one onboarding can overlap (the object's write lease is shorter than D1 can take),
+ * and the one that lands last must not move the index backwards. Events already indexed keep the
+ * place in the global order they first got; only their mark (`failed_at`) follows a newer version.
  * Rejects when D1 does: the caller writes again later.
  */
 export async function writeOnboardingRow(db: D1Database, row: OnboardingRow): Promise<void> {
@@ -45,13 +47,17 @@ export async function writeOnboardingRow(db: D1Database, row: OnboardingRow): Pr
        WHERE excluded.version > onboardings.version`,
     )
     .bind(o.id, o.status, o.operator, o.payout, o.reference, o.created_at, o.updated_at, version, JSON.stringify(o));
-  // The event keeps the webhook's data (the onboarding at that change), taken from its exact body, and its place (seq).
+  // The events go first in the batch, so their guard reads the version the row held before this write. The event keeps
+  // the webhook's data (the onboarding at that change), taken from its exact body, and its place (seq).
   const insertEvent = db.prepare(
     `INSERT INTO events (id, type, created_at, onboarding_id, data, failed_at)
-     VALUES (?, ?, ?, ?, json_extract(?, '$.data'), ?)
+     SELECT ?1, ?2, ?3, ?4, json_extract(?5, '$.data'), ?6
+     WHERE NOT EXISTS (SELECT 1 FROM onboardings WHERE id = ?4 AND version >= ?7)
      ON CONFLICT (id) DO UPDATE SET failed_at = excluded.failed_at WHERE failed_at IS NOT excluded.failed_at`,
   );
-  const events = row.events.map((e) => insertEvent.bind(e.id, e.type, e.created_at, o.id, e.body, e.failed_at ?? null));
+  const events = row.events.map((e) =>
+    insertEvent.bind(e.id, e.type, e.created_at, o.id, e.body, e.failed_at ?? null, version),
+  );
   await db.batch([...events, upsert]);
 }
 

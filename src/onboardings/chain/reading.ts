@@ -6,8 +6,8 @@
  * never a verdict.
  */
 import * as z from "zod/mini";
-import type { Config } from "../config";
-import { askUpstreams } from "../gateway/upstreams";
+import type { Config } from "../../config";
+import { askUpstreams } from "../../gateway/upstreams";
 import {
   ChainAnswerError,
   chainJson,
@@ -16,8 +16,8 @@ import {
   parseChainAnswer,
   readTxAnswer,
   txLookupPath,
-} from "../protocol/index";
-import type { ChainReading } from "./machine";
+} from "../../protocol/index";
+import type { ChainReading } from "../machine";
 
 /** Does `operator_authorizations/<payout>` list the operator? */
 export async function readAuthorization(

@@ -1,17 +1,17 @@
 /**
- * How the Onboarding Durable Object carries out its machine's effects (src/onboardings/machine.ts):
+ * How the Onboarding Durable Object carries out its machine's effects (src/onboardings/machine/index.ts):
  * writes issued without being awaited (the output gate holds every answer until they are durable),
  * and the work some effects start (a read of the chain, a delivery, a write to the index or the
  * chain follower) resolving to the event that reports what it found. Work never rejects: a failure
  * is an event too, or left to the lease its due time holds in the stored state.
  */
-import type { Config } from "../src/config";
-import { errorText, log } from "../src/log";
-import { readChain } from "../src/onboardings/chain-watch";
-import { deleteOnboardingRows, writeOnboardingRow } from "../src/onboardings/index-store";
-import type { OnboardingEffect, OnboardingEvent } from "../src/onboardings/machine";
-import { pageView } from "../src/onboardings/views";
-import { deliveryTurn } from "../src/webhooks/lane-delivery";
+import type { Config } from "../config";
+import { errorText, log } from "../log";
+import { readChain } from "../onboardings/chain/watch";
+import { deleteOnboardingRows, writeOnboardingRow } from "../onboardings/index/store";
+import type { OnboardingEffect, OnboardingEvent } from "../onboardings/machine";
+import { pageView } from "../onboardings/http/views";
+import { deliveryTurn } from "../webhooks/lane-delivery";
 import type { PushView } from "./push";
 
 /** What the effects act on: the object's storage and bindings, and its subscribers. */

@@ -29,9 +29,7 @@ const DRAW = Number(settings.draw ?? 28);
  * the sweep tolerates these invariants' violations until the fixes are merged (then this is empty).
  */
 const OPEN: readonly { bug: string; seed: number; invariant: string; crowd?: boolean }[] = [
-  { bug: "B6: the wallet told 200 though the onboarding refused it", seed: 7, invariant: "confirm" },
   { bug: "an endpoint that refuses everything (401) looks healthy", seed: 52, invariant: "refusing-endpoint" },
-  { bug: "the probed onboarding's next held event waits for its recheck", seed: 26, invariant: "release" },
 ];
 
 /** Runs `work` with the world's index: the SQLite of one Durable Object of the suite, and the migrations. */

@@ -153,6 +153,7 @@ export class World implements PlatformHooks {
     this.lastState.set(id, state);
     if (before?.record.status !== state.record.status)
       this.trace(`${id} is ${state.record.status} (version ${state.version})`);
+    let blockedSince = Infinity;
     for (const event of state.events) {
       const was = before?.events.find((e) => e.id === event.id);
       if (was?.failed_at && event.failed_at === null) {
@@ -169,7 +170,10 @@ export class World implements PlatformHooks {
       if (event.failed_at && !was?.failed_at) {
         this.trace(`${id} ${event.type}: given up`);
         if (!this.firstGivenUp.has(event.id)) this.firstGivenUp.set(event.id, this.kernel.now);
+        this.firstGivenUpFrom.set(event.id, this.firstTrouble.get(event.id) ?? this.kernel.now);
       }
+      if (event.failed_at !== null)
+        blockedSince = Math.min(blockedSince, this.firstGivenUpFrom.get(event.id) ?? Infinity);
       if (event.delivered_at !== null || event.failed_at !== null) continue;
       // Its trouble began at its first failed attempt (when it started) or its first hold, since its last resend.
       const since = this.resentAt.get(event.id) ?? -Infinity;
@@ -178,12 +182,17 @@ export class World implements PlatformHooks {
         ...failed.map((a) => Date.parse(a.at)).filter((t) => t >= since),
         ...(event.held ? [this.kernel.now] : []),
       ];
+      // Held behind an earlier event in trouble, it was in trouble too (from its writing at the earliest).
+      if (blockedSince < Infinity) times.push(Math.max(Date.parse(event.created_at), blockedSince));
       if (times.length > 0)
         this.firstTrouble.set(event.id, Math.min(this.firstTrouble.get(event.id) ?? Infinity, ...times));
+      blockedSince = Math.min(blockedSince, this.firstTrouble.get(event.id) ?? Infinity);
     }
   }
 
   private readonly resentAt = new Map<string, number>();
+  /** The trouble a given-up event was given up from (the next one was held behind it since). */
+  private readonly firstGivenUpFrom = new Map<string, number>();
   /** When each event was first given up (a resend may clear the mark later). */
   readonly firstGivenUp = new Map<string, number>();
 

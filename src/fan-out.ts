@@ -14,8 +14,5 @@ export async function fanOut<T, R>(
   return results;
 }
 
-/**
- * How many requests a Durable Object sends side by side at most when it tells many others something.
- * @internal Exported for its tests only.
- */
-export const FAN_OUT_WIDTH = 50;
+/** How many requests a Durable Object sends side by side at most when it tells many others something. */
+const FAN_OUT_WIDTH = 50;

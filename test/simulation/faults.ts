@@ -5,9 +5,9 @@
  * reordered, and how often an object is evicted between two steps. Every transient fault ends
  * by `calmAt`; only a receiver down for days (or for good) and the one refused onboarding stay.
  */
-import type { Random } from "./kernel";
+import { Random } from "./kernel";
 
-type ReceiverMode = "ok" | "5xx" | "unreachable" | "hang" | "refuse";
+type ReceiverMode = "ok" | "5xx" | "unreachable" | "hang" | "refuse" | "unauthorized";
 
 interface Window {
   from: number;
@@ -22,8 +22,14 @@ export interface FaultPlan {
   /** Transient faults all end by then. */
   calmAt: number;
   d1Refuses(now: number): boolean;
+  /** Whether D1 is slow now: a statement may then take longer than the index write's lease. */
+  d1Slow(now: number): boolean;
+  /** Whether D1 was slow at some time in [from, to]. */
+  d1SlowDuring(from: number, to: number): boolean;
   receiver(now: number, onboarding: string): ReceiverMode;
   followerUnreachable(now: number): boolean;
+  /** Whether a pairing session's tell to its onboarding is lost now (the onboarding cannot be reached from it). */
+  tellsLost(now: number): boolean;
   /** Blocks an answering node may trail the head by (0: none). */
   nodeLag(now: number): number;
   nodesDown(now: number): boolean;
@@ -36,6 +42,8 @@ export interface FaultPlan {
   /** Whether the receiver failed for everyone at some time in [from, to]. */
   receiverFaultDuring(from: number, to: number): boolean;
   refused: { onboarding: string; from: number } | null;
+  /** When the receiver began to answer 401 to everything (null: it never does). */
+  unauthorizedFrom: number | null;
   describe(): string[];
 }
 
@@ -61,13 +69,28 @@ export interface Profile {
   receiverDown: "days" | "for good" | null;
   /** The receiver refuses one onboarding's events for good. */
   refusing: boolean;
+  /** The receiver answers 401 to every event from some minute on (a key the host rotated away). */
+  unauthorized?: boolean;
+  /** Hundreds of onboardings, each with one event, held by a receiver dead for good (SIM_FIND only). */
+  crowd?: boolean;
 }
 
-export function planFaults(random: Random, start: number, profile: Profile, ids: readonly string[]): FaultPlan {
+export function planFaults(
+  random: Random,
+  start: number,
+  profile: Profile,
+  ids: readonly string[],
+  seed: number,
+): FaultPlan {
   const span = 20 * MIN;
   const calmAt = start + 30 * MIN;
   const clip = (list: Window[]) => list.map((w) => ({ from: w.from, to: Math.min(w.to, calmAt) }));
   const d1 = clip(windows(random, start, span, random.int(0, 3), 10_000, 10 * MIN));
+  // D1 slow: the first 20 minutes, or, in some seeds, for good (a give-up three days on meets it too).
+  const slowRate = random.pick([0, 0, 0.05, 0.3]);
+  const slowForGood = slowRate > 0 && random.chance(0.5);
+  const slow = slowRate === 0 ? [] : slowForGood ? [{ from: start, to: Infinity }] : [{ from: start, to: calmAt }];
+  const unauthorizedFrom = profile.unauthorized ? start + random.int(0, 10 * MIN) : null;
   const receiver: ReceiverWindow[] = clip(windows(random, start, span, random.int(0, 3), 5_000, 20 * MIN)).map((w) => ({
     ...w,
     mode: random.pick(["5xx", "unreachable", "hang"] as const),
@@ -78,6 +101,9 @@ export function planFaults(random: Random, start: number, profile: Profile, ids:
     receiver.push({ from, to, mode: "5xx" });
   }
   const follower = clip(windows(random, start, span, random.int(0, 3), 5_000, 8 * MIN));
+  // Drawn from a random source of their own, so that adding them left every other draw of a seed as it was.
+  const tellRandom = new Random(seed ^ 0x7e11);
+  const tells = clip(windows(tellRandom, start, span, tellRandom.int(0, 2), 5_000, 5 * MIN));
   const lag = clip(windows(random, start, span, random.int(0, 3), 10_000, 8 * MIN)).map((w) => ({
     ...w,
     blocks: random.int(1, 4),
@@ -97,24 +123,34 @@ export function planFaults(random: Random, start: number, profile: Profile, ids:
     calmAt,
     refused,
     d1Refuses: (now) => within(d1, now),
+    d1Slow: (now) => within(slow, now) && random.chance(slowRate),
+    d1SlowDuring: (from, to) => slow.some((w) => w.from <= to && w.to >= from),
     receiver: (now, onboarding) => {
       const window = general(now);
       if (window) return window.mode;
       if (refused && refused.onboarding === onboarding && now >= refused.from) return "refuse";
+      if (unauthorizedFrom !== null && now >= unauthorizedFrom) return "unauthorized";
       return "ok";
     },
     followerUnreachable: (now) => within(follower, now),
+    tellsLost: (now) => within(tells, now),
     nodeLag: (now) => lag.find((w) => now >= w.from && now < w.to)?.blocks ?? 0,
     nodesDown: (now) => within(down, now),
     hintsShuffled: (now) => within(hints, now),
     evictionRate: (now) => (now < calmAt ? evictionRate : 0),
+    unauthorizedFrom,
     receiverFaultEnd: () => (receiver.length === 0 ? null : Math.max(...receiver.map((w) => w.to))),
     receiverFaultDuring: (from, to) => receiver.some((w) => w.from <= to && w.to >= from),
     describe: () => [
       ...show("D1 refuses", d1),
+      ...(slowRate > 0 ? [`D1 slow (3 to 12 s) for ${slowRate * 100} % of statements ${show("", slow)[0]}`] : []),
+      ...(unauthorizedFrom !== null
+        ? [`receiver answers 401 to everything from ${clock(unauthorizedFrom - start)}`]
+        : []),
       ...receiver.map((w) => `${show(`receiver ${w.mode}`, [w])[0]}`),
       ...(refused ? [`receiver refuses ${refused.onboarding} from ${clock(refused.from - start)}`] : []),
       ...show("follower unreachable", follower),
+      ...show("tells lost", tells),
       ...lag.map((w) => `${show(`nodes lag ${w.blocks} blocks`, [w])[0]}`),
       ...show("nodes down", down),
       ...show("hints duplicated and reordered", hints),

@@ -5,10 +5,21 @@
 import { isOnboardingEnded } from "../../src/protocol/index";
 import type { OnboardingState, OutboxEvent } from "../../src/onboardings/state";
 import { clock } from "./faults";
-import { MAX_PROBE_MS } from "../../src/webhooks/lane-state";
 import type { World } from "./world";
 
-type Invariant = "delivery" | "index" | "follower" | "wakes" | "poisoned-lane" | "give-up" | "quiet" | "erased";
+export type Invariant =
+  | "delivery"
+  | "index"
+  | "follower"
+  | "wakes"
+  | "poisoned-lane"
+  | "give-up"
+  | "quiet"
+  | "erased"
+  | "release"
+  | "confirm"
+  | "refusing-endpoint"
+  | "tells";
 
 export interface Violation {
   invariant: Invariant;
@@ -23,8 +34,6 @@ const DAY = 24 * HOUR;
 const GIVE_UP_AGE_MS = 3 * DAY;
 /** …within this much more: the slowest retry cadence (5 minutes) and a lease, with room to spare. */
 const GIVE_UP_SLACK_MS = HOUR;
-/** A receiver refusing one onboarding's events delays another onboarding's event by at most this. */
-const OTHERS_DELAY_MS = 2_000;
 /**
  * Alarm runs of one onboarding in one hour of its life at most. The busiest legitimate hour is
  * the first: a read of the chain every ONBOARDING_CHECK_SECONDS (6 s: 600 an hour) while it
@@ -63,8 +72,10 @@ export function checkDelivery(world: World, states: Map<string, OnboardingState>
       const received = firstReceipt.get(event.id);
       if (received === undefined) continue;
       for (const earlier of state.events.slice(0, k)) {
-        const settledAt =
-          firstReceipt.get(earlier.id) ?? (earlier.failed_at !== null ? Date.parse(earlier.failed_at) : Infinity);
+        const settledAt = Math.min(
+          firstReceipt.get(earlier.id) ?? Infinity,
+          world.firstGivenUp.get(earlier.id) ?? Infinity,
+        );
         if (settledAt > received)
           out.push({
             invariant: "delivery",
@@ -79,28 +90,32 @@ export function checkDelivery(world: World, states: Map<string, OnboardingState>
 }
 
 /**
- * The list row holds the object's latest version and shows its record; the feed holds each of its
- * events once, in its order, each given up (`failed_at`) exactly when the object says.
+ * The index never holds a mark older than the object's: the list row holds the object's latest
+ * version and shows its record; the feed holds each of its events once, in its order, each given up
+ * (`failed_at`) exactly when the object says. Read with SQL from the SQLite the world's D1 wrote.
  */
 export function checkIndex(world: World, states: Map<string, OnboardingState>): Violation[] {
   const out: Violation[] = [];
+  const rows = new Map(
+    world.d1
+      .query<{ id: string; version: number; onboarding: string }>("SELECT id, version, onboarding FROM onboardings")
+      .map((row) => [row.id, row]),
+  );
+  const feed = world.d1.query<{ id: string; onboarding_id: string; type: string; failed_at: string | null }>(
+    "SELECT id, onboarding_id, type, failed_at FROM events ORDER BY seq",
+  );
   for (const [id, state] of states) {
-    const row = world.d1.rows.get(id);
-    const want = world.view(state);
+    const row = rows.get(id);
+    const shows = row ? (JSON.parse(row.onboarding) as { status: string }) : null;
     if (!row) out.push({ invariant: "index", message: `${id}: no list row; the object is ${state.record.status}` });
-    else if (JSON.stringify(row.onboarding) !== JSON.stringify(want))
+    else if (row.version !== state.version || shows?.status !== state.record.status)
       out.push({
         invariant: "index",
         message:
-          `${id}: the list row shows ${row.onboarding.status} (version ${row.version}),` +
+          `${id}: the list row shows ${shows?.status} (version ${row.version}),` +
           ` the object is ${state.record.status} (version ${state.version})`,
       });
-    else if (row.version !== state.version)
-      out.push({
-        invariant: "index",
-        message: `${id}: the list row holds version ${row.version}, the object is at version ${state.version}`,
-      });
-    const held = world.d1.feed.filter((e) => e.onboarding_id === id);
+    const held = feed.filter((e) => e.onboarding_id === id);
     for (const event of state.events) {
       const shown = held.find((e) => e.id === event.id);
       if (shown && shown.failed_at !== event.failed_at)
@@ -110,14 +125,14 @@ export function checkIndex(world: World, states: Map<string, OnboardingState>): 
             `${id}: the feed shows ${event.type} given up at ${shown.failed_at},` + ` the object at ${event.failed_at}`,
         });
     }
-    const feed = held.map((e) => e.id);
+    const ids = held.map((e) => e.id);
     const events = state.events.map((e) => e.id);
-    if (feed.join() !== events.join()) {
-      const missing = state.events.filter((e) => !feed.includes(e.id)).map((e) => e.type);
+    if (ids.join() !== events.join()) {
+      const missing = state.events.filter((e) => !ids.includes(e.id)).map((e) => e.type);
       out.push({
         invariant: "index",
         message:
-          `${id}: the feed holds ${feed.length} of its ${events.length} events` +
+          `${id}: the feed holds ${ids.length} of its ${events.length} events` +
           (missing.length ? ` (missing ${missing.join(", ")})` : " out of order"),
       });
     }
@@ -130,7 +145,10 @@ export function checkFollower(world: World, states: Map<string, OnboardingState>
   const out: Violation[] = [];
   const waiting = [...states].filter(([, s]) => s.record.payout !== null && !isOnboardingEnded(s.record.status));
   const want = new Set(waiting.map(([id]) => id));
-  const registered = new Set(world.follower.registered());
+  const follower = world.follower;
+  const registered = new Set(
+    [...follower.storage.keys()].filter((k) => k.startsWith("w:")).map((k) => k.slice("w:".length)),
+  );
   for (const id of registered)
     if (!want.has(id))
       out.push({
@@ -140,12 +158,10 @@ export function checkFollower(world: World, states: Map<string, OnboardingState>
   for (const id of want)
     if (!registered.has(id))
       out.push({ invariant: "follower", message: `${id} waits, but the follower does not know it` });
-  if (want.size === 0 && world.follower.alarm !== null)
+  if (want.size === 0 && follower.alarm !== null)
     out.push({
       invariant: "follower",
-      message:
-        `nothing waits, yet the follower is awake` +
-        ` (${world.follower.passes} passes, alarm at ${label(world, world.follower.alarm)})`,
+      message: `nothing waits, yet the follower is awake (alarm at ${label(world, follower.alarm)})`,
     });
   return out;
 }
@@ -203,14 +219,33 @@ function pendingSummary(state: OnboardingState): string {
     : `${pending.length} event(s) pending (${describeAttempts(pending[0]!)})`;
 }
 
-/** An event undelivered past the give-up age (since it first failed or was held) is marked failed by then. */
+/**
+ * Giving up: never before GIVE_UP_AGE_MS after the event's first failed attempt or first hold (the
+ * object's own rule, counted here from what the world saw), never without an attempt of its own
+ * (an event the lane never let try was never seen to fail), and an undelivered event is given up no
+ * later than GIVE_UP_AGE_MS + GIVE_UP_SLACK_MS after that.
+ */
 export function checkGiveUp(world: World, states: Map<string, OnboardingState>, now: number): Violation[] {
   const out: Violation[] = [];
   for (const [id, state] of states)
     for (const event of state.events) {
       const first = world.firstTrouble.get(event.id) ?? null;
+      if (event.failed_at !== null && event.attempts.length === 0)
+        out.push({
+          invariant: "give-up",
+          message:
+            `${id}: ${event.type} was given up at ${label(world, Date.parse(event.failed_at))} without an attempt` +
+            ` of its own (held from ${label(world, first)})`,
+        });
       if (first === null || event.delivered_at !== null) continue;
       const end = event.failed_at !== null ? Date.parse(event.failed_at) : now;
+      if (event.failed_at !== null && end - first < GIVE_UP_AGE_MS)
+        out.push({
+          invariant: "give-up",
+          message:
+            `${id}: ${event.type} first failed or was held at ${label(world, first)}` +
+            ` and was given up already at ${label(world, end)}`,
+        });
       if (end - first > GIVE_UP_AGE_MS + GIVE_UP_SLACK_MS)
         out.push({
           invariant: "give-up",
@@ -223,55 +258,8 @@ export function checkGiveUp(world: World, states: Map<string, OnboardingState>, 
   return out;
 }
 
-/**
- * A receiver that refuses one onboarding's events puts the lane into no outage, and delays no other
- * onboarding: an event of another onboarding goes within OTHERS_DELAY_MS of being its onboarding's
- * next, unless the receiver failed for everyone lately, or the onboarding or the lane was evicted
- * meanwhile.
- */
-export function checkPoisonedLane(world: World, states: Map<string, OnboardingState>): Violation[] {
-  const refused = world.faults.refused;
-  if (!refused) return [];
-  const out: Violation[] = [];
-  // The lane holds everyone only while the endpoint fails for everyone (an attempt's timeout before, at most).
-  for (const t of world.laneOutages)
-    if (!world.faults.receiverFaultDuring(t - 11_000, t))
-      out.push({
-        invariant: "poisoned-lane",
-        message: `lane: an outage began at ${label(world, t)}, while the receiver refused only ${refused.onboarding}`,
-      });
-  const laneEvictions = world.lane.evictions;
-  for (const [id, state] of states) {
-    if (id === refused.onboarding) continue;
-    const object = world.onboardings.get(id)!;
-    let ready = -Infinity;
-    for (const event of state.events) {
-      ready = Math.max(ready, Date.parse(event.created_at));
-      const done =
-        event.delivered_at !== null
-          ? Date.parse(event.delivered_at)
-          : event.failed_at
-            ? Date.parse(event.failed_at)
-            : null;
-      const from = ready;
-      ready = done ?? Infinity;
-      if (done === null || event.delivered_at === null || from < refused.from) continue;
-      const disturbed =
-        world.faults.receiverFaultDuring(from - MAX_PROBE_MS - 60_000, done) ||
-        [...object.evictions, ...laneEvictions].some((t) => t >= from - 60_000 && t <= done);
-      if (!disturbed && done - from > OTHERS_DELAY_MS)
-        out.push({
-          invariant: "poisoned-lane",
-          message:
-            `${id}: ${event.type} waited ${((done - from) / 1000).toFixed(1)} s (from ${label(world, from)})` +
-            ` while the receiver refused only ${refused.onboarding}; ${describeAttempts(event)}`,
-        });
-    }
-  }
-  return out;
-}
-
-function describeAttempts(event: OutboxEvent): string {
+/** An event's attempts in a few words. */
+export function describeAttempts(event: OutboxEvent): string {
   const n = event.attempts.length;
   if (n === 0) return "no attempt";
   const show = (a: OutboxEvent["attempts"][number]) => ("status" in a ? String(a.status) : a.error.slice(0, 20));

@@ -1,12 +1,13 @@
 /**
  * The simulation's kernel: a seeded random source, a simulated clock with one queue of timed
- * steps, and coroutines (generators) that stand for the Durable Objects' async code. A coroutine
- * yields a `Wait` (an I/O, an RPC, a sleep) and is resumed by a later step of the queue, so the
- * whole world runs synchronously, in one order that the seed alone decides.
+ * steps, and the rule that makes real async code deterministic: after each step the kernel lets
+ * the microtask queue run dry (a macrotask of the ORIGINAL setTimeout: every promise continuation
+ * queued by the step has run by then), and resolves the few real platform promises the code awaits
+ * (Web Crypto) in the order they were started, never in the order the platform finished them.
  *
- * Each object runs in an incarnation: evicting the object kills it, so none of its coroutines is
- * resumed again and an RPC waiting on it fails, exactly as an evicted Durable Object's memory and
- * in-flight work are gone while its storage and alarm stay.
+ * Every I/O the code under test does (an RPC, a fetch, a D1 statement, a timer) is a promise the
+ * kernel resolves from a later step, at a simulated time the seed chose; so the whole world runs
+ * in one order that the seed alone decides.
  */
 
 /** sfc32, seeded through splitmix32: small, fast and the same on every platform. */
@@ -56,49 +57,6 @@ export class Random {
   }
 }
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-/** What a coroutine waits on: started once, it calls `done` from a later step of the queue (or at once). */
-interface Wait<T> {
-  start(done: (outcome: Outcome<T>) => void): void;
-}
-
-/** A coroutine: yields waits, is resumed with what each gave. */
-export type Co<T> = Generator<Wait<unknown>, T, unknown>;
-
-/** One life of an object between two evictions. */
-export class Incarnation {
-  alive = true;
-  /** Coroutines started and not finished: an object with none is idle. */
-  running = 0;
-  /** Called when the incarnation dies (RPCs waiting on it fail). */
-  readonly onDeath = new Set<() => void>();
-
-  kill(): void {
-    if (!this.alive) return;
-    this.alive = false;
-    for (const hook of [...this.onDeath]) hook();
-    this.onDeath.clear();
-  }
-}
-
-/** A started coroutine, like a promise: awaited with `join`. */
-export class Task<T> {
-  outcome: Outcome<T> | null = null;
-  private readonly listeners: ((outcome: Outcome<T>) => void)[] = [];
-
-  settle(outcome: Outcome<T>): void {
-    if (this.outcome) return;
-    this.outcome = outcome;
-    for (const listener of this.listeners.splice(0)) listener(outcome);
-  }
-
-  then(listener: (outcome: Outcome<T>) => void): void {
-    if (this.outcome) listener(this.outcome);
-    else this.listeners.push(listener);
-  }
-}
-
 interface Step {
   at: number;
   seq: number;
@@ -107,12 +65,27 @@ interface Step {
   background: boolean;
 }
 
+/** A real platform promise the code awaits, handed on by the kernel in the order it was started. */
+interface External {
+  real: Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Microtask hops without anything new scheduled after which a step's continuations are taken to have run. */
+const HOPS = 24;
+
 export class Kernel {
   now: number;
   private seq = 0;
   private readonly heap: Step[] = [];
+  private externals: External[] = [];
+  /** Grows with every step queued and every platform promise started: settle() runs until it stops growing. */
+  private progress = 0;
   /** Steps taken, a bound on a run. */
   steps = 0;
+  /** Whether the step running is a background one: what it schedules is background too, unless said otherwise. */
+  private inBackground = false;
 
   constructor(
     start: number,
@@ -121,15 +94,13 @@ export class Kernel {
     this.now = start;
   }
 
-  /** Whether the step running is a background one: what it schedules is background too, unless said otherwise. */
-  private inBackground = false;
-
   at(at: number, run: () => void, background = this.inBackground): void {
+    this.progress++;
     this.push({ at: Math.max(at, this.now), seq: this.seq++, run, background });
   }
 
-  after(ms: number, run: () => void): void {
-    this.at(this.now + ms, run);
+  after(ms: number, run: () => void, background = this.inBackground): void {
+    this.at(this.now + ms, run, background);
   }
 
   /** The time of the next step that is not background, or null. */
@@ -139,12 +110,16 @@ export class Kernel {
     return best;
   }
 
-  get pending(): number {
-    return this.heap.length;
+  /** A real promise of the platform (Web Crypto), handed on in call order once every one started has finished. */
+  external<T>(real: Promise<T>): Promise<T> {
+    this.progress++;
+    return new Promise<T>((resolve, reject) => {
+      this.externals.push({ real, resolve: resolve as (value: unknown) => void, reject });
+    });
   }
 
-  /** Runs the next step; false when none is left or the next is after `until`. */
-  step(until = Infinity): boolean {
+  /** Runs the next step and everything it set off; false when none is left or the next is after `until`. */
+  async step(until = Infinity): Promise<boolean> {
     const next = this.heap[0];
     if (!next || next.at > until) return false;
     this.pop();
@@ -153,41 +128,35 @@ export class Kernel {
     this.inBackground = next.background;
     try {
       next.run();
+      await this.settle();
     } finally {
       this.inBackground = false;
     }
     return true;
   }
 
-  /** Starts `co` in `owner` now (it runs until its first wait, as an async function does). */
-  spawn<T>(owner: Incarnation, co: Co<T>): Task<T> {
-    const task = new Task<T>();
-    owner.running++;
-    const finish = (outcome: Outcome<T>) => {
-      owner.running--;
-      task.settle(outcome);
-    };
-    const resume = (input: Outcome<unknown>) => {
-      if (!owner.alive) return;
-      let result: IteratorResult<Wait<unknown>, T>;
-      try {
-        result = input.ok ? co.next(input.value) : co.throw(input.error);
-      } catch (error) {
-        finish({ ok: false, error });
-        return;
+  /**
+   * Lets every continuation the step queued run, and hands on the platform's promises in order, until
+   * none is left: microtask hops until HOPS of them in a row schedule nothing new (far more than the
+   * deepest chain of awaits between two kernel I/Os in the code), then, if the platform's promises are
+   * pending, a macrotask of the original setTimeout after they have all finished.
+   */
+  async settle(): Promise<void> {
+    for (;;) {
+      let seen = -1;
+      while (seen !== this.progress) {
+        seen = this.progress;
+        for (let i = 0; i < HOPS; i++) await undefined;
       }
-      if (result.done) finish({ ok: true, value: result.value });
-      else {
-        let resumed = false;
-        result.value.start((outcome) => {
-          if (resumed) return;
-          resumed = true;
-          resume(outcome);
-        });
-      }
-    };
-    resume({ ok: true, value: undefined });
-    return task;
+      if (this.externals.length === 0) return;
+      const batch = this.externals;
+      this.externals = [];
+      const outcomes = await Promise.allSettled(batch.map((e) => e.real));
+      this.progress++;
+      outcomes.forEach((outcome, i) =>
+        outcome.status === "fulfilled" ? batch[i]!.resolve(outcome.value) : batch[i]!.reject(outcome.reason),
+      );
+    }
   }
 
   private push(step: Step): void {
@@ -223,58 +192,4 @@ export class Kernel {
 
 function before(a: Step, b: Step): boolean {
   return a.at < b.at || (a.at === b.at && a.seq < b.seq);
-}
-
-/** An I/O that takes `ms` and then gives what `answer` returns (or throws) at that time. */
-export function* io<T>(kernel: Kernel, ms: number, answer: () => T): Co<T> {
-  return (yield {
-    start: (done) =>
-      kernel.after(ms, () => {
-        let value: T;
-        try {
-          value = answer();
-        } catch (error) {
-          done({ ok: false, error });
-          return;
-        }
-        done({ ok: true, value });
-      }),
-  }) as T;
-}
-
-/** Awaits a task: its value, or its error thrown. */
-export function* join<T>(task: Task<T>): Co<T> {
-  return (yield { start: (done) => task.then(done as (o: Outcome<T>) => void) }) as T;
-}
-
-/** Promise.all: every task's value, or the first error. */
-export function* joinAll<T>(tasks: readonly Task<T>[]): Co<void> {
-  if (tasks.length === 0) return;
-  yield {
-    start: (done) => {
-      let left = tasks.length;
-      for (const task of tasks)
-        task.then((outcome) => {
-          if (!outcome.ok) done(outcome);
-          else if (--left === 0) done({ ok: true, value: undefined });
-        });
-    },
-  };
-}
-
-/** Promise.allSettled. */
-export function* joinSettled<T>(tasks: readonly Task<T>[]): Co<Outcome<T>[]> {
-  if (tasks.length === 0) return [];
-  return (yield {
-    start: (done) => {
-      const outcomes: Outcome<T>[] = [];
-      let left = tasks.length;
-      tasks.forEach((task, i) =>
-        task.then((outcome) => {
-          outcomes[i] = outcome;
-          if (--left === 0) done({ ok: true, value: outcomes });
-        }),
-      );
-    },
-  }) as Outcome<T>[];
 }

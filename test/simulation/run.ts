@@ -3,18 +3,14 @@
  * horizon), the checks, then the end of retention and the check that everything was erased.
  */
 import type { OnboardingState } from "../../src/onboardings/state";
-import type { Profile } from "./faults";
-import {
-  checkDelivery,
-  checkFollower,
-  checkGiveUp,
-  checkIndex,
-  checkPoisonedLane,
-  checkWakes,
-  type Violation,
-} from "./invariants";
+import { clock as clockOf, type Profile } from "./faults";
+import { installGlobals } from "./globals";
+import { checkDelivery, checkFollower, checkGiveUp, checkIndex, checkWakes, type Violation } from "./invariants";
+import { checkPoisonedLane } from "./lane-invariants";
+import { liveChecks } from "./live-checks";
+import { checkConfirms, checkTells } from "./session-invariants";
 import { buildWorld, START } from "./scenario";
-import type { World } from "./world";
+import type { IndexHost, World } from "./world";
 
 const DAY = 86_400_000;
 /** The world must be quiet this long after the start (the give-up age of three events in a row, and more). */
@@ -39,11 +35,30 @@ export interface RunResult {
   world: World;
 }
 
-/** Runs the world of `seed`; without `crowds`, a seed that draws a crowd runs a few onboardings instead. */
-export function runSeed(seed: number, crowds = true): RunResult {
-  const { world, profile } = buildWorld(seed, crowds);
+/**
+ * Runs the world of `seed` on `index` (the SQLite the world's D1 uses), the globals under the kernel
+ * meanwhile; without `crowds`, a seed that draws a crowd runs a few onboardings instead.
+ */
+export async function runSeed(seed: number, index: IndexHost, crowds = true): Promise<RunResult> {
+  const { world, profile, confirms } = buildWorld(seed, index, crowds);
+  const restore = installGlobals(world.kernel, world.receiver, world.chain, (line) =>
+    world.errors.push(`logged an error: ${line}`),
+  );
+  try {
+    return await runWorld(seed, world, profile, confirms);
+  } finally {
+    restore();
+  }
+}
+
+async function runWorld(
+  seed: number,
+  world: World,
+  profile: Profile,
+  confirms: Parameters<typeof checkConfirms>[1],
+): Promise<RunResult> {
   const kernel = world.kernel;
-  const violations: Violation[] = [];
+  const violations: Violation[] = liveChecks(world);
   const horizon = START + HORIZON_MS;
 
   // Until only retention's alarms (and the follower's own clock) are left.
@@ -56,7 +71,7 @@ export function runSeed(seed: number, crowds = true): RunResult {
         break;
       }
     }
-    if (!kernel.step(horizon)) {
+    if (!(await kernel.step(horizon))) {
       const next = kernel.nextForeground();
       quiet = next === null || next > kernel.now + FAR_MS;
       break;
@@ -69,9 +84,9 @@ export function runSeed(seed: number, crowds = true): RunResult {
       invariant: "quiet",
       message: `not quiet ${budget}; due: ${dueNow(world)}`,
     });
-  kernel.step(kernel.now);
+  await kernel.step(kernel.now);
   const until = kernel.now + FOLLOWER_GRACE_MS;
-  while (kernel.step(until));
+  while (await kernel.step(until));
 
   const states = storedStates(world);
   violations.push(
@@ -81,6 +96,8 @@ export function runSeed(seed: number, crowds = true): RunResult {
     ...checkWakes(world, states),
     ...checkGiveUp(world, states, settledAt),
     ...checkPoisonedLane(world, states),
+    ...checkConfirms(world, confirms, states),
+    ...checkTells(world),
     ...world.errors.map((message) => ({ invariant: "quiet" as const, message })),
   );
 
@@ -89,17 +106,18 @@ export function runSeed(seed: number, crowds = true): RunResult {
   world.follower.evict("the run ends");
   if (quiet) {
     const end = kernel.now + 40 * DAY;
-    while (kernel.step(end) && kernel.steps < STEP_BUDGET + 1_000_000);
-    for (const [id, object] of world.onboardings) {
+    while ((await kernel.step(end)) && kernel.steps < STEP_BUDGET + 1_000_000);
+    for (const [id, object] of world.onboardings.objects) {
       if (object.storage.size > 0 || object.alarm !== null)
         violations.push({ invariant: "erased", message: `${id} still holds storage or an alarm 40 days after` });
     }
-    if (world.d1.rows.size > 0 || world.d1.feed.length > 0)
+    const { rows, events } = world.d1.query<{ rows: number; events: number }>(
+      "SELECT (SELECT COUNT(*) FROM onboardings) AS rows, (SELECT COUNT(*) FROM events) AS events",
+    )[0]!;
+    if (rows > 0 || events > 0)
       violations.push({
         invariant: "erased",
-        message:
-          `the index still holds ${world.d1.rows.size} rows and ${world.d1.feed.length} events` +
-          " after every onboarding was erased",
+        message: `the index still holds ${rows} rows and ${events} events after every onboarding was erased`,
       });
   }
 
@@ -119,23 +137,19 @@ export function runSeed(seed: number, crowds = true): RunResult {
 function traceSubjects(violations: readonly Violation[]): string[] {
   const first = violations[0]?.message ?? "";
   const subject = /^(ob_\d+)/.exec(first)?.[1] ?? /(ob_\d+)/.exec(first)?.[1];
-  return [...(subject ? [subject] : []), "lane", "follower"];
+  const session = /(cs_\d+)/.exec(first)?.[1];
+  return [...(subject ? [subject] : []), ...(session ? [session] : []), "lane", "follower", "host"];
 }
 
 /** Every onboarding's state as stored (the erased ones as they were last). */
 function storedStates(world: World): Map<string, OnboardingState> {
-  const states = new Map<string, OnboardingState>();
-  for (const [id, object] of world.onboardings) {
-    const state = object.stored() ?? world.erasedStates.get(id);
-    if (state) states.set(id, state);
-  }
-  return states;
+  return new Map(world.lastState);
 }
 
 function dueNow(world: World): string {
-  const due = [...world.onboardings.values()]
+  const due = [...world.onboardings.objects.values()]
     .filter((o) => o.alarm !== null && o.alarm < world.kernel.now + FAR_MS)
-    .map((o) => `${o.id} at ${world.at(o.alarm)}`);
+    .map((o) => `${o.name} at ${world.at(o.alarm)}`);
   if (world.lane.alarm !== null) due.push(`lane at ${world.at(world.lane.alarm)}`);
   return due.slice(0, 6).join(", ") || "work in flight";
 }
@@ -144,10 +158,12 @@ function dueNow(world: World): string {
 export function report(result: RunResult, traceLines = 40): string {
   const { seed, profile, violations } = result;
   return [
-    `seed ${seed}: ${profile.onboardings} onboardings` +
+    `seed ${seed}: ${profile.onboardings} onboardings, ${result.steps} steps,` +
+      ` ${clockOf(result.simulatedMs)} simulated` +
       (profile.receiverDown === "days" ? ", the receiver is down for days" : "") +
       (profile.receiverDown === "for good" ? ", the receiver dies for good" : "") +
-      (profile.refusing ? ", the receiver refuses one onboarding" : ""),
+      (profile.refusing ? ", the receiver refuses one onboarding" : "") +
+      (profile.unauthorized ? ", the receiver answers 401 to everything" : ""),
     ...result.faults.map((f) => `  fault: ${f}`),
     ...violations.slice(0, 12).map((v) => `  ✗ ${v.invariant}: ${v.message}`),
     ...(violations.length > 12 ? [`  … and ${violations.length - 12} more`] : []),

@@ -1,102 +1,169 @@
 /**
- * What a seed makes happen: how many onboardings, when each is created, paired, authorized on
- * chain, applied by its node or cancelled by the host, and which faults hit the world meanwhile.
+ * What a seed makes happen: how many onboardings, and for each when the host creates it (some
+ * through an Idempotency-Key, sent twice), pairs a wallet (a relayed pairing session the wallet
+ * confirms, with or without the page still there, or the wallet app's own pairing), authorizes on
+ * chain (and whether the page claims the transaction), has its node applied, is cancelled or read;
+ * wallets that confirm for onboardings that were cancelled, expired or took another wallet; and
+ * the host's retry of given-up events. Every call is an outside caller's RPC to the real objects.
  */
-import type { MachineRules, OnboardingEvent } from "../../src/onboardings/machine";
-import type { OnboardingView } from "../../src/protocol/index";
+import { toBech32 } from "@cosmjs/encoding";
+import type { NewOnboarding } from "../../src/onboardings/machine";
+import type { SessionAnswer } from "../../src/sessions/machine";
+import { onboardingsWithGivenUpEvents } from "../../src/onboardings/index/store";
 import { planFaults, type Profile } from "./faults";
-import { Incarnation, Kernel, Random } from "./kernel";
-import { World } from "./world";
+import { Kernel, Random } from "./kernel";
+import { RECEIVER_URL } from "./services";
+import { type IndexHost, World } from "./world";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
-
-/**
- * The deployment the world runs: ONBOARDING_CHECK_SECONDS as default, a 10-minute ONBOARDING_TTL
- * (the customers of this world act within minutes; a short life keeps each run short, since the
- * follower reads the head once a second while anyone waits).
- */
-const CHECK_MS = 6 * SECOND;
+const HOUR = 60 * MINUTE;
+/** ONBOARDING_TTL of the world (./world.ts). */
 const TTL_MS = 10 * MINUTE;
 
 /** 2026-11-25T00:00:00Z: any fixed start will do. */
 export const START = Date.UTC(2026, 10, 25);
 
+/** A wallet's confirm of a bound session, and what it was answered. */
+export interface Confirm {
+  at: number;
+  session: string;
+  onboarding: string;
+  address: string;
+  status: number | null;
+}
+
 /**
- * What a seed's world is like: mostly a few onboardings under passing faults; one in fifty with a
- * receiver down for days; one in five with a receiver refusing one onboarding's events; and, one
- * in fifty, a crowd of hundreds held by a receiver dead for good (seconds of work each: without
- * `crowds`, such a seed runs a few onboardings instead).
+ * What a seed's world is like: mostly a few onboardings under passing faults; one in twelve with a
+ * receiver down for days; one in five with a receiver refusing one onboarding's events; one in
+ * twenty-five with a receiver answering 401 to everything; and, one in fifty, a crowd held by a
+ * receiver dead for good (with `crowds`; a few onboardings under a receiver down for days otherwise).
  */
-function chooseProfile(random: Random, crowds = true): Profile {
+function chooseProfile(random: Random, crowds: boolean): Profile {
   const r = random.next();
   if (r < 0.02) {
-    const onboardings = crowds ? random.int(100, 400) : random.int(1, 6);
-    return { onboardings, receiverDown: crowds ? "for good" : "days", refusing: false };
+    const onboardings = crowds ? random.int(880, 1000) : random.int(1, 6);
+    return { onboardings, receiverDown: crowds ? "for good" : "days", refusing: false, crowd: crowds };
   }
-  if (r < 0.04) return { onboardings: random.int(1, 6), receiverDown: "days", refusing: false };
-  if (r < 0.24) return { onboardings: random.int(2, 6), receiverDown: null, refusing: true };
+  if (r < 0.08) return { onboardings: random.int(1, 6), receiverDown: "days", refusing: false };
+  if (r < 0.12) return { onboardings: random.int(1, 4), receiverDown: null, refusing: false, unauthorized: true };
+  if (r < 0.32) return { onboardings: random.int(2, 6), receiverDown: null, refusing: true };
   return { onboardings: random.int(1, 6), receiverDown: null, refusing: false };
 }
 
-function machineRulesFor(seed: number): MachineRules {
-  let n = 0;
-  return {
-    present: (record) => {
-      const { origin: _origin, ...fields } = record;
-      return { ...fields, url: `https://edge.test/?onboarding=${record.id}` } as OnboardingView;
-    },
-    mintEventId: () => `msg_${seed.toString(16)}_${++n}`,
-    checkMs: CHECK_MS,
-    ttlMs: TTL_MS,
-    delivering: true,
-  };
-}
-
 /** Builds the world of `seed` with its whole schedule queued. */
-export function buildWorld(seed: number, crowds = true): { world: World; profile: Profile } {
+export function buildWorld(seed: number, index: IndexHost, crowds = true) {
   const random = new Random(seed);
   const kernel = new Kernel(START, random);
   const profile = chooseProfile(random, crowds);
   const ids = Array.from({ length: profile.onboardings }, (_, i) => `ob_${i + 1}`);
-  const faults = planFaults(random, START, profile, ids);
-  const world = new World(kernel, START, faults, machineRulesFor(seed));
-  // The Worker and the customers: an outside caller that is never evicted.
-  const outside = new Incarnation();
-  const call = (at: number, id: string, what: string, event: OnboardingEvent) =>
+  const faults = planFaults(random, START, profile, ids, seed);
+  const world = new World(kernel, START, faults, index);
+  const confirms: Confirm[] = [];
+  const vars = world.env as unknown as Record<string, string>;
+  const chainId = String(vars.CHAIN_ID);
+  /** The world's accounts: valid addresses of the network's prefix, one per role and onboarding. */
+  const address = (role: number, i: number) =>
+    toBech32(
+      vars.BECH32_PREFIX ?? "hope",
+      Uint8Array.from({ length: 20 }, (_, k) => [role, i >> 8, i & 255][k] ?? k),
+    );
+
+  /** An outside caller's RPC at `at`, traced; its answer (or failure) given to `then`. */
+  const call = (at: number, id: string, what: string, send: () => Promise<unknown>, then?: (answer: unknown) => void) =>
     kernel.at(at, () => {
       world.trace(`${id} ${what}`);
-      kernel.spawn(
-        outside,
-        world.toOnboarding(id, (o) => o.call(event)),
+      send().then(
+        (answer) => {
+          const refusal = answer as { status?: number; reason?: string } | null;
+          if (refusal && typeof refusal === "object" && "reason" in refusal)
+            world.trace(`${id} ${what}: ${refusal.status} ${refusal.reason}`);
+          then?.(answer);
+        },
+        (error: unknown) => {
+          world.trace(`${id} ${what} failed: ${String(error)}`);
+          then?.(null);
+        },
       );
     });
+  const ob =
+    (id: string, method: string, ...args: unknown[]) =>
+    () =>
+      world.onboardings.call(id, method, args);
+
   const spread = profile.onboardings > 20 ? 10 * MINUTE : 3 * MINUTE;
+  let sessions = 0;
   for (const [i, id] of ids.entries()) {
-    const operator = `hope1operator${i + 1}`;
+    const operator = address(1, i);
     const created = START + random.int(0, spread);
-    call(created, id, "created", {
-      type: "create",
-      onboarding: {
-        id,
-        operator,
-        label: "",
-        reference: `order-${i + 1}`,
-        origin: "https://edge.test",
-        return_url: null,
-      },
-    });
-    if (random.chance(0.1)) call(created + random.int(0, TTL_MS), id, "cancelled by the host", { type: "cancel" });
-    for (let r = random.int(0, 2); r > 0; r--) call(created + random.int(0, 2 * TTL_MS), id, "read", { type: "read" });
+    const input: NewOnboarding = {
+      id,
+      operator,
+      label: "",
+      reference: `order-${i + 1}`,
+      origin: "https://edge.test",
+      return_url: null,
+    };
+    if (random.chance(0.3)) {
+      // The host sends an Idempotency-Key, and sends the create again (a retry after a lost answer).
+      const key = () => world.keys.call(`key_${id}`, "createOnce", [`hash-${id}`, input]);
+      call(created, id, "created (with a key)", key);
+      call(created + random.int(0, 30 * SECOND), id, "created again (same key)", key);
+    } else call(created, id, "created", ob(id, "create", input));
+    if (profile.crowd) {
+      // A crowd: each onboarding ends at once, so each holds one event behind the dead receiver.
+      call(created + random.int(1, 60) * SECOND, id, "cancelled by the host", ob(id, "cancel"));
+      continue;
+    }
+    if (random.chance(0.1)) call(created + random.int(0, TTL_MS), id, "cancelled by the host", ob(id, "cancel"));
+    for (let r = random.int(0, 2); r > 0; r--) call(created + random.int(0, 2 * TTL_MS), id, "read", ob(id, "read"));
     if (!random.chance(0.9)) continue;
     const paired = created + random.int(5 * SECOND, 2 * MINUTE);
-    const payout = random.chance(0.1) ? operator : `hope1payout${i + 1}`;
-    call(paired, id, `paired with ${payout}`, { type: "pair", payout: { address: payout, source: "relay" } });
+    const payout = random.chance(0.1) ? operator : address(2, i);
+    /** A pairing session bound to this onboarding, confirmed by `address` at `at`; the page pairs after if there. */
+    const session = (at: number, address: string, pageThere: boolean) => {
+      const sid = `cs_${++sessions}`;
+      const expires_at = new Date(at - 5 * SECOND + TTL_MS).toISOString();
+      const create = { session_id: sid, chain_id: chainId, origin: "https://edge.test", expires_at, onboarding_id: id };
+      call(at - 5 * SECOND, sid, `created for ${id}`, () => world.sessions.call(sid, "create", [create]));
+      const proof = { session_id: sid, address, pubkey_base64: btoa(address), account_label: null };
+      call(
+        at,
+        sid,
+        `confirmed by ${address}${pageThere ? "" : " (the page is gone)"}`,
+        () => world.sessions.call(sid, "confirm", [proof]),
+        (answer) => {
+          const status = (answer as SessionAnswer | null)?.status ?? null;
+          confirms.push({ at: kernel.now, session: sid, onboarding: id, address, status });
+          world.trace(`${sid} the wallet was answered ${status ?? "nothing (failed)"}`);
+        },
+      );
+      if (pageThere)
+        call(at + random.int(100, 3 * SECOND), id, `paired by the page (${sid})`, ob(id, "pair", { sessionId: sid }));
+    };
+    if (random.chance(0.2))
+      call(
+        paired,
+        id,
+        `paired in the wallet app with ${payout}`,
+        ob(id, "pair", { address: payout, source: "in_app" }),
+      );
+    else session(paired, payout, random.chance(0.6));
+    // Another wallet confirms a session of this onboarding later: it is paired, cancelled or expired by then.
+    if (random.chance(0.15)) session(paired + random.int(10 * SECOND, 2 * TTL_MS), address(3, i), false);
     let next = paired;
     if (payout !== operator) {
       if (!random.chance(0.85)) continue;
       next = paired + random.int(5 * SECOND, 2 * MINUTE);
-      kernel.at(next, () => world.trace(`${id} authorization in block ${world.chain.authorize(payout, operator)}`));
+      const claims = random.chance(0.5);
+      kernel.at(next, () => {
+        const { height, txhash } = world.chain.authorize(payout, operator);
+        world.trace(`${id} authorization in block ${height}`);
+        if (claims)
+          call(kernel.now + random.int(0, 3 * SECOND), id, `claims ${txhash.slice(0, 8)}…`, () =>
+            world.onboardings.call(id, "claimAuthorization", [txhash]),
+          );
+      });
     }
     if (!random.chance(0.85)) continue;
     const applied = next + random.int(5 * SECOND, 3 * MINUTE);
@@ -104,5 +171,36 @@ export function buildWorld(seed: number, crowds = true): { world: World; profile
       world.trace(`${id} node pays ${payout} from block ${world.chain.applyNode(operator, payout)}`),
     );
   }
-  return { world, profile };
+  // The host's retry (POST /api/webhook/retry): the lane tries now, and every given-up event is sent again.
+  const end = faults.receiverFaultEnd();
+  const retries = [
+    ...(random.chance(0.2) ? [START + random.int(5 * MINUTE, HOUR)] : []),
+    ...(end !== null && end !== Infinity && end > START + 3 * 24 * HOUR ? [end + random.int(MINUTE, 6 * HOUR)] : []),
+  ];
+  const retry = async () => {
+    await world.lanes.call(RECEIVER_URL, "retryNow", []);
+    for (const id of await onboardingsWithGivenUpEvents(world.d1 as unknown as D1Database, 500))
+      await world.onboardings.call(id, "resend", []);
+  };
+  for (const at of retries) call(at, "host", "asks to retry the webhook", retry);
+  // A watchful host: around the first give-ups it polls its index every few seconds, and retries once it lists one.
+  if (profile.receiverDown === "days" && random.chance(0.5)) {
+    const poll = (at: number, until: number) =>
+      kernel.at(at, () => {
+        if (kernel.now > until) return;
+        onboardingsWithGivenUpEvents(world.d1 as unknown as D1Database, 1).then(
+          (ids) => {
+            if (ids.length === 0) return poll(kernel.now + random.int(3, 10) * SECOND, until);
+            world.trace(`host sees ${ids[0]} given up, and asks to retry the webhook`);
+            retry().then(
+              () => poll(kernel.now + random.int(3, 10) * SECOND, until),
+              () => poll(kernel.now + random.int(3, 10) * SECOND, until),
+            );
+          },
+          () => poll(kernel.now + random.int(3, 10) * SECOND, until),
+        );
+      });
+    poll(START + 3 * 24 * HOUR - 10 * MINUTE, START + 3 * 24 * HOUR + 2 * HOUR);
+  }
+  return { world, profile, confirms };
 }

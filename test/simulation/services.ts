@@ -1,94 +1,17 @@
 /**
- * What the objects talk to, simulated: D1 (the onboarding index: a list row per onboarding with
- * its version, and the feed of events in one order), the host's webhook receiver, and the chain
- * (blocks, heights, and nodes that may answer an older height or not at all). Each answers after
- * a seeded latency and obeys the fault plan in force at that moment.
+ * What the objects reach by fetch, served by the kernel: the host's webhook receiver and the
+ * chain's LCD nodes (the stock Cosmos SDK endpoints and the network's own that src/gateway's
+ * upstream machinery asks). Each answers after a seeded latency and obeys the fault plan in force
+ * when the request arrives; an answer is a small Response-like object whose body is read at once,
+ * so no platform stream enters the world.
  */
-import type { OnboardingView } from "../../src/protocol/index";
-import type { DeliveryAttempt, OutboxEvent } from "../../src/onboardings/state";
-import { type Co, io, type Kernel } from "./kernel";
 import type { FaultPlan } from "./faults";
+import type { Kernel } from "./kernel";
+import { kernelIo } from "./platform";
 
-export interface IndexRow {
-  version: number;
-  onboarding: OnboardingView;
-}
-
-export interface FeedEvent {
-  seq: number;
-  id: string;
-  onboarding_id: string;
-  type: string;
-  /** Whether its delivery was given up, as the object last wrote it. */
-  failed_at: string | null;
-}
-
-/** The index in D1: one transaction per write, a row that only moves forward, events inserted once. */
-export class SimD1 {
-  readonly rows = new Map<string, IndexRow>();
-  readonly feed: FeedEvent[] = [];
-  private readonly ids = new Set<string>();
-  private seq = 0;
-  refusals = 0;
-
-  constructor(
-    private readonly kernel: Kernel,
-    private readonly faults: FaultPlan,
-  ) {}
-
-  /**
-   * writeOnboardingRow: the new events (one already held takes the given `failed_at`) and the row (kept when its
-   * version is not above the one held).
-   */
-  *write(row: {
-    onboarding: OnboardingView;
-    version: number;
-    events: readonly (Pick<OutboxEvent, "id" | "type"> & { failed_at?: string | null })[];
-  }): Co<void> {
-    yield* io(this.kernel, this.kernel.random.int(5, 120), () => {
-      this.refuseWhileDown();
-      for (const event of row.events) {
-        const failed_at = event.failed_at ?? null;
-        if (this.ids.has(event.id)) {
-          const held = this.feed.find((e) => e.id === event.id)!;
-          held.failed_at = failed_at;
-          continue;
-        }
-        this.ids.add(event.id);
-        this.feed.push({
-          seq: ++this.seq,
-          id: event.id,
-          onboarding_id: row.onboarding.id,
-          type: event.type,
-          failed_at,
-        });
-      }
-      const held = this.rows.get(row.onboarding.id);
-      if (!held || row.version > held.version)
-        this.rows.set(row.onboarding.id, { version: row.version, onboarding: row.onboarding });
-    });
-  }
-
-  /** deleteOnboardingRows. */
-  *deleteRows(id: string): Co<void> {
-    yield* io(this.kernel, this.kernel.random.int(5, 120), () => {
-      this.refuseWhileDown();
-      for (let i = this.feed.length - 1; i >= 0; i--) {
-        if (this.feed[i]!.onboarding_id !== id) continue;
-        this.ids.delete(this.feed[i]!.id);
-        this.feed.splice(i, 1);
-      }
-      this.rows.delete(id);
-    });
-  }
-
-  private refuseWhileDown(): void {
-    if (this.faults.d1Refuses(this.kernel.now)) {
-      this.refusals++;
-      throw new Error("D1_ERROR: the database refused the write");
-    }
-  }
-}
+/** The host's webhook endpoint and the chain's nodes, as the deployment of the world names them. */
+export const RECEIVER_URL = "https://receiver.sim/hooks/chain-edge";
+export const NODE_URLS = ["https://node-1.sim", "https://node-2.sim"];
 
 /** One receipt at the host's webhook endpoint. */
 export interface Receipt {
@@ -98,60 +21,67 @@ export interface Receipt {
   status: number;
 }
 
-/** HOST_WEBHOOK_TIMEOUT_MS as deployed. */
-const WEBHOOK_TIMEOUT_MS = 10_000;
+/** An answer as fetch's callers read it: status, headers, the body as text; no stream. */
+function answer(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  return {
+    status,
+    ok: status >= 200 && status < 300,
+    headers: new Headers({ "content-type": "application/json", ...headers }),
+    body: null,
+    text: async () => text,
+    json: async () => JSON.parse(text),
+  } as unknown as Response;
+}
 
-/** The host's receiver: answers 2xx, or fails as the fault plan says at the attempt's start. */
+/** The host's receiver: 2xx, or what the fault plan says when the request arrives. */
 export class SimReceiver {
   readonly receipts: Receipt[] = [];
+  /** Told of every receipt as it happens (the checks that run during the world). */
+  onReceipt: (receipt: Receipt) => void = () => {};
 
   constructor(
     private readonly kernel: Kernel,
     private readonly faults: FaultPlan,
   ) {}
 
-  /** One attempt (deliver() of src/onboardings/webhook.ts): never throws. */
-  *attempt(onboarding: string, event: Pick<OutboxEvent, "id">): Co<DeliveryAttempt> {
-    const started = this.kernel.now;
-    const at = new Date(started).toISOString();
-    const mode = this.faults.receiver(started, onboarding);
+  /** A POST of one event; never answers while it hangs (the caller's timeout ends it). */
+  serve(body: string, headers: Headers): Promise<Response> | "hang" | "unreachable" {
+    const onboarding = (JSON.parse(body) as { data?: { id?: string } }).data?.id ?? "?";
+    const eventId = headers.get("webhook-id") ?? "?";
+    const mode = this.faults.receiver(this.kernel.now, onboarding);
     const random = this.kernel.random;
-    switch (mode) {
-      case "hang":
-        return yield* io(this.kernel, WEBHOOK_TIMEOUT_MS, () => ({
-          at,
-          error: `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`,
-          ms: WEBHOOK_TIMEOUT_MS,
-        }));
-      case "unreachable":
-        return yield* io(this.kernel, random.int(1, 30), () => ({
-          at,
-          error: "unreachable (Network connection lost.)",
-          ms: this.kernel.now - started,
-        }));
-      default: {
-        const status = mode === "5xx" ? random.pick([500, 502, 503]) : mode === "refuse" ? 422 : 200;
-        return yield* io(this.kernel, random.int(10, 300), () => {
-          this.receipts.push({ at: this.kernel.now, onboarding, eventId: event.id, status });
-          return { at, status, ms: this.kernel.now - started };
-        });
-      }
-    }
+    if (mode === "hang" || mode === "unreachable") return mode;
+    const status =
+      mode === "5xx" ? random.pick([500, 502, 503]) : mode === "refuse" ? 422 : mode === "unauthorized" ? 401 : 200;
+    return kernelIo(this.kernel, random.int(10, 300), () => {
+      const receipt = { at: this.kernel.now, onboarding, eventId, status };
+      this.receipts.push(receipt);
+      this.onReceipt(receipt);
+      return answer(status, status === 200 ? "" : { error: "refused" }, { "content-type": "text/plain" });
+    });
   }
 }
 
 /** The chain: a block every BLOCK_MS, the authorizations and node records written in them. */
 const BLOCK_MS = 5_000;
 
+interface ChainTx {
+  hash: string;
+  messages: Record<string, string>[];
+}
+
 export class SimChain {
-  private readonly blocks = new Map<number, string[]>();
+  private readonly blocks = new Map<number, ChainTx[]>();
   private readonly authorized = new Map<string, number>();
   private readonly nodes = new Map<string, { recipient: string; height: number }[]>();
+  private readonly txs = new Map<string, { height: number; tx: ChainTx }>();
 
   constructor(
     private readonly kernel: Kernel,
     private readonly genesis: number,
     private readonly faults: FaultPlan,
+    private readonly namespace: string,
   ) {}
 
   /** The real head. */
@@ -159,59 +89,99 @@ export class SimChain {
     return 1 + Math.floor((this.kernel.now - this.genesis) / BLOCK_MS);
   }
 
-  /** The height a node answers at: the head, or an older one while a node lags. */
-  answeringHeight(): number {
-    const lag = this.faults.nodeLag(this.kernel.now);
-    return Math.max(1, this.head() - (lag > 0 && this.kernel.random.chance(0.6) ? lag : 0));
-  }
-
-  /** While nodes lag, the newest blocks may be missing from a node's transaction index (the search fallback). */
-  indexTrails(height: number): boolean {
-    const lag = this.faults.nodeLag(this.kernel.now);
-    return lag > 0 && height > this.head() - lag && this.kernel.random.chance(0.5);
-  }
-
-  /** The payout's wallet broadcasts the authorization: the next block holds it. */
-  authorize(payout: string, operator: string): number {
+  /** The payout's wallet broadcasts the authorization: the next block holds it; its hash is returned. */
+  authorize(payout: string, operator: string): { height: number; txhash: string } {
     const height = this.head() + 1;
-    this.write(height, [payout, operator]);
+    const type = `/${this.namespace}.incentives.v1.MsgAuthorizeOperator`;
+    const txhash = this.write(height, { "@type": type, operator, payout_recipient: payout });
     if (!this.authorized.has(`${payout}|${operator}`)) this.authorized.set(`${payout}|${operator}`, height);
-    return height;
+    return { height, txhash };
   }
 
   /** The node's operator sets its payout recipient. */
   applyNode(operator: string, recipient: string): number {
     const height = this.head() + 1;
-    this.write(height, [operator, recipient]);
+    this.write(height, { "@type": `/${this.namespace}.incentives.v1.MsgSetNodePayout`, operator, recipient });
     const records = this.nodes.get(operator) ?? [];
     records.push({ recipient, height });
     this.nodes.set(operator, records);
     return height;
   }
 
-  listed(payout: string, operator: string, height: number): boolean {
-    const at = this.authorized.get(`${payout}|${operator}`);
-    return at !== undefined && at <= height;
+  /** A GET of a node: the answer, or "down" while the nodes fail. */
+  serve(url: URL): Promise<Response> | "unreachable" {
+    if (this.faults.nodesDown(this.kernel.now)) return "unreachable";
+    return kernelIo(this.kernel, this.kernel.random.int(20, 300), () => this.answer(url));
   }
 
-  payoutAt(operator: string, height: number): string | null {
-    const records = (this.nodes.get(operator) ?? []).filter((r) => r.height <= height);
-    return records.length === 0 ? null : records[records.length - 1]!.recipient;
+  private answer(url: URL): Response {
+    const lag = this.faults.nodeLag(this.kernel.now);
+    const height = Math.max(1, this.head() - (lag > 0 && this.kernel.random.chance(0.6) ? lag : 0));
+    const at = { "grpc-metadata-x-cosmos-block-height": String(height) };
+    const path = decodeURIComponent(url.pathname);
+    const ns = `/${this.namespace}/incentives/v1/`;
+    let m: RegExpExecArray | null;
+    if (path === "/cosmos/base/tendermint/v1beta1/blocks/latest") return answer(200, this.block(height), at);
+    if ((m = /^\/cosmos\/base\/tendermint\/v1beta1\/blocks\/(\d+)$/.exec(path)))
+      return Number(m[1]) > height
+        ? answer(400, { code: 3, message: "height too high" })
+        : answer(200, this.block(+m[1]!));
+    if ((m = /^\/cosmos\/tx\/v1beta1\/txs\/block\/(\d+)$/.exec(path))) {
+      // While nodes lag, some do not serve GetBlockWithTxs: the follower falls back to the search.
+      if (lag > 0 && this.kernel.random.chance(0.5)) return answer(501, { code: 12, message: "not implemented" });
+      const txs = Number(m[1]) > height ? [] : (this.blocks.get(+m[1]!) ?? []);
+      return answer(200, { txs: txs.map(decoded), pagination: { total: String(txs.length) } });
+    }
+    if (path === "/cosmos/tx/v1beta1/txs") {
+      const wanted = Number(/tx\.height=(\d+)/.exec(url.searchParams.get("query") ?? "")?.[1]);
+      // The transaction index may trail the head: the newest blocks' transactions are missing from the search.
+      const trails = lag > 0 && wanted > this.head() - lag && this.kernel.random.chance(0.5);
+      const txs = trails ? [] : (this.blocks.get(wanted) ?? []);
+      return answer(200, {
+        txs: txs.map(decoded),
+        tx_responses: txs.map(() => ({ height: String(wanted) })),
+        total: String(txs.length),
+      });
+    }
+    if ((m = /^\/cosmos\/tx\/v1beta1\/txs\/([0-9A-F]{64})$/.exec(path))) {
+      const found = this.txs.get(m[1]!);
+      if (!found || found.height > height) return answer(404, { code: 5, message: "tx not found" });
+      return answer(200, {
+        tx: decoded(found.tx),
+        tx_response: { txhash: found.tx.hash, code: 0, height: String(found.height) },
+      });
+    }
+    if (path.startsWith(`${ns}operator_authorizations/`)) {
+      const payout = path.slice(`${ns}operator_authorizations/`.length);
+      const listed = [...this.authorized].filter(([k, h]) => k.startsWith(`${payout}|`) && h <= height);
+      return answer(200, { authorizations: listed.map(([k]) => ({ operator: k.split("|")[1] })) }, at);
+    }
+    if (path.startsWith(`${ns}node/`)) {
+      const operator = path.slice(`${ns}node/`.length);
+      const records = (this.nodes.get(operator) ?? []).filter((r) => r.height <= height);
+      if (records.length === 0) return answer(404, { code: 5, message: "node not found" }, at);
+      return answer(200, { node: { operator, payout_recipient: records[records.length - 1]!.recipient } }, at);
+    }
+    return answer(404, { code: 5, message: `no route ${path}` });
   }
 
-  /** Every string of block `height`'s messages; throws for a block the nodes do not have yet. */
-  strings(height: number): string[] {
-    if (height > this.head()) throw new Error(`block ${height} is not there yet`);
-    return this.blocks.get(height) ?? [];
+  private block(height: number) {
+    const txs = this.blocks.get(height) ?? [];
+    return { block: { header: { height: String(height) }, data: { txs: txs.map((t) => btoa(t.hash)) } } };
   }
 
-  nodesDown(): boolean {
-    return this.faults.nodesDown(this.kernel.now);
-  }
-
-  private write(height: number, strings: string[]): void {
+  private write(height: number, message: Record<string, string>): string {
     const block = this.blocks.get(height) ?? [];
-    block.push(...strings);
+    const n = this.txs.size + 1;
+    const hash = (n.toString(16).padStart(8, "0") + "C0FFEE".repeat(10)).slice(0, 64).toUpperCase();
+    const tx = { hash, messages: [message] };
+    block.push(tx);
     this.blocks.set(height, block);
+    this.txs.set(hash, { height, tx });
+    return hash;
   }
+}
+
+function decoded(tx: ChainTx) {
+  return { body: { messages: tx.messages } };
 }

@@ -1,69 +1,204 @@
 /**
- * The simulated world: the objects, what they talk to, and the RPCs between them (each way a
- * seeded latency; an RPC to an object evicted before it answers fails, as a broken RPC does).
+ * The simulated world: the REAL classes of durable-objects/ (Onboarding, WebhookLane,
+ * ChainFollower, PairingSession, IdempotencyKey) in their namespaces, the deployment's variables
+ * with the simulated bindings as their `env`, D1, the receiver and the chain. What the invariants
+ * need is observed from outside: the states the objects store, the receipts at the receiver, the
+ * answers callers get, never from a copy of the objects' code.
  */
-import type { ChainReading, MachineRules } from "../../src/onboardings/machine";
-import type { OnboardingRecord, OnboardingState } from "../../src/onboardings/state";
-import type { OnboardingView } from "../../src/protocol/index";
+import { env as suiteEnv } from "cloudflare:workers";
+import { ChainFollower } from "../../durable-objects/ChainFollower";
+import { IdempotencyKey } from "../../durable-objects/IdempotencyKey";
+import { Onboarding } from "../../durable-objects/Onboarding";
+import { PairingSession } from "../../durable-objects/PairingSession";
+import { WebhookLane } from "../../durable-objects/WebhookLane";
+import type { OnboardingState } from "../../src/onboardings/state";
+import type { LaneState } from "../../src/webhooks/lane";
+import { SimNamespace } from "./bindings";
 import { type FaultPlan, clock } from "./faults";
-import { FollowerObject } from "./follower-object";
-import { type Co, io, type Kernel, type Outcome } from "./kernel";
-import { LaneObject } from "./lane-object";
-import type { Host, SimObject } from "./objects";
-import { OnboardingObject } from "./onboarding-object";
-import { SimChain, SimD1, SimReceiver } from "./services";
+import type { Kernel } from "./kernel";
+import { type PlatformHooks, SimObject } from "./platform";
+import { NODE_URLS, RECEIVER_URL, SimChain, SimReceiver } from "./services";
+import { type Migration, SimD1 } from "./sim-d1";
 
-/** Lines kept per subject (an onboarding, the lane, the follower, the world): the first ones, and the last. */
-/** What the follower tells an onboarding (ChainHint of src/chain-follower/machine.ts). */
-interface ChainHint {
-  height: number;
-  following: boolean;
+/** The deployment the world runs (the customers act within minutes: a short life keeps each run short). */
+const DEPLOYMENT = {
+  ONBOARDING_CHECK_SECONDS: "6",
+  ONBOARDING_TTL: "600",
+  HOST_WEBHOOK_URL: RECEIVER_URL,
+  HOST_WEBHOOK_TIMEOUT_MS: "10000",
+  UPSTREAM_URLS: NODE_URLS.join(","),
+  UPSTREAM_TIMEOUT_MS: "2000",
+  UPSTREAM_BUDGET_MS: "5000",
+} as const;
+
+/** The suite's variables the world does not set itself: the ones the runtime tests run with. */
+function suiteVars(): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const [name, value] of Object.entries(suiteEnv as unknown as Record<string, unknown>))
+    if (typeof value === "string") vars[name] = value;
+  return vars;
 }
 
+/** Lines kept per subject (an onboarding, the lane, the follower): the first ones, and the last. */
 const TRACE_FIRST = 400;
 const TRACE_LINES = 1000;
 
-export class World implements Host {
-  readonly d1: SimD1;
+/** The SQLite the sweep runs on (a Durable Object's storage) and the index's migrations. */
+export interface IndexHost {
+  sql: SqlStorage;
+  transactionSync: <T>(run: () => T) => T;
+  migrations: readonly Migration[];
+}
+
+export class World implements PlatformHooks {
   readonly receiver: SimReceiver;
   readonly chain: SimChain;
-  readonly lane: LaneObject;
-  readonly follower: FollowerObject;
-  readonly onboardings = new Map<string, OnboardingObject>();
-  /** The last state of each erased onboarding. */
-  readonly erasedStates = new Map<string, OnboardingState>();
+  readonly d1: SimD1;
+  readonly env: Env;
+  readonly onboardings: SimNamespace;
+  readonly lanes: SimNamespace;
+  readonly followers: SimNamespace;
+  readonly sessions: SimNamespace;
+  readonly keys: SimNamespace;
+  /** Every state each onboarding stored, the last one kept (erased ones too). */
+  readonly lastState = new Map<string, OnboardingState>();
+  /** Alarm runs per pairing session (its tells retried). */
+  readonly sessionWakes = new Map<string, number[]>();
   /** Alarm runs per onboarding. */
   readonly wakes = new Map<string, number[]>();
   readonly errors: string[] = [];
-  /** When each event first came back undelivered from a turn (a failed attempt, or held without one). */
+  /** When each event first came back undelivered (a failed attempt, or held without one), since its last resend. */
   readonly firstTrouble = new Map<string, number>();
+  /** When the lane went into an outage, each time. */
+  readonly laneOutages: number[] = [];
   private readonly lines = new Map<string, [number, string][]>();
 
   constructor(
     readonly kernel: Kernel,
     readonly start: number,
     readonly faults: FaultPlan,
-    private readonly rules: MachineRules,
+    index: IndexHost,
   ) {
-    this.d1 = new SimD1(kernel, faults);
     this.receiver = new SimReceiver(kernel, faults);
-    this.chain = new SimChain(kernel, start, faults);
-    this.lane = new LaneObject(this);
-    this.follower = new FollowerObject(this);
+    this.chain = new SimChain(kernel, start, faults, String(suiteVars().CHAIN_NAMESPACE ?? "hope"));
+    this.d1 = new SimD1(index.sql, index.transactionSync, kernel, faults);
+    this.d1.reset(index.migrations);
+    const env = () => this.env;
+    const ns = (Class: ConstructorParameters<typeof SimObject>[2], background = false, unreachable?: () => boolean) =>
+      new SimNamespace(kernel, (name) => new SimObject(kernel, this, Class, env, name, background), unreachable);
+    // While hints are shuffled, each hint also arrives once or twice more, up to 3 s later.
+    const hintCopies = (method: string) =>
+      method === "chainHint" && faults.hintsShuffled(kernel.now) ? kernel.random.int(1, 2) : 0;
+    this.onboardings = new SimNamespace(
+      kernel,
+      (name) => new SimObject(kernel, this, Onboarding, env, name),
+      // In its windows a pairing session's tell is lost: the session must try again, backing off.
+      (caller) => faults.tellsLost(kernel.now) && (caller?.name.startsWith("cs_") ?? false),
+      hintCopies,
+    );
+    this.lanes = ns(WebhookLane);
+    this.followers = ns(ChainFollower, true, () => faults.followerUnreachable(kernel.now));
+    this.sessions = ns(PairingSession);
+    this.keys = ns(IdempotencyKey);
+    this.env = {
+      ...suiteVars(),
+      ...DEPLOYMENT,
+      ONBOARDINGS: this.onboardings,
+      WEBHOOK_LANES: this.lanes,
+      CHAIN_FOLLOWERS: this.followers,
+      PAIRING_SESSIONS: this.sessions,
+      IDEMPOTENCY_KEYS: this.keys,
+      ONBOARDING_INDEX: this.d1,
+    } as unknown as Env;
   }
 
-  onboarding(id: string): OnboardingObject {
-    let object = this.onboardings.get(id);
-    if (!object) {
-      object = new OnboardingObject(this, id, this.rules);
-      this.onboardings.set(id, object);
+  /** The lane of the deployment's webhook, and the network's follower. */
+  get lane(): SimObject {
+    return this.lanes.object(RECEIVER_URL);
+  }
+
+  get follower(): SimObject {
+    return this.followers.object(String((this.env as unknown as Record<string, string>).CHAIN_ID));
+  }
+
+  /** An onboarding's state as stored now (null once erased). */
+  stored(id: string): OnboardingState | null {
+    return (this.onboardings.objects.get(id)?.storage.get("state") as OnboardingState | undefined) ?? null;
+  }
+
+  laneState(): LaneState | null {
+    return (this.lane.storage.get("lane") as LaneState | undefined) ?? null;
+  }
+
+  /** What an object stored (called by its simulated storage after each write, with copies). */
+  observe(object: SimObject, key: string, value: unknown): void {
+    if (object.name.startsWith("ob_") && key === "state" && value) this.observeOnboarding(value as OnboardingState);
+    if (object === this.lane && key === "lane") {
+      const lane = value as LaneState;
+      const before = this.lastLane;
+      this.lastLane = lane;
+      if (before?.failing_since == null && lane.failing_since !== null) {
+        this.laneOutages.push(this.kernel.now);
+        this.trace(`lane failing: ${lane.last_error ?? "?"}`);
+      }
+      if (before?.failing_since != null && lane.failing_since === null) this.trace("lane answering again");
     }
-    return object;
   }
 
-  // Host
+  private lastLane: LaneState | null = null;
 
-  /** A line of the trace, kept under its first word (the onboarding, `lane`, `follower`). */
+  private observeOnboarding(state: OnboardingState): void {
+    const id = state.record.id;
+    const before = this.lastState.get(id);
+    this.lastState.set(id, state);
+    if (before?.record.status !== state.record.status)
+      this.trace(`${id} is ${state.record.status} (version ${state.version})`);
+    let blockedSince = Infinity;
+    for (const event of state.events) {
+      const was = before?.events.find((e) => e.id === event.id);
+      if (was?.failed_at && event.failed_at === null) {
+        this.firstTrouble.delete(event.id);
+        this.resentAt.set(event.id, this.kernel.now);
+        this.trace(`${id} ${event.type} resent`);
+      }
+      const n = event.attempts.length;
+      if (n > (was?.attempts.length ?? 0)) {
+        const a = event.attempts[n - 1]!;
+        this.trace(`${id} ${event.type}: ${"status" in a ? `answered ${a.status}` : a.error}`);
+      }
+      if (event.held && !was?.held) this.trace(`${id} ${event.type}: held by the lane`);
+      if (event.failed_at && !was?.failed_at) {
+        this.trace(`${id} ${event.type}: given up`);
+        if (!this.firstGivenUp.has(event.id)) this.firstGivenUp.set(event.id, this.kernel.now);
+        this.firstGivenUpFrom.set(event.id, this.firstTrouble.get(event.id) ?? this.kernel.now);
+      }
+      if (event.failed_at !== null)
+        blockedSince = Math.min(blockedSince, this.firstGivenUpFrom.get(event.id) ?? Infinity);
+      if (event.delivered_at !== null || event.failed_at !== null) continue;
+      // Its trouble began at its first failed attempt (when it started) or its first hold, since its last resend.
+      const since = this.resentAt.get(event.id) ?? -Infinity;
+      const failed = event.attempts.filter((a) => !("status" in a && a.status >= 200 && a.status < 300));
+      const times = [
+        ...failed.map((a) => Date.parse(a.at)).filter((t) => t >= since),
+        ...(event.held ? [this.kernel.now] : []),
+      ];
+      // Held behind an earlier event in trouble, it was in trouble too (from its writing at the earliest).
+      if (blockedSince < Infinity) times.push(Math.max(Date.parse(event.created_at), blockedSince));
+      if (times.length > 0)
+        this.firstTrouble.set(event.id, Math.min(this.firstTrouble.get(event.id) ?? Infinity, ...times));
+      blockedSince = Math.min(blockedSince, this.firstTrouble.get(event.id) ?? Infinity);
+    }
+  }
+
+  private readonly resentAt = new Map<string, number>();
+  /** The trouble a given-up event was given up from (the next one was held behind it since). */
+  private readonly firstGivenUpFrom = new Map<string, number>();
+  /** When each event was first given up (a resend may clear the mark later). */
+  readonly firstGivenUp = new Map<string, number>();
+
+  // PlatformHooks
+
+  /** A line of the trace, kept under its first word (the onboarding, `lane`, `follower`, a session). */
   trace(line: string): void {
     const subject = line.slice(0, line.indexOf(" "));
     let lines = this.lines.get(subject);
@@ -88,10 +223,15 @@ export class World implements Host {
   }
 
   alarmed(object: SimObject): void {
-    if (!(object instanceof OnboardingObject)) return;
-    const times = this.wakes.get(object.id) ?? [];
+    if (object.name.startsWith("cs_")) {
+      const times = this.sessionWakes.get(object.name) ?? [];
+      times.push(this.kernel.now);
+      this.sessionWakes.set(object.name, times);
+    }
+    if (!object.name.startsWith("ob_")) return;
+    const times = this.wakes.get(object.name) ?? [];
     times.push(this.kernel.now);
-    this.wakes.set(object.id, times);
+    this.wakes.set(object.name, times);
   }
 
   threw(object: SimObject, where: string, error: unknown): void {
@@ -100,149 +240,4 @@ export class World implements Host {
     this.errors.push(line);
     this.trace(line);
   }
-
-  /** When the lane went into an outage, each time. */
-  readonly laneOutages: number[] = [];
-
-  laneFailed(now: number): void {
-    this.laneOutages.push(now);
-  }
-
-  troubled(eventId: string, now: number): void {
-    if (!this.firstTrouble.has(eventId)) this.firstTrouble.set(eventId, now);
-  }
-
-  erased(object: OnboardingObject, state: OnboardingState | null): void {
-    if (state) this.erasedStates.set(object.id, state);
-    this.trace(`${object.id} erased (retention over)`);
-  }
-
-  // RPCs
-
-  private latency(): number {
-    return this.kernel.random.int(1, 25);
-  }
-
-  /** An RPC to `target`: `handler` runs in its live incarnation; a coroutine's end is the answer. */
-  *rpc<O extends SimObject, T>(target: O, handler: (object: O) => T | Co<T>, unreachable = false): Co<T> {
-    const kernel = this.kernel;
-    return (yield {
-      start: (done: (outcome: Outcome<T>) => void) => {
-        const back = this.latency();
-        kernel.after(this.latency(), () => {
-          if (unreachable) {
-            kernel.after(back, () => done({ ok: false, error: new Error(`${target.name} unreachable`) }));
-            return;
-          }
-          const inc = target.activate();
-          let result: T | Co<T>;
-          try {
-            result = handler(target);
-          } catch (error) {
-            kernel.after(back, () => done({ ok: false, error }));
-            return;
-          }
-          if (!isCoroutine(result)) {
-            const value = result;
-            kernel.after(back, () => done({ ok: true, value }));
-            return;
-          }
-          const task = kernel.spawn(inc, result);
-          const broken = () =>
-            kernel.after(back, () => done({ ok: false, error: new Error(`${target.name} was evicted`) }));
-          inc.onDeath.add(broken);
-          task.then((outcome) => {
-            inc.onDeath.delete(broken);
-            kernel.after(back, () => done(outcome));
-          });
-        });
-      },
-    }) as T;
-  }
-
-  toOnboarding<T>(id: string, handler: (object: OnboardingObject) => T | Co<T>): Co<T> {
-    return this.rpc(this.onboarding(id), handler);
-  }
-
-  toLane<T>(handler: (object: LaneObject) => T | Co<T>): Co<T> {
-    return this.rpc(this.lane, handler);
-  }
-
-  *toFollower<T>(handler: (object: FollowerObject) => T): Co<T> {
-    const unreachable = this.faults.followerUnreachable(this.kernel.now);
-    return yield* this.rpc(this.follower, handler, unreachable);
-  }
-
-  /** A hint from the follower; while hints are shuffled, copies arrive again later, in any order. */
-  *sendHint(id: string, hint: ChainHint): Co<{ waiting: boolean }> {
-    if (this.faults.hintsShuffled(this.kernel.now)) {
-      const copies = this.kernel.random.int(1, 2);
-      for (let i = 0; i < copies; i++) {
-        this.kernel.after(this.kernel.random.int(0, 3_000), () => {
-          this.trace(`${id} hint ${hint.height} (a copy)`);
-          this.onboarding(id).activate();
-          this.onboarding(id).chainHint(hint);
-        });
-      }
-      yield* io(this.kernel, this.kernel.random.int(0, 2_000), () => undefined);
-    }
-    return yield* this.toOnboarding(id, (o) => o.chainHint(hint));
-  }
-
-  // The chain as the objects read it.
-
-  /** readChain of src/onboardings/chain-watch.ts (no claimed transactions in this world). */
-  *readChain(record: OnboardingRecord, _claimed: string | null): Co<ChainReading> {
-    const reading: ChainReading = {};
-    if (record.payout === null) return reading;
-    const payout = record.payout;
-    try {
-      if (record.status === "connected" && record.authorization.required) {
-        reading.authorizations = yield* io(this.kernel, this.kernel.random.int(20, 400), () => {
-          if (this.chain.nodesDown()) throw new Error("no node answered");
-          const height = this.chain.answeringHeight();
-          return { listed: this.chain.listed(payout, record.operator, height), height };
-        });
-      }
-      if (record.status === "authorized" || reading.authorizations?.listed) {
-        reading.node = yield* io(this.kernel, this.kernel.random.int(20, 400), () => {
-          if (this.chain.nodesDown()) throw new Error("no node answered");
-          const height = this.chain.answeringHeight();
-          return { payoutRecipient: this.chain.payoutAt(record.operator, height), height };
-        });
-      }
-    } catch {
-      // Logged by the real code; the next check asks again.
-    }
-    return reading;
-  }
-
-  *readHead(): Co<number> {
-    return yield* io(this.kernel, this.kernel.random.int(20, 300), () => {
-      if (this.chain.nodesDown()) throw new Error("no node answered");
-      return this.chain.answeringHeight();
-    });
-  }
-
-  /** A block's strings; null while the node's transaction index does not show it yet (the search fallback). */
-  *readBlockStrings(height: number): Co<string[] | null> {
-    return yield* io(this.kernel, this.kernel.random.int(20, 300), () => {
-      if (this.chain.nodesDown()) throw new Error("no node answered");
-      return this.chain.indexTrails(height) ? null : this.chain.strings(height);
-    });
-  }
-
-  /** The onboarding as the index should show it. */
-  view(state: OnboardingState): OnboardingView {
-    return this.rules.present(state.record);
-  }
-}
-
-function isCoroutine<T>(value: T | Co<T>): value is Co<T> {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { next?: unknown }).next === "function" &&
-    typeof (value as { throw?: unknown }).throw === "function"
-  );
 }

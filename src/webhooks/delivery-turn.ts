@@ -18,6 +18,17 @@ import { delivered, failureOf } from "./standard-webhook";
  */
 export function recordTurn(state: OnboardingState, id: string, turn: DeliveryTurn, now: number): OnboardingState {
   const recorded = recordEventTurn(state, id, turn, now);
+  // The endpoint just answered (this onboarding's turn was the lane's probe, or a resent event): what the onboarding
+  // holds goes now, not at its recheck, since the lane releases only the onboardings waiting on it.
+  if (turn.attempt && delivered(turn.attempt))
+    return {
+      ...recorded,
+      events: recorded.events.map((e) =>
+        e.held !== null && e.delivered_at === null && e.failed_at === null
+          ? { ...e, held: null, next_attempt_at: now }
+          : e,
+      ),
+    };
   const given = recorded.events.find((e) => e.id === id);
   if (!given || given.failed_at === null || given.first_failed_at === null) return recorded;
   const next = pendingHead(recorded);

@@ -221,14 +221,16 @@ function recovered(
   refusals: Refusals = NO_REFUSALS,
 ): LaneTransition {
   const next = refusals.count === 0 ? ANSWERING : { ...ANSWERING, refusals };
-  const others = [...waiting.keys()].filter((id) => id !== onboarding);
+  // The onboarding whose attempt answered is released too when it waits: its next event may have asked while the
+  // answer was on its way, and been told to wait.
+  const released = [...waiting.keys()];
   return {
     lane: next,
     effects: [
       { type: "store", lane: next },
-      { type: "forget", onboardings: [onboarding] },
-      { type: "schedule", at: others.length === 0 ? null : now + RELEASE_LEASE_MS },
-      ...(others.length === 0 ? [] : [{ type: "release" as const, onboardings: others }]),
+      ...(waiting.has(onboarding) ? [] : [{ type: "forget" as const, onboardings: [onboarding] }]),
+      { type: "schedule", at: released.length === 0 ? null : now + RELEASE_LEASE_MS },
+      ...(released.length === 0 ? [] : [{ type: "release" as const, onboardings: released }]),
     ],
     answer: { go: true },
   };

@@ -363,6 +363,17 @@ describe("delivery: held while the endpoint fails, refused events backed off alo
     },
   );
 
+  it("sends what it holds at once when one of its events is delivered (its probe, or a resent event)", () => {
+    const state = owing();
+    const held = {
+      ...state.events[1]!,
+      held: { failing_since: T0, last_error: "HTTP 503" },
+      next_attempt_at: T0 + 9e5,
+    };
+    const delivered = turn({ ...state, events: [state.events[0]!, held] }, 0, ok(T0 + 100), T0 + 100);
+    expect(delivered.events[1]).toMatchObject({ held: null, next_attempt_at: T0 + 100 });
+  });
+
   it("does not hold an event on a lane's 'wait' answered before the lane released the onboarding", () => {
     // The turn asked at T0 + 10 and was told to wait; the release (the outage over) reached the object first.
     let state = after(owing(), { type: "released" }, T0 + 20);

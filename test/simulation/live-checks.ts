@@ -70,8 +70,8 @@ export function liveChecks(world: World): Violation[] {
         if (world.laneState()?.failing_since == null)
           say(
             "refusing-endpoint",
-            `lane: the receiver has answered 401 to two onboardings' events since ${world.at(receipt.at)}, and a minute later` +
-              ` the endpoint still shows no failing_since (${refusals()} refusals so far)`,
+            `lane: the receiver has answered 401 to two onboardings' events since ${world.at(receipt.at)},` +
+              ` and a minute later the endpoint still shows no failing_since (${refusals()} refusals so far)`,
           );
       });
     }

@@ -17,7 +17,8 @@ export const BROWSER_GROUPS: readonly (readonly string[])[] = [
     "host-loop.test.ts",
     "shell-safety.test.ts",
   ],
-  ["dashboard.test.ts", "dashboard-access.test.ts"],
+  ["dashboard.test.ts", "dashboard-access.test.ts", "journey.test.ts"],
+  ["live.test.ts", "live-faults.test.ts"],
 ];
 
 /** `files` (paths below test/e2e) in `groups`, and the ones no group names in a last group; a named file missing throws. */

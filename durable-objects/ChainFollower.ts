@@ -109,6 +109,17 @@ export class ChainFollower extends DurableObject<Env> {
     else await this.alarm();
   }
 
+  /**
+   * The LiveFeed lost its socket (it dropped, or went silent): the last height told no longer stands for the head,
+   * which is read now and each second until heights are told again, not only once PUSH_STALE_MS has passed.
+   */
+  async feedLost(): Promise<void> {
+    this.pushed = null;
+    if (this.index.size === 0) return;
+    if (this.running) this.again = true;
+    else await this.alarm();
+  }
+
   override async alarm(): Promise<void> {
     // One pass at a time: an alarm run early by a test joins the one running; a height told meanwhile runs one more.
     this.running ??= this.passes().finally(() => (this.running = null));

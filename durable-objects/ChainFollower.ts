@@ -11,8 +11,8 @@
  *
  * On push: while onboardings wait and an RPC node is configured, the follower listens to the network's
  * LiveFeed, which tells it each new height as the node sends it and, every few seconds, the last one
- * (its heartbeat). A told height starts a pass at once, without a head read; the head is read only when
- * nothing was told for PUSH_STALE_MS (the feed's socket is down, or the feed went quiet). Once no
+ * (its heartbeat). A told height starts a pass at once, without a head read; the head is read when the feed
+ * says it lost its socket (`feedLost`), or when nothing was told for PUSH_STALE_MS (the feed went quiet). Once no
  * onboarding waits it stops listening, so it never holds the feed's upstream socket open by itself.
  *
  * Stored: one key per waiting onboarding (`w:<id>` → its addresses and when it was last renewed) and the cursor.
@@ -104,6 +104,17 @@ export class ChainFollower extends DurableObject<Env> {
   /** The LiveFeed tells a height (new, or its heartbeat): a pass starts now if onboardings wait. */
   async heightPushed(height: number): Promise<void> {
     this.pushed = { height: Math.max(height, this.pushed?.height ?? 0), at: Date.now() };
+    if (this.index.size === 0) return;
+    if (this.running) this.again = true;
+    else await this.alarm();
+  }
+
+  /**
+   * The LiveFeed lost its socket (it dropped, or went silent): the last height told no longer stands for the head,
+   * which is read now and each second until heights are told again, not only once PUSH_STALE_MS has passed.
+   */
+  async feedLost(): Promise<void> {
+    this.pushed = null;
     if (this.index.size === 0) return;
     if (this.running) this.again = true;
     else await this.alarm();

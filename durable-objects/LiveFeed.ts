@@ -113,6 +113,7 @@ export class LiveFeed extends DurableObject<Env> {
     if (this.upstream && Date.now() - this.lastFrameAt > UPSTREAM_SILENCE_MS) {
       this.upstream.close();
       this.upstream = null;
+      this.toFollowersLost();
     }
     await this.ctx.storage.setAlarm(Date.now() + WATCH_MS);
     // The followers' heartbeat: the socket is up and heard from, so the last height still stands for the head.
@@ -130,6 +131,7 @@ export class LiveFeed extends DurableObject<Env> {
         frame: () => (this.lastFrameAt = Date.now()),
         closed: () => {
           this.upstream = null;
+          this.toFollowersLost();
           setTimeout(() => void this.dial(), REDIAL_MS);
         },
       });
@@ -153,10 +155,22 @@ export class LiveFeed extends DurableObject<Env> {
 
   /** Tells each listening follower the height; one that cannot be reached reads the head on its own. */
   private toFollowers(height: number): void {
-    for (const id of this.followers) {
-      const follower = this.env.CHAIN_FOLLOWERS.get(this.env.CHAIN_FOLLOWERS.idFromString(id));
-      void follower.heightPushed(height).catch(() => undefined);
-    }
+    for (const id of this.followers)
+      void this.follower(id)
+        .heightPushed(height)
+        .catch(() => undefined);
+  }
+
+  /** Tells each listening follower the socket is gone, so it reads the head until heights come again. */
+  private toFollowersLost(): void {
+    for (const id of this.followers)
+      void this.follower(id)
+        .feedLost()
+        .catch(() => undefined);
+  }
+
+  private follower(id: string) {
+    return this.env.CHAIN_FOLLOWERS.get(this.env.CHAIN_FOLLOWERS.idFromString(id));
   }
 
   /** Sends to every joined shard, in order per shard; a shard that holds nobody is forgotten. */

@@ -110,6 +110,36 @@ describe("an onboarding and the chain follower", () => {
     },
   );
 
+  it(
+    "reads at once when the reading under way when a block named it began before the hint (it could not show that " +
+      "block), a second later only when the node itself lags",
+    () => {
+      const waiting = after(
+        observe(connected(), { authorizations: { listed: false, height: 10 } }, T0 + 1000),
+        { type: "followed", following: true },
+        T0 + 1000,
+      );
+      // A read begins at T0 + 1900, block 20 is told at T0 + 2000, and the read answers at height 19 after that.
+      const hinted = after(waiting, { type: "hint", height: 20, following: true }, T0 + 2000);
+      const under = after(
+        hinted,
+        { type: "observed", reading: { authorizations: { listed: false, height: 19 } }, since: T0 + 1900 },
+        T0 + 2050,
+      );
+      expect(under.watch.hinted).not.toBeNull();
+      // Due now: the hinted read is not put off by the second a lagging node gets.
+      expect(under.watch.next_check_at).toBeLessThanOrEqual(T0 + 2050);
+      expect(step(under, { type: "wake" }, T0 + 2050).effects.some((e) => e.type === "read")).toBe(true);
+      // A read begun after the hint that still answers below it is a lagging node's: a second later.
+      const lagging = after(
+        under,
+        { type: "observed", reading: { authorizations: { listed: false, height: 19 } }, since: T0 + 2060 },
+        T0 + 2100,
+      );
+      expect(lagging.watch.next_check_at).toBe(T0 + 2060 + LAGGING_RETRY_MS);
+    },
+  );
+
   it("gives a lagging node at most HINT_PATIENCE_MS, then keeps its usual schedule", () => {
     const hinted = after(
       after(connected(), { type: "followed", following: true }, T0 + 1000),

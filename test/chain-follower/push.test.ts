@@ -111,6 +111,37 @@ describe("the chain follower on push", () => {
     expect(due).toBeLessThanOrEqual(Date.now() + 1_000);
   });
 
+  it("reads the head at once when the feed lost its socket, not only once 5 s passed without a height", async () => {
+    const stub = await following();
+    await headReadsFail();
+    await stub.heightPushed(await devnetHeight());
+    await runInDurableObject(stub, (_instance, state) => state.storage.deleteAlarm());
+    expect(await cursorOf(stub)).toMatchObject({ following: true, failures: 0 });
+    await stub.feedLost();
+    // The pass read the head (which failed) with the clock where it was; the next pass is a second later.
+    expect((await cursorOf(stub)).failures).toBe(1);
+    expect((await alarmOf(stub))!).toBeLessThanOrEqual(Date.now() + 1_000);
+  });
+
+  it("tells its follower when it closes a silent socket: the last height told is no longer the head", async () => {
+    const stub = await following();
+    const feed = await feedOnDevnet();
+    await feed.follow(stub.id.toString(), true);
+    const pushedOf = () =>
+      runInDurableObject(stub, (instance) => (instance as unknown as { pushed: unknown }).pushed ?? null);
+    await vi.waitFor(async () => expect(await pushedOf()).not.toBeNull(), { timeout: 30_000, interval: 100 });
+    await runInDurableObject(feed, (instance) => {
+      const held = instance as unknown as { config: Config; lastFrameAt: number };
+      // Nothing heard for longer than the watchdog allows, and no node to dial again (nothing listens on port 9).
+      held.lastFrameAt = 0;
+      held.config = { ...held.config, rpcUpstreamUrls: ["http://127.0.0.1:9/rpc"] };
+    });
+    expect(await runDurableObjectAlarm(feed)).toBe(true);
+    expect((await feed.state()).upstream).toBeNull();
+    await vi.waitFor(async () => expect(await pushedOf()).toBeNull(), { timeout: 30_000, interval: 100 });
+    await feed.follow(stub.id.toString(), false);
+  });
+
   it("listens only where an RPC node is configured, and only while an onboarding waits", async () => {
     for (const rpcUpstreamUrls of [[], [`${DEVNET}/~push/rpc`]]) {
       const chainId = `push-${crypto.randomUUID()}`;

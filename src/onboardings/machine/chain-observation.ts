@@ -124,7 +124,9 @@ export function waitsForChain(state: OnboardingState): boolean {
 /**
  * After a block named the onboarding at height H, a reading that answered below H (a lagging node)
  * or not at all is older than the block: read again in a second, for at most HINT_PATIENCE_MS
- * (then the usual schedule takes over). A reading at H or above ends the hint.
+ * (then the usual schedule takes over). A reading at H or above ends the hint. A reading that began
+ * (`now`) before the hint came was under way when the block was told and may predate it: that says
+ * nothing of a lagging node, so the hinted read is due at once, not a second later.
  */
 function afterHint(state: OnboardingState, reading: ChainReading, now: number): OnboardingState {
   const hinted = state.watch.hinted;
@@ -132,7 +134,8 @@ function afterHint(state: OnboardingState, reading: ChainReading, now: number): 
   const heights = [reading.authorizations?.height, reading.node?.height].filter((h) => h !== undefined);
   const older = heights.length === 0 || heights.some((h) => h !== null && h < hinted.height);
   if (!older || now - hinted.at >= HINT_PATIENCE_MS) return { ...state, watch: { ...state.watch, hinted: null } };
-  return { ...state, watch: { ...state.watch, next_check_at: now + LAGGING_RETRY_MS } };
+  const next_check_at = now < hinted.at ? hinted.at : now + LAGGING_RETRY_MS;
+  return { ...state, watch: { ...state.watch, next_check_at } };
 }
 
 /** Sets when the chain is read next: never once ended or before a payout, else by the back-off rule. */

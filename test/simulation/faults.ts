@@ -125,7 +125,9 @@ export function planFaults(
   // most statements slow; drawn from a random source of their own, so the other seeds keep every draw.
   const aroundRandom = new Random(seed ^ 0x51d2);
   const downFrom = receiver.find((w) => w.to - w.from > DAY)?.from ?? start;
-  const around = profile.slowGiveUps ? [{ from: downFrom + 3 * DAY - 2 * HOUR, to: downFrom + 3 * DAY + 6 * HOUR }] : [];
+  const around = profile.slowGiveUps
+    ? [{ from: downFrom + 3 * DAY - 2 * HOUR, to: downFrom + 3 * DAY + 6 * HOUR }]
+    : [];
   const aroundRate = aroundRandom.pick([0.5, 0.8, 1]);
   const refused =
     profile.refusing && ids.length > 0

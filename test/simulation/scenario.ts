@@ -209,5 +209,13 @@ export function buildWorld(seed: number, index: IndexHost, crowds = true) {
       });
     poll(START + 3 * 24 * HOUR - 10 * MINUTE, START + 3 * 24 * HOUR + 2 * HOUR);
   }
+  // With D1 slow around the give-ups, the host's dashboard also reads each onboarding every 2 to 6 s meanwhile (a read
+  // is an RPC that, like any, takes up an index write whose lease ran out): timed by a random source of its own.
+  if (profile.slowGiveUps) {
+    const reads = new Random(seed ^ 0x51d3);
+    for (const id of ids)
+      for (let at = START + 3 * 24 * HOUR - 5 * MINUTE; at < START + 3 * 24 * HOUR + 30 * MINUTE; )
+        kernel.at((at += reads.int(2, 6) * SECOND), () => void world.onboardings.call(id, "read", []).catch(() => {}));
+  }
   return { world, profile, confirms };
 }

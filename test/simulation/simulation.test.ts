@@ -12,6 +12,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { report, type RunResult, runSeed } from "./run";
+import { profileOf } from "./scenario";
 import type { Migration } from "./sim-d1";
 import type { IndexHost } from "./world";
 
@@ -30,7 +31,27 @@ const DRAW = Number(settings.draw ?? 28);
  */
 const OPEN: readonly { bug: string; seed: number; invariant: string; crowd?: boolean }[] = [
   { bug: "an endpoint that refuses everything (401) looks healthy", seed: 52, invariant: "refusing-endpoint" },
+  {
+    bug: "the probed onboarding's next held event waits for its recheck (the probe was an event the host resent)",
+    seed: 2896,
+    invariant: "release",
+  },
 ];
+
+/**
+ * The seeds of the bugs found and fixed (docs/SIMULATION.md, "Bugs found"), and the heavy profiles' named seeds: the
+ * sweep runs these first. The draw after them is of light worlds only (a receiver down for days makes a world ten
+ * times the steps of the others): these named seeds are the heavy profiles' share of the sweep.
+ */
+const FOUND: readonly { what: string; seed: number }[] = [
+  { what: "B6: the wallet told 200 when the onboarding refused it (confirm)", seed: 7 },
+  { what: "the probed onboarding's next held event (release); a receiver down for days", seed: 26 },
+  { what: "B5: a given-up mark moved backwards (index); D1 slow around the give-ups", seed: 27 },
+  { what: "a receiver down for 4 days, with D1 slow for good", seed: 10 },
+];
+
+/** Whether the sweep's draw takes this seed: not the heavy profiles (the named seeds above stand for them). */
+const light = (seed: number) => profileOf(seed, false).receiverDown === null;
 
 /** Runs `work` with the world's index: the SQLite of one Durable Object of the suite, and the migrations. */
 async function withIndex<T>(work: (index: IndexHost) => Promise<T>): Promise<T> {
@@ -63,14 +84,15 @@ describe("the simulation", () => {
     for (const seed of [5, 11]) expect(await trace(seed)).toEqual(await trace(seed));
   });
 
-  it.skipIf(REPLAY !== null)(`holds over ${SEEDS} seeds`, { timeout: 3_600_000 }, async () => {
+  it.skipIf(REPLAY !== null)(`holds over the found seeds and ${SEEDS} drawn ones`, { timeout: 3_600_000 }, async () => {
     await withIndex(async (index) => {
       const holds = async (seed: number) => {
         const result = await runSeed(seed, index, false);
         if (unexpected(result).length > 0)
           throw new Error(`\n${report(result)}\nreplay: SIM_SEED=${seed} npx vitest run test/simulation`);
       };
-      await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 0x7fffffff }), holds), {
+      for (const { seed } of FOUND) await holds(seed);
+      await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 0x7fffffff }).filter(light), holds), {
         numRuns: SEEDS,
         seed: DRAW,
         endOnFailure: true,

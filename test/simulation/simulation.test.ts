@@ -85,7 +85,8 @@ describe("the simulation", () => {
   });
 
   it.skipIf(REPLAY !== null)(`holds over the found seeds and ${SEEDS} drawn ones`, { timeout: 3_600_000 }, async () => {
-    // Each seed in a call of its own into the index's object: a seed run inside one long call costs 3 to 5 times as much.
+    // Each seed in a call of its own into the index's object: inside one long call a seed costs 3 to 5 times as
+    // much (docs/SIMULATION.md, "Cost").
     const holds = async (seed: number) => {
       const result = await withIndex((index) => runSeed(seed, index, false));
       if (unexpected(result).length > 0)

@@ -73,6 +73,16 @@ export interface Profile {
   unauthorized?: boolean;
   /** Hundreds of onboardings, each with one event, held by a receiver dead for good (SIM_FIND only). */
   crowd?: boolean;
+  /**
+   * With a receiver down for days, D1 is slow (most writes 3 to 12 s) for hours around the give-ups, while a
+   * watchful host resends them: two index writes of one onboarding overlap and land out of order.
+   */
+  slowGiveUps?: boolean;
+}
+
+/** The seeds of the slow give-ups: half of those whose receiver is down for days, drawn apart from the seed's draws. */
+export function slowGiveUps(seed: number, profile: Profile): boolean {
+  return profile.receiverDown === "days" && new Random(seed ^ 0x51d7).chance(0.5);
 }
 
 export function planFaults(
@@ -111,6 +121,14 @@ export function planFaults(
   const down = clip(windows(random, start, span, random.int(0, 2), 5_000, 5 * MIN));
   const hints = clip(windows(random, start, span, random.int(0, 2), 30_000, 10 * MIN));
   const evictionRate = random.pick([0, 0.002, 0.01, 0.05]);
+  // Slow give-ups: from two hours before the first give-ups (3 days after the receiver went down) to six hours after,
+  // most statements slow; drawn from a random source of their own, so the other seeds keep every draw.
+  const aroundRandom = new Random(seed ^ 0x51d2);
+  const downFrom = receiver.find((w) => w.to - w.from > DAY)?.from ?? start;
+  const around = profile.slowGiveUps
+    ? [{ from: downFrom + 3 * DAY - 2 * HOUR, to: downFrom + 3 * DAY + 6 * HOUR }]
+    : [];
+  const aroundRate = aroundRandom.pick([0.5, 0.8, 1]);
   const refused =
     profile.refusing && ids.length > 0
       ? { onboarding: random.pick(ids), from: start + random.pick([0, random.int(0, 10 * MIN)]) }
@@ -123,8 +141,9 @@ export function planFaults(
     calmAt,
     refused,
     d1Refuses: (now) => within(d1, now),
-    d1Slow: (now) => within(slow, now) && random.chance(slowRate),
-    d1SlowDuring: (from, to) => slow.some((w) => w.from <= to && w.to >= from),
+    d1Slow: (now) =>
+      (within(slow, now) && random.chance(slowRate)) || (within(around, now) && aroundRandom.chance(aroundRate)),
+    d1SlowDuring: (from, to) => [...slow, ...around].some((w) => w.from <= to && w.to >= from),
     receiver: (now, onboarding) => {
       const window = general(now);
       if (window) return window.mode;
@@ -144,6 +163,9 @@ export function planFaults(
     describe: () => [
       ...show("D1 refuses", d1),
       ...(slowRate > 0 ? [`D1 slow (3 to 12 s) for ${slowRate * 100} % of statements ${show("", slow)[0]}`] : []),
+      ...(around.length > 0
+        ? [`D1 slow around the give-ups for ${aroundRate * 100} % of statements${show("", around)[0]}`]
+        : []),
       ...(unauthorizedFrom !== null
         ? [`receiver answers 401 to everything from ${clock(unauthorizedFrom - start)}`]
         : []),

@@ -89,6 +89,8 @@ export function liveChecks(world: World): Violation[] {
       // Not while the receiver failed again, nor for the one onboarding it refuses; after an eviction, within a work
       // lease (30 s) before or meanwhile, the lease is the design.
       if (faults.receiverFaultDuring(from, kernel.now)) return;
+      // Nor while a slow D1 write was in flight: an alarm's round waits for all its work, the index write included.
+      if (world.d1.slowDuring(from, kernel.now)) return;
       const evicted = (times: readonly number[]) => times.some((t) => t >= from - WORK_LEASE_MS && t <= kernel.now);
       if (evicted(world.lane.evictions)) return;
       for (const h of held) {

@@ -163,7 +163,8 @@ export function report(result: RunResult, traceLines = 40): string {
       (profile.receiverDown === "days" ? ", the receiver is down for days" : "") +
       (profile.receiverDown === "for good" ? ", the receiver dies for good" : "") +
       (profile.refusing ? ", the receiver refuses one onboarding" : "") +
-      (profile.unauthorized ? ", the receiver answers 401 to everything" : ""),
+      (profile.unauthorized ? ", the receiver answers 401 to everything" : "") +
+      (profile.slowGiveUps ? ", D1 slow around the give-ups" : ""),
     ...result.faults.map((f) => `  fault: ${f}`),
     ...violations.slice(0, 12).map((v) => `  ✗ ${v.invariant}: ${v.message}`),
     ...(violations.length > 12 ? [`  … and ${violations.length - 12} more`] : []),

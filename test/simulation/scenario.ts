@@ -10,7 +10,7 @@ import { toBech32 } from "@cosmjs/encoding";
 import type { NewOnboarding } from "../../src/onboardings/machine";
 import type { SessionAnswer } from "../../src/sessions/machine";
 import { onboardingsWithGivenUpEvents } from "../../src/onboardings/index/store";
-import { planFaults, type Profile } from "./faults";
+import { planFaults, type Profile, slowGiveUps } from "./faults";
 import { Kernel, Random } from "./kernel";
 import { RECEIVER_URL } from "./services";
 import { type IndexHost, World } from "./world";
@@ -51,11 +51,17 @@ function chooseProfile(random: Random, crowds: boolean): Profile {
   return { onboardings: random.int(1, 6), receiverDown: null, refusing: false };
 }
 
+/** The profile of `seed`'s world (its first draws), without building the world. */
+export function profileOf(seed: number, crowds = true, random = new Random(seed)): Profile {
+  const chosen = chooseProfile(random, crowds);
+  return slowGiveUps(seed, chosen) ? { ...chosen, slowGiveUps: true } : chosen;
+}
+
 /** Builds the world of `seed` with its whole schedule queued. */
 export function buildWorld(seed: number, index: IndexHost, crowds = true) {
   const random = new Random(seed);
   const kernel = new Kernel(START, random);
-  const profile = chooseProfile(random, crowds);
+  const profile = profileOf(seed, crowds, random);
   const ids = Array.from({ length: profile.onboardings }, (_, i) => `ob_${i + 1}`);
   const faults = planFaults(random, START, profile, ids, seed);
   const world = new World(kernel, START, faults, index);
@@ -184,7 +190,8 @@ export function buildWorld(seed: number, index: IndexHost, crowds = true) {
   };
   for (const at of retries) call(at, "host", "asks to retry the webhook", retry);
   // A watchful host: around the first give-ups it polls its index every few seconds, and retries once it lists one.
-  if (profile.receiverDown === "days" && random.chance(0.5)) {
+  // (The slow give-ups always have one: the chance is still drawn, so the other draws stay as they were.)
+  if (profile.receiverDown === "days" && (random.chance(0.5) || profile.slowGiveUps)) {
     const poll = (at: number, until: number) =>
       kernel.at(at, () => {
         if (kernel.now > until) return;
@@ -201,6 +208,14 @@ export function buildWorld(seed: number, index: IndexHost, crowds = true) {
         );
       });
     poll(START + 3 * 24 * HOUR - 10 * MINUTE, START + 3 * 24 * HOUR + 2 * HOUR);
+  }
+  // With D1 slow around the give-ups, the host's dashboard also reads each onboarding every 2 to 6 s meanwhile (a read
+  // is an RPC that, like any, takes up an index write whose lease ran out): timed by a random source of its own.
+  if (profile.slowGiveUps) {
+    const reads = new Random(seed ^ 0x51d3);
+    for (const id of ids)
+      for (let at = START + 3 * 24 * HOUR - 5 * MINUTE; at < START + 3 * 24 * HOUR + 30 * MINUTE; )
+        kernel.at((at += reads.int(2, 6) * SECOND), () => void world.onboardings.call(id, "read", []).catch(() => {}));
   }
   return { world, profile, confirms };
 }

@@ -73,6 +73,8 @@ export class SimD1 {
   refusals = 0;
   /** Writes that landed after a later-issued one of the same world (out of order). */
   landed = 0;
+  /** When each slow statement or batch was in flight (a round of work waits for it). */
+  readonly slowFlights: { from: number; to: number }[] = [];
 
   constructor(
     readonly sql: SqlStorage,
@@ -114,6 +116,7 @@ export class SimD1 {
     const random = this.kernel.random;
     const slow = this.faults.d1Slow(this.kernel.now) && random.chance(0.5);
     const ms = slow ? random.int(3_000, 12_000) : random.int(5, 120);
+    if (slow) this.slowFlights.push({ from: this.kernel.now, to: this.kernel.now + ms });
     return kernelIo(this.kernel, ms, () => {
       if (this.faults.d1Refuses(this.kernel.now)) {
         this.refusals++;
@@ -121,6 +124,11 @@ export class SimD1 {
       }
       return work();
     });
+  }
+
+  /** Whether a slow statement was in flight at some time in [from, to]. */
+  slowDuring(from: number, to: number): boolean {
+    return this.slowFlights.some((f) => f.from <= to && f.to >= from);
   }
 
   /** Reads the index now, outside the world's time (the invariants' view). */

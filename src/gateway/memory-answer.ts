@@ -49,12 +49,14 @@ export function answerFromMemory(request: Request, config: Config): Response | P
 /** `request`: measured at the entry against the Worker's body limit (src/http/body-limit.ts), and within it. */
 async function rpcCall(request: Request, startedAt: number): Promise<Response | null> {
   const body = await request.text();
-  keepBody(request, body);
   const url = request.url;
   const shape = callShape(url.slice(0, url.indexOf("/", 8)), body);
   const key = shape && rememberedKey(shape.rest);
   const hot = key ? hotHit(key, startedAt) : null;
-  return hot && servable(hot.entry) ? rpcAnswer(request, startedAt, shape!.id, hot.entry, RPC_ROUTE) : null;
+  if (hot && servable(hot.entry)) return rpcAnswer(request, startedAt, shape!.id, hot.entry, RPC_ROUTE);
+  // Kept only for the router: an answer from memory needs it no more.
+  keepBody(request, body);
+  return null;
 }
 
 /** Whether a latest-state entry may be served: at or above the mark, which it then raises (served-height.ts). */
@@ -64,16 +66,30 @@ function servable(entry: CacheEntry): boolean {
   return true;
 }
 
-function rpcAnswer(request: Request, startedAt: number, id: string, entry: CacheEntry, route: string): Response {
-  const headers: Record<string, string> = {
+/**
+ * The headers of an RPC answer from `entry`, built once per entry object (they do not change with its age, which an
+ * RPC answer does not show): the runtime copies a Headers object in one step, where a record is read name by name.
+ */
+const rpcHeaders = new WeakMap<CacheEntry, Headers>();
+
+function rpcHeadersOf(entry: CacheEntry): Headers {
+  let headers = rpcHeaders.get(entry);
+  if (headers) return headers;
+  headers = new Headers({
     "content-type": "application/json",
     "access-control-allow-origin": "*",
     "access-control-expose-headers": RPC_EXPOSED_HEADERS,
     "timing-allow-origin": "*",
     "x-cache": "HIT",
-  };
-  if (entry.height !== null) headers[HEIGHT_HEADER] = String(entry.height);
-  return finish(request, new Response(reply(id, entry.body), { headers }), startedAt, route);
+  });
+  if (entry.height !== null) headers.set(HEIGHT_HEADER, String(entry.height));
+  rpcHeaders.set(entry, headers);
+  return headers;
+}
+
+function rpcAnswer(request: Request, startedAt: number, id: string, entry: CacheEntry, route: string): Response {
+  const response = new Response(reply(id, entry.body), { headers: rpcHeadersOf(entry) });
+  return finish(request, response, startedAt, route);
 }
 
 /** The two headers of this request alone, and its access-log line (as src/middleware/request-context.ts prints it). */

@@ -107,10 +107,12 @@ export function buildApp(config: Config): Hono<AppEnv> {
     if (memory instanceof Response) return memory;
     return memory.then((answered) => answered ?? route(request, env, ctx));
   };
-  app.fetch = (request, env, ctx) =>
-    request.body === null
-      ? answer(request, env, ctx)
-      : withinBodyLimit(request).then((r) => measuredAnswer(r, env, ctx));
+  app.fetch = (request, env, ctx) => {
+    if (request.body === null) return answer(request, env, ctx);
+    // A declared length is judged at once (no promise before the memory tier); a streamed body is read first.
+    const measured = withinBodyLimit(request);
+    return measured instanceof Promise ? measured.then((r) => measuredAnswer(r, env, ctx)) : answer(measured, env, ctx);
+  };
   const measuredAnswer = async (
     request: Request,
     ...rest: [Parameters<typeof route>[1], Parameters<typeof route>[2]]

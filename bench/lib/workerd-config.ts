@@ -2,7 +2,7 @@
  * The capnp config of one bare workerd process for the runtime benchmark: the built Worker
  * (`edge`) with its bindings, Durable Objects on local disk and the Cache API backed by an
  * in-memory service; optionally the Worker as built at another commit (`baseline`), bound the
- * same way; a constant-answer Worker (`floor`); and a Worker that checks the cache backend
+ * same way; a constant-answer Worker (`floor`), the same reading a POST's body first (`floor-post`); and a Worker that checks the cache backend
  * (`cache-check`). Every socket listens on a loopback port the kernel picks.
  */
 import { transformSync } from "esbuild";
@@ -10,12 +10,14 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { WorkerSettings } from "./wrangler-settings.ts";
 
-export const SOCKETS = ["edge", "floor", "cache-check"] as const;
+export const SOCKETS = ["edge", "floor", "floor-post", "cache-check"] as const;
 /** The socket of the Worker built at another commit, when there is one. */
 export const BASELINE_SOCKET = "baseline";
 
 /** A constant answer the size of a small JSON body: what the runtime costs with no code of ours. */
 const FLOOR_MODULE = `export default { fetch() { return new Response('{"ok":true}', { headers: { "content-type": "application/json" } }); } };\n`;
+/** The same answer to a POST whose body is read first: what the runtime costs a POST, with no code of ours. */
+const FLOOR_POST_MODULE = `export default { async fetch(request) { await request.text(); return new Response('{"ok":true}', { headers: { "content-type": "application/json" } }); } };\n`;
 
 /** Puts an entry through `caches.default`, matches it, deletes it; answers what it saw as JSON. */
 const CACHE_CHECK_MODULE = `export default {
@@ -33,6 +35,7 @@ const CACHE_CHECK_MODULE = `export default {
 
 /** File names, in the config's directory, of the modules beside the built Worker. */
 const FLOOR_FILE = "floor.js";
+const FLOOR_POST_FILE = "floor-post.js";
 const CACHE_CHECK_FILE = "cache-check.js";
 const CACHE_SERVICE_FILE = "cache-service.js";
 
@@ -50,6 +53,7 @@ export function writeWorkerdConfig(
 ): string {
   writeCacheService(dir);
   writeFileSync(join(dir, FLOOR_FILE), FLOOR_MODULE);
+  writeFileSync(join(dir, FLOOR_POST_FILE), FLOOR_POST_MODULE);
   writeFileSync(join(dir, CACHE_CHECK_FILE), CACHE_CHECK_MODULE);
   const storageDir = join(dir, "durable-objects");
   mkdirSync(storageDir, { recursive: true });
@@ -142,6 +146,7 @@ const config :Workerd.Config = (
         : ""
     }
     (name = "floor", worker = (${module(FLOOR_FILE)}, ${compat})),
+    (name = "floor-post", worker = (${module(FLOOR_POST_FILE)}, ${compat})),
     (name = "cache-check", worker = (${module(CACHE_CHECK_FILE)}, ${compat}, cacheApiOutbound = "cache")),
     (name = "cache", worker = (${module(CACHE_SERVICE_FILE)}, ${compat})),
     (name = "do-disk", disk = (path = ${text(storageDir)}, writable = true)),

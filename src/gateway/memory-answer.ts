@@ -29,32 +29,35 @@ import { serverTiming } from "./serving-headers";
 export function answerFromMemory(request: Request, config: Config): Response | Promise<Response | null> | null {
   const method = request.method;
   const startedAt = Date.now();
+  // Read once: each read of a Request's url is a string made anew by the runtime.
+  const url = request.url;
   if (method === "POST") {
-    const path = pathOf(request.url);
-    return path === RPC_ROUTE || path === `${RPC_ROUTE}/` ? rpcCall(request, startedAt) : null;
+    const path = pathOf(url);
+    return path === RPC_ROUTE || path === `${RPC_ROUTE}/` ? rpcCall(request, startedAt, url, path) : null;
   }
   if (method !== "GET" && method !== "HEAD") return null;
   const height = request.headers.get(HEIGHT_HEADER);
-  const hot = hotHit(height === null ? request.url : `${request.url}#${height}`, startedAt);
+  const hot = hotHit(height === null ? url : `${url}#${height}`, startedAt);
   if (!hot) return null;
   // A latest-state entry below the height this isolate served goes to the tiers, which ask a node at or above it.
   if (height === null && !servable(hot.entry)) return null;
   // A URI-style RPC call: the JSON-RPC answer CometBFT gives it, with the id -1.
   if (hot.route.startsWith(RPC_ROUTE))
-    return method === "GET" ? rpcAnswer(request, startedAt, "-1", hot.entry, hot.route) : null;
+    return method === "GET" ? rpcAnswer(request, startedAt, "-1", hot.entry, hot.route, pathOf(url)) : null;
   const response = entryResponse(request, hot.entry, config, startedAt);
-  return finish(request, response, startedAt, hot.route);
+  return finish(request, response, startedAt, hot.route, pathOf(url));
 }
 
 /** `request`: measured at the entry against the Worker's body limit (src/http/body-limit.ts), and within it. */
-async function rpcCall(request: Request, startedAt: number): Promise<Response | null> {
+async function rpcCall(request: Request, startedAt: number, url: string, path: string): Promise<Response | null> {
   const body = await request.text();
-  keepBody(request, body);
-  const url = request.url;
   const shape = callShape(url.slice(0, url.indexOf("/", 8)), body);
   const key = shape && rememberedKey(shape.rest);
   const hot = key ? hotHit(key, startedAt) : null;
-  return hot && servable(hot.entry) ? rpcAnswer(request, startedAt, shape!.id, hot.entry, RPC_ROUTE) : null;
+  if (hot && servable(hot.entry)) return rpcAnswer(request, startedAt, shape!.id, hot.entry, RPC_ROUTE, path);
+  // Kept only for the router: an answer from memory needs it no more.
+  keepBody(request, body);
+  return null;
 }
 
 /** Whether a latest-state entry may be served: at or above the mark, which it then raises (served-height.ts). */
@@ -64,20 +67,41 @@ function servable(entry: CacheEntry): boolean {
   return true;
 }
 
-function rpcAnswer(request: Request, startedAt: number, id: string, entry: CacheEntry, route: string): Response {
-  const headers: Record<string, string> = {
+/**
+ * The headers of an RPC answer from `entry`, built once per entry object (they do not change with its age, which an
+ * RPC answer does not show): the runtime copies a Headers object in one step, where a record is read name by name.
+ */
+const rpcHeaders = new WeakMap<CacheEntry, Headers>();
+
+function rpcHeadersOf(entry: CacheEntry): Headers {
+  let headers = rpcHeaders.get(entry);
+  if (headers) return headers;
+  headers = new Headers({
     "content-type": "application/json",
     "access-control-allow-origin": "*",
     "access-control-expose-headers": RPC_EXPOSED_HEADERS,
     "timing-allow-origin": "*",
     "x-cache": "HIT",
-  };
-  if (entry.height !== null) headers[HEIGHT_HEADER] = String(entry.height);
-  return finish(request, new Response(reply(id, entry.body), { headers }), startedAt, route);
+  });
+  if (entry.height !== null) headers.set(HEIGHT_HEADER, String(entry.height));
+  rpcHeaders.set(entry, headers);
+  return headers;
+}
+
+function rpcAnswer(
+  request: Request,
+  startedAt: number,
+  id: string,
+  entry: CacheEntry,
+  route: string,
+  path: string,
+): Response {
+  const response = new Response(reply(id, entry.body), { headers: rpcHeadersOf(entry) });
+  return finish(request, response, startedAt, route, path);
 }
 
 /** The two headers of this request alone, and its access-log line (as src/middleware/request-context.ts prints it). */
-function finish(request: Request, response: Response, startedAt: number, route: string): Response {
+function finish(request: Request, response: Response, startedAt: number, route: string, path: string): Response {
   const requestId = requestIdOf(request);
   response.headers.set("server-timing", serverTiming("HIT", startedAt));
   response.headers.set("x-request-id", requestId);
@@ -85,7 +109,7 @@ function finish(request: Request, response: Response, startedAt: number, route: 
     request_id: requestId,
     method: request.method,
     route,
-    path: pathOf(request.url),
+    path,
     status: response.status,
     cache: "HIT",
     shield: null,

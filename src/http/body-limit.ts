@@ -1,10 +1,10 @@
 /**
  * The Worker's one body limit, decided once, at the entry, before anything reads a body: the
  * isolate-memory tier (src/gateway/memory-answer.ts), the RPC face and the JSON bodies all read
- * the request this gives them. Hono's `bodyLimit` does the measuring: a body that declares its
- * length is judged by it (the runtime delivers no more than it declares) and not copied; a body
- * without one (chunked) is counted in bytes as it streams and refused at the first chunk past
- * the limit, never read to its end.
+ * the request this gives them. A body that declares its length is judged by it (the runtime
+ * delivers no more than it declares) and not copied, as Hono's `bodyLimit` judges it; a body
+ * without one (chunked) is measured by `bodyLimit`: counted in bytes as it streams and refused at
+ * the first chunk past the limit, never read to its end.
  */
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -34,11 +34,18 @@ const measure = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => OVER });
 /**
  * The request to route: `request` itself when its body declares a length within the limit (or it
  * has none), a copy holding the bytes read when it streamed within the limit, or `request` marked
- * over the limit (`isOverBodyLimit`) with its body read no further.
+ * over the limit (`isOverBodyLimit`) with its body read no further. A declared length is judged
+ * at once, as `bodyLimit` judges it (its parsed value against the limit), so the request goes on
+ * without a promise: every hit by POST pays for this check.
  */
-export async function withinBodyLimit(request: Request): Promise<Request> {
-  const declared = request.headers.has("content-length") && !request.headers.has("transfer-encoding");
-  if (declared || !request.body) return measured(request, request, null);
+export function withinBodyLimit(request: Request): Request | Promise<Request> {
+  const headers = request.headers;
+  const length = headers.get("content-length");
+  if (length !== null && !headers.has("transfer-encoding")) {
+    if (Number.parseInt(length, 10) > MAX_BODY_BYTES) overLimit.set(request, null);
+    return request;
+  }
+  if (!request.body) return request;
   // A streamed body is measured through a stream fed from a reader of our own, which a refusal keeps: the rest of the
   // body can then be read and dropped (`afterDiscarding`). One chunk is asked for at a time (no read ahead).
   const reader = request.body.getReader();
@@ -57,7 +64,7 @@ export async function withinBodyLimit(request: Request): Promise<Request> {
 }
 
 /** `request` marked over the limit, or `raw` within it (the buffered copy of a streamed body). */
-async function measured(request: Request, raw: Request, reader: BodyReader | null): Promise<Request> {
+async function measured(request: Request, raw: Request, reader: BodyReader): Promise<Request> {
   // `bodyLimit` reads only `c.req.raw`, and sets it to the buffered copy of a streamed body.
   const c = { req: { raw } };
   const refused = await measure(c as unknown as Context, async () => undefined);

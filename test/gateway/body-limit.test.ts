@@ -118,6 +118,23 @@ describe("the RPC face's body limit, in bytes, while the body streams", () => {
     }
   });
 
+  it("judges a body that declares its Content-Length by it: 64 KiB passes, one byte more is refused", async () => {
+    const gw = rpcGateway();
+    for (const [bytes, status] of [
+      [MAX_BODY_BYTES, 200],
+      [MAX_BODY_BYTES + 1, 413],
+    ] as const) {
+      const response = await gw.fetch("/rpc", {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": String(bytes) },
+        body: paddedCall(bytes),
+      });
+      expect(response.status).toBe(status);
+      if (status === 200) expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+      else await expectRpc413(response);
+    }
+  });
+
   it("passes a batch of 20 and refuses 21 whole", async () => {
     const gw = rpcGateway();
     const batch = (n: number) =>

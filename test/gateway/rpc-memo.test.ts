@@ -81,3 +81,28 @@ describe("the call memo answers only valid JSON, as the parser would", () => {
     });
   }
 });
+
+describe("an answer from the memo", () => {
+  /** The headers but the two each request writes for itself (its id, its timing). */
+  const kept = (response: Response) =>
+    Object.fromEntries([...response.headers].filter(([name]) => name !== "x-request-id" && name !== "server-timing"));
+
+  it("carries the headers the router gives the same call from the same entry, and its own request id", async () => {
+    const gw = await servedGateway();
+    // Whitespace after the brace: not the memo's shape, so parsed and answered by the router, from the same entry.
+    const routed = await post(gw, `{ "jsonrpc":"2.0","id":4,${REST}`);
+    const fromMemo = await Promise.all(
+      ["ray-a", "ray-b"].map((ray) =>
+        gw.fetch("/rpc", {
+          method: "POST",
+          headers: { "content-type": "application/json", "cf-ray": ray },
+          body: `{"jsonrpc":"2.0","id":5,${REST}`,
+        }),
+      ),
+    );
+    expect(routed.headers.get("x-cache")).toBe("HIT");
+    for (const response of fromMemo) expect(kept(response)).toEqual(kept(routed));
+    expect(fromMemo.map((r) => r.headers.get("x-request-id"))).toEqual(["ray-a", "ray-b"]);
+    expect(fromMemo.every((r) => r.headers.get("server-timing")?.startsWith(`cache;desc="HIT"`))).toBe(true);
+  });
+});

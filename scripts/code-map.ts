@@ -1,7 +1,7 @@
 /**
  * The code map of docs/ARCHITECTURE.md is written by hand, and checked here so that it stays
  * complete: every folder under `src/` (at any depth), every top-level code folder, every file of
- * `durable-objects/`, and every Durable Object class `src/index.ts` exports must be named in it.
+ * `durable-objects/` at any depth, and every Durable Object class `src/index.ts` exports must be named in it.
  * A path counts when it appears in backticks in the map's first column (a top-level folder also
  * through any path inside it); a class counts when the `src/index.ts` row names it.
  */
@@ -24,7 +24,7 @@ export function codeMapProblems(root = "."): string[] {
   for (const folder of foldersUnder(root, "src")) {
     if (!paths.has(`${folder}/`)) problems.push(`the folder \`${folder}/\``);
   }
-  for (const file of readdirSync(join(root, "durable-objects"))
+  for (const file of readdirSync(join(root, "durable-objects"), { recursive: true, encoding: "utf8" })
     .filter((name) => name.endsWith(".ts"))
     .sort()) {
     if (!paths.has(`durable-objects/${file}`)) problems.push(`the file \`durable-objects/${file}\``);

@@ -7,15 +7,15 @@ import { GrpcCode, errorResponse } from "./errors";
 import { log } from "./log";
 import { requestIdOf } from "./middleware/request-context";
 
-export { ChainFollower } from "../durable-objects/ChainFollower";
-export { LiveFeed } from "../durable-objects/LiveFeed";
-export { LiveShard } from "../durable-objects/LiveShard";
-export { IdempotencyKey } from "../durable-objects/IdempotencyKey";
-export { Onboarding } from "../durable-objects/Onboarding";
-export { PairingSession } from "../durable-objects/PairingSession";
-export { QueryShield } from "../durable-objects/QueryShield";
-export { UpstreamHealth } from "../durable-objects/UpstreamHealth";
-export { WebhookLane } from "../durable-objects/WebhookLane";
+export { ChainFollower } from "../durable-objects/onboardings/ChainFollower";
+export { LiveFeed } from "../durable-objects/live/LiveFeed";
+export { LiveShard } from "../durable-objects/live/LiveShard";
+export { IdempotencyKey } from "../durable-objects/onboardings/IdempotencyKey";
+export { Onboarding } from "../durable-objects/onboardings/Onboarding";
+export { PairingSession } from "../durable-objects/sessions/PairingSession";
+export { QueryShield } from "../durable-objects/gateway/QueryShield";
+export { UpstreamHealth } from "../durable-objects/gateway/UpstreamHealth";
+export { WebhookLane } from "../durable-objects/onboardings/WebhookLane";
 
 const apps = new WeakMap<object, Hono<AppEnv>>();
 

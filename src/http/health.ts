@@ -74,7 +74,7 @@ export function healthReport(
   };
 }
 
-/** The webhook endpoint as its lane (durable-objects/WebhookLane.ts) sees it. */
+/** The webhook endpoint as its lane (durable-objects/onboardings/WebhookLane.ts) sees it. */
 export interface WebhookEndpointState {
   failing_since: string | null;
   last_error: string | null;

@@ -13,7 +13,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ChainFollower } from "../../durable-objects/ChainFollower";
+import type { ChainFollower } from "../../durable-objects/onboardings/ChainFollower";
 import type { FollowerCursor } from "../../src/chain-follower/machine";
 import type { OnboardingState } from "../../src/onboardings/state";
 import { api } from "../helpers/sessions";

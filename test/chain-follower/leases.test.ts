@@ -8,7 +8,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ChainFollower } from "../../durable-objects/ChainFollower";
+import type { ChainFollower } from "../../durable-objects/onboardings/ChainFollower";
 import type { OnboardingState } from "../../src/onboardings/state";
 import {
   accountAddress,

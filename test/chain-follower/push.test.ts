@@ -9,8 +9,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ChainFollower } from "../../durable-objects/ChainFollower";
-import type { LiveFeed } from "../../durable-objects/LiveFeed";
+import type { ChainFollower } from "../../durable-objects/onboardings/ChainFollower";
+import type { LiveFeed } from "../../durable-objects/live/LiveFeed";
 import type { Config } from "../../src/config";
 import { accountAddress, clockTo, DEVNET } from "../onboardings/helpers";
 

@@ -6,10 +6,10 @@
  * kernel in the order they were started (./kernel.ts).
  */
 import { DurableObject } from "cloudflare:workers";
-import { ChainFollower } from "../../durable-objects/ChainFollower";
-import { IdempotencyKey } from "../../durable-objects/IdempotencyKey";
-import { PushObject } from "../../src/durable/push";
-import { WebhookLane } from "../../durable-objects/WebhookLane";
+import { ChainFollower } from "../../durable-objects/onboardings/ChainFollower";
+import { IdempotencyKey } from "../../durable-objects/onboardings/IdempotencyKey";
+import { PushObject } from "../../durable-objects/push";
+import { WebhookLane } from "../../durable-objects/onboardings/WebhookLane";
 import { resetGatewayState } from "../../src/gateway";
 import type { Kernel } from "./kernel";
 import { kernelIo, running } from "./platform";

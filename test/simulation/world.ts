@@ -6,11 +6,11 @@
  * answers callers get, never from a copy of the objects' code.
  */
 import { env as suiteEnv } from "cloudflare:workers";
-import { ChainFollower } from "../../durable-objects/ChainFollower";
-import { IdempotencyKey } from "../../durable-objects/IdempotencyKey";
-import { Onboarding } from "../../durable-objects/Onboarding";
-import { PairingSession } from "../../durable-objects/PairingSession";
-import { WebhookLane } from "../../durable-objects/WebhookLane";
+import { ChainFollower } from "../../durable-objects/onboardings/ChainFollower";
+import { IdempotencyKey } from "../../durable-objects/onboardings/IdempotencyKey";
+import { Onboarding } from "../../durable-objects/onboardings/Onboarding";
+import { PairingSession } from "../../durable-objects/sessions/PairingSession";
+import { WebhookLane } from "../../durable-objects/onboardings/WebhookLane";
 import type { OnboardingState } from "../../src/onboardings/state";
 import type { LaneState } from "../../src/webhooks/lane";
 import { SimNamespace } from "./bindings";

@@ -1,5 +1,5 @@
 /** The Worker's side of the shield tier: a data-center miss asked of the key's shield, within bounded waits. */
-import type { QueryShield } from "../../../durable-objects/QueryShield";
+import type { QueryShield } from "../../../durable-objects/gateway/QueryShield";
 import type { Config } from "../../config";
 import { within } from "../deadline";
 import { placement, shieldName, type ShieldAsk, type ShieldOutcome, type ShieldReply } from "./protocol";

@@ -4,7 +4,7 @@
  * node found failing or lagging by one shield is asked last by every other. The health object is
  * advisory: when it is slow or away, a shield goes on with what it knows.
  */
-import type { UpstreamHealth } from "../../../durable-objects/UpstreamHealth";
+import type { UpstreamHealth } from "../../../durable-objects/gateway/UpstreamHealth";
 import type { Config } from "../../config";
 import { within } from "../deadline";
 import { UpstreamBoard, type UpstreamState } from "../upstream-board";

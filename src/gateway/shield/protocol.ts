@@ -1,7 +1,7 @@
 /**
  * What a Worker and a key's shield say to each other: the query and how long its answers are
  * fresh (route-table facts the shield cannot know from a path), never settings; the shield reads
- * its configuration itself (durable-objects/QueryShield.ts), as every Durable Object does.
+ * its configuration itself (durable-objects/gateway/QueryShield.ts), as every Durable Object does.
  */
 import type { Config } from "../../config";
 import type { ErrorSpec } from "../../errors";

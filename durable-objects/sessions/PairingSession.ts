@@ -9,14 +9,14 @@
  * returned. The platform's output gate holds every outgoing message (the RPC answer, WebSocket
  * sends) until those writes are durable, and a failed write resets the object, so no caller and
  * no subscriber ever sees a row that storage could still lose. A waiting page subscribes with a
- * hibernatable WebSocket (src/durable/push.ts) and receives the row on every change.
+ * hibernatable WebSocket (durable-objects/push.ts) and receives the row on every change.
  */
-import { readConfig } from "../src/config";
-import type { ErrorSpec } from "../src/errors";
-import { log } from "../src/log";
-import type { SessionStatus, WalletProof } from "../src/protocol/index";
-import { isRefusal, type Answer } from "../src/http/answer";
-import { answerWithin, boundRefusal, TELL_TIMEOUT_MS } from "../src/sessions/bound-onboarding";
+import { readConfig } from "../../src/config";
+import type { ErrorSpec } from "../../src/errors";
+import { log } from "../../src/log";
+import type { SessionStatus, WalletProof } from "../../src/protocol/index";
+import { isRefusal, type Answer } from "../../src/http/answer";
+import { answerWithin, boundRefusal, TELL_TIMEOUT_MS } from "../../src/sessions/bound-onboarding";
 import {
   confirmAnswer,
   publicRow,
@@ -28,10 +28,10 @@ import {
   type SessionEvent,
   type SessionRules,
   type StoredSession,
-} from "../src/sessions/machine";
-import { SESSION_OF_ANOTHER_ONBOARDING } from "../src/onboardings/refusals";
-import { SESSION_NOT_CONNECTED, SESSION_NOT_FOUND } from "../src/sessions/refusals";
-import { PushObject, type PushView } from "../src/durable/push";
+} from "../../src/sessions/machine";
+import { SESSION_OF_ANOTHER_ONBOARDING } from "../../src/onboardings/refusals";
+import { SESSION_NOT_CONNECTED, SESSION_NOT_FOUND } from "../../src/sessions/refusals";
+import { PushObject, type PushView } from "../push";
 
 const ROW_KEY = "row";
 

@@ -3,24 +3,24 @@
  * chain watch, outbox and what it owes the index and the follower are one stored value; each event is
  * applied in one synchronous step, writes not awaited (the output gate holds every answer until they are
  * durable). The one alarm is the stored state's next wake-up; work under way holds its due time a lease
- * ahead in that state, so an eviction at any point is resumed. Effects: src/durable/onboarding-effects.ts.
+ * ahead in that state, so an eviction at any point is resumed. Effects: onboarding-effects.ts beside it.
  */
-import { readConfig, type Config } from "../src/config";
-import { isRefusal, type Answer } from "../src/http/answer";
-import { lookUpClaim } from "../src/onboardings/chain/watch";
-import { transition, waitsForChain } from "../src/onboardings/machine";
-import type { MachineRules, NewOnboarding, OnboardingEvent, PairedPayout } from "../src/onboardings/machine";
-import { eventsLog, pendingHead, probeResult } from "../src/onboardings/outbox";
-import { ONBOARDING_APPLIED, ONBOARDING_NOT_FOUND } from "../src/onboardings/refusals";
-import { relayedPayout } from "../src/onboardings/http/relayed-payout";
-import { machineRules } from "../src/onboardings/machine/rules";
-import { upgradeState, type OnboardingState } from "../src/onboardings/state";
-import { customerView, hostView, pageView } from "../src/onboardings/http/views";
-import type { OnboardingCustomerView, OnboardingEventsLog, OnboardingView } from "../src/protocol/index";
-import type { ProbeResult } from "../src/webhooks/lane";
-import { performEach } from "../src/durable/effects";
-import { performOnboardingEffect, STATE_KEY, WorkUnderWay } from "../src/durable/onboarding-effects";
-import { PushObject, type PushView } from "../src/durable/push";
+import { readConfig, type Config } from "../../src/config";
+import { isRefusal, type Answer } from "../../src/http/answer";
+import { lookUpClaim } from "../../src/onboardings/chain/watch";
+import { transition, waitsForChain } from "../../src/onboardings/machine";
+import type { MachineRules, NewOnboarding, OnboardingEvent, PairedPayout } from "../../src/onboardings/machine";
+import { eventsLog, pendingHead, probeResult } from "../../src/onboardings/outbox";
+import { ONBOARDING_APPLIED, ONBOARDING_NOT_FOUND } from "../../src/onboardings/refusals";
+import { relayedPayout } from "../../src/onboardings/http/relayed-payout";
+import { machineRules } from "../../src/onboardings/machine/rules";
+import { upgradeState, type OnboardingState } from "../../src/onboardings/state";
+import { customerView, hostView, pageView } from "../../src/onboardings/http/views";
+import type { OnboardingCustomerView, OnboardingEventsLog, OnboardingView } from "../../src/protocol/index";
+import type { ProbeResult } from "../../src/webhooks/lane";
+import { performEach } from "../effects";
+import { performOnboardingEffect, STATE_KEY, WorkUnderWay } from "./onboarding-effects";
+import { PushObject, type PushView } from "../push";
 
 export class Onboarding extends PushObject {
   private state: OnboardingState | null = null;

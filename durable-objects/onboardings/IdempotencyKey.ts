@@ -5,11 +5,11 @@
  * that same create and answers its onboarding; the record is deleted 24 hours after it was made.
  */
 import { DurableObject } from "cloudflare:workers";
-import { isRefusal, type Answer } from "../src/http/answer";
-import { IDEMPOTENCY_CONFLICT, IDEMPOTENCY_WINDOW_MS } from "../src/onboardings/http/idempotency";
-import type { NewOnboarding } from "../src/onboardings/machine";
-import { ONBOARDING_NOT_FOUND } from "../src/onboardings/refusals";
-import type { OnboardingView } from "../src/protocol/index";
+import { isRefusal, type Answer } from "../../src/http/answer";
+import { IDEMPOTENCY_CONFLICT, IDEMPOTENCY_WINDOW_MS } from "../../src/onboardings/http/idempotency";
+import type { NewOnboarding } from "../../src/onboardings/machine";
+import { ONBOARDING_NOT_FOUND } from "../../src/onboardings/refusals";
+import type { OnboardingView } from "../../src/protocol/index";
 
 interface KeyRecord {
   bodyHash: string;

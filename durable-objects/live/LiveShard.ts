@@ -8,14 +8,14 @@
  * first subscription and leaves it with its last.
  */
 import { DurableObject } from "cloudflare:workers";
-import { readConfig } from "../src/config";
-import type { HeightEvents } from "../src/gateway/live/block-events";
-import { cachedRead } from "../src/gateway/live/cached-read";
-import { cancelFrame, eventFrame } from "../src/gateway/live/frames";
-import { SHARD_NAME_HEADER } from "../src/gateway/live/limits";
-import { type SubscriptionQuery, subscriptionQuery } from "../src/gateway/live/query/subscription-query";
-import { socketCall, type Subscribed } from "../src/gateway/live/socket-call";
-import { RpcError, reply } from "../src/gateway/rpc/rpc-error";
+import { readConfig } from "../../src/config";
+import type { HeightEvents } from "../../src/gateway/live/block-events";
+import { cachedRead } from "../../src/gateway/live/cached-read";
+import { cancelFrame, eventFrame } from "../../src/gateway/live/frames";
+import { SHARD_NAME_HEADER } from "../../src/gateway/live/limits";
+import { type SubscriptionQuery, subscriptionQuery } from "../../src/gateway/live/query/subscription-query";
+import { socketCall, type Subscribed } from "../../src/gateway/live/socket-call";
+import { RpcError, reply } from "../../src/gateway/rpc/rpc-error";
 
 /** What a socket's attachment holds. */
 interface Attachment {

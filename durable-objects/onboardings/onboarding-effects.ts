@@ -5,15 +5,15 @@
  * chain follower) resolving to the event that reports what it found. Work never rejects: a failure
  * is an event too, or left to the lease its due time holds in the stored state.
  */
-import type { Config } from "../config";
-import { recordAttempt } from "../dashboard/delivery-log";
-import { errorText, log } from "../log";
-import { readChain } from "../onboardings/chain/watch";
-import { deleteOnboardingRows, writeOnboardingRow } from "../onboardings/index/store";
-import type { OnboardingEffect, OnboardingEvent } from "../onboardings/machine";
-import { pageView } from "../onboardings/http/views";
-import { deliveryTurn } from "../webhooks/lane-delivery";
-import type { PushView } from "./push";
+import type { Config } from "../../src/config";
+import { recordAttempt } from "../../src/dashboard/delivery-log";
+import { errorText, log } from "../../src/log";
+import { readChain } from "../../src/onboardings/chain/watch";
+import { deleteOnboardingRows, writeOnboardingRow } from "../../src/onboardings/index/store";
+import type { OnboardingEffect, OnboardingEvent } from "../../src/onboardings/machine";
+import { pageView } from "../../src/onboardings/http/views";
+import { deliveryTurn } from "../../src/webhooks/lane-delivery";
+import type { PushView } from "../push";
 
 /** What the effects act on: the object's storage and bindings, and its subscribers. */
 export interface OnboardingWorld {

@@ -20,9 +20,9 @@ import {
   type LaneState,
   type ProbeResult,
   type Waiter,
-} from "../src/webhooks/lane";
-import { fanOut } from "../src/fan-out";
-import { performEach } from "../src/durable/effects";
+} from "../../src/webhooks/lane";
+import { fanOut } from "../../src/fan-out";
+import { performEach } from "../effects";
 
 const LANE_KEY = "lane";
 const WAITER_PREFIX = "w:";

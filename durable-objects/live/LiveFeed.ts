@@ -13,12 +13,12 @@
  * listens, so it never holds the socket open by itself once no onboarding waits.
  */
 import { DurableObject } from "cloudflare:workers";
-import { type Config, readConfig } from "../src/config";
-import { type HeightEvents, newBlockOf } from "../src/gateway/live/block-events";
-import { cachedResult } from "../src/gateway/live/cached-read";
-import { HeightSequencer } from "../src/gateway/live/height-sequencer";
-import { IDLE_CLOSE_MS, UPSTREAM_SILENCE_MS } from "../src/gateway/live/limits";
-import { openUpstream, type Upstream } from "../src/gateway/live/upstream-socket";
+import { type Config, readConfig } from "../../src/config";
+import { type HeightEvents, newBlockOf } from "../../src/gateway/live/block-events";
+import { cachedResult } from "../../src/gateway/live/cached-read";
+import { HeightSequencer } from "../../src/gateway/live/height-sequencer";
+import { IDLE_CLOSE_MS, UPSTREAM_SILENCE_MS } from "../../src/gateway/live/limits";
+import { openUpstream, type Upstream } from "../../src/gateway/live/upstream-socket";
 
 /** The watchdog's period while subscribers remain. */
 // An alarm also keeps the object in memory: an object no request reaches is evicted within seconds, and its

@@ -5,12 +5,12 @@
  * its configuration (read once, here), storage, the alarm and the shared upstream health.
  */
 import { DurableObject } from "cloudflare:workers";
-import { readConfig } from "../src/config";
-import { ShieldCore } from "../src/gateway/shield/core";
-import { shieldHealth } from "../src/gateway/shield/health-link";
-import type { ShieldAsk, ShieldReply } from "../src/gateway/shield/protocol";
-import { ShieldStore } from "../src/gateway/shield/store";
-import { replyTo } from "../src/gateway/shield/wire";
+import { readConfig } from "../../src/config";
+import { ShieldCore } from "../../src/gateway/shield/core";
+import { shieldHealth } from "../../src/gateway/shield/health-link";
+import type { ShieldAsk, ShieldReply } from "../../src/gateway/shield/protocol";
+import { ShieldStore } from "../../src/gateway/shield/store";
+import { replyTo } from "../../src/gateway/shield/wire";
 
 export class QueryShield extends DurableObject<Env> {
   private readonly store: ShieldStore;

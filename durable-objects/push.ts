@@ -5,7 +5,7 @@
  * final; keep-alives ("ping") are answered without waking the object.
  */
 import { DurableObject } from "cloudflare:workers";
-import { errorResponse, type ErrorSpec } from "../errors";
+import { errorResponse, type ErrorSpec } from "../src/errors";
 
 /** What subscribers are sent: the message, and once nothing will change any more, the reason they are closed with. */
 export interface PushView {

@@ -18,7 +18,7 @@
  * Stored: one key per waiting onboarding (`w:<id>` → its addresses and when it was last renewed) and the cursor.
  */
 import { DurableObject } from "cloudflare:workers";
-import { BlockReadError, readBlockStrings, readHead } from "../src/chain-follower/chain-blocks";
+import { BlockReadError, readBlockStrings, readHead } from "../../src/chain-follower/chain-blocks";
 import {
   AddressIndex,
   ASLEEP,
@@ -32,16 +32,16 @@ import {
   readBlock,
   type FollowerCursor,
   type Wake,
-} from "../src/chain-follower/machine";
-import { readConfig, type Config } from "../src/config";
-import { UpstreamBoard } from "../src/gateway/upstream-board";
-import { noUpstreamAnswered } from "../src/gateway/upstreams";
-import { fanOut } from "../src/fan-out";
-import { errorText, log } from "../src/log";
+} from "../../src/chain-follower/machine";
+import { readConfig, type Config } from "../../src/config";
+import { UpstreamBoard } from "../../src/gateway/upstream-board";
+import { noUpstreamAnswered } from "../../src/gateway/upstreams";
+import { fanOut } from "../../src/fan-out";
+import { errorText, log } from "../../src/log";
 
 const CURSOR_KEY = "cursor";
 /** A told height older than this no longer stands for the head: the pass reads it (the feed's heartbeat is 2 s). */
-export const PUSH_STALE_MS = 5_000;
+const PUSH_STALE_MS = 5_000;
 const WATCH_PREFIX = "w:";
 
 /** A registration as stored: the addresses, and when it was last renewed (ms). */

@@ -6,7 +6,7 @@
  * next reports.
  */
 import { DurableObject } from "cloudflare:workers";
-import { UpstreamBoard, type UpstreamState } from "../src/gateway/upstream-board";
+import { UpstreamBoard, type UpstreamState } from "../../src/gateway/upstream-board";
 
 export class UpstreamHealth extends DurableObject<Env> {
   private readonly board = new UpstreamBoard();

@@ -6,9 +6,11 @@
  * without one (chunked) is measured by `bodyLimit`: counted in bytes as it streams and refused at
  * the first chunk past the limit, never read to its end.
  */
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import type { AppEnv } from "../app-env";
 import { ApiError, GrpcCode } from "../errors";
+import { RPC_ROUTE } from "../gateway/rpc/limits";
 
 /** Largest request body the Worker reads, in bytes; a route may refuse less (src/http/json-body.ts). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -126,3 +128,11 @@ export function bodyTooLarge(limitBytes: number): ApiError {
     metadata: { limit_bytes: String(limitBytes) },
   });
 }
+
+/** A body the entry found over the Worker's limit is refused before a route reads it; the RPC face refuses its own. */
+export const refuseOverBodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const path = c.req.path;
+  const rpc = path === RPC_ROUTE || path.startsWith(`${RPC_ROUTE}/`);
+  if (!rpc && isOverBodyLimit(c.req.raw)) throw bodyTooLarge(MAX_BODY_BYTES);
+  await next();
+};

@@ -18,7 +18,7 @@ import { requestIdOf } from "./middleware/request-context";
 type Answer = Response | Promise<Response>;
 
 /** The Worker's `fetch`: what the pipeline, and each step's `next`, is. */
-export type WorkerFetch = (request: Request, env: Env, ctx: ExecutionContext) => Answer;
+type WorkerFetch = (request: Request, env: Env, ctx: ExecutionContext) => Answer;
 
 /** One step of the pipeline: answers `request`, or calls `next` with the request the next step reads. */
 type EntryMiddleware = (request: Request, env: Env, ctx: ExecutionContext, next: WorkerFetch) => Answer;
@@ -53,7 +53,10 @@ const memoryTier =
     return memory.then((answered) => answered ?? next(request, env, ctx));
   };
 
-/** The Worker for one configuration: the pipeline in front of its route table (`app`, by default built here). */
+/**
+ * The Worker for one configuration: the pipeline in front of its route table (`app`, by default built here).
+ * @internal the tests build one per configuration they need; the Worker takes `entryFor`'s
+ */
 export function buildEntry(config: Config, app: Hono<AppEnv> = buildApp(config)): WorkerFetch {
   return compose([bodyLimit, memoryTier(config)], (request, env, ctx) => app.fetch(request, env, ctx));
 }
@@ -63,6 +66,7 @@ const entries = new WeakMap<object, WorkerFetch>();
 /**
  * The Worker of `env`'s configuration, built once per `env` object: the only place an app is built for a deployment
  * (the Worker's requests, and a Durable Object's read through the RPC face). Throws `ConfigError` when `env` is wrong.
+ * @public for the live face's reads through the RPC face, which build their own app until they take this one
  */
 export function entryFor(env: Env): WorkerFetch {
   let entry = entries.get(env);

@@ -1,4 +1,4 @@
-/** The dashboard's refusals, in the one error shape: every failure to sign in or to be signed in is a 401; too many, a 429. */
+/** The dashboard's refusals in the one error shape: a failure to sign in or to be signed in is a 401; too many, 429. */
 import { ApiError, GrpcCode } from "../errors";
 import { clientIp, type RateLimitRule } from "../http/rate-limit";
 

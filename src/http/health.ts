@@ -17,7 +17,7 @@ import { INDEX_NOT_READY, indexReadiness } from "../onboardings/index/store";
  * `ok` while some upstream is usable; `down` when every one is being skipped after failures.
  * `shared` is the health object's view (null: shield off, or the object did not answer in time).
  */
-export function healthReport(
+function healthReport(
   config: Config,
   deployment: WorkerVersionMetadata | undefined,
   shared: UpstreamState[] | null = null,
@@ -78,7 +78,7 @@ export function healthReport(
 }
 
 /** The webhook endpoint as its lane (durable-objects/onboardings/WebhookLane.ts) sees it. */
-export interface WebhookEndpointState {
+interface WebhookEndpointState {
   failing_since: string | null;
   last_error: string | null;
   waiting: number;
@@ -99,7 +99,7 @@ function known(config: Config, shared: UpstreamState[] | null, now: number): Ups
  * and feed read; when not, what is missing and the command that creates it. Not part of `status`:
  * the gateway and the pairing work without it.
  */
-export async function indexHealth(db: D1Database) {
+async function indexHealth(db: D1Database) {
   const readiness = await indexReadiness(db).catch((err: unknown) => ({ ready: false, error: String(err) }));
   return readiness.ready ? { ready: true } : { ...readiness, fix: INDEX_NOT_READY.metadata!.command };
 }

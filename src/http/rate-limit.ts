@@ -21,7 +21,7 @@ export interface RateLimitRule {
 /** The client's IP as Cloudflare gives it (`CF-Connecting-IP`); "unknown" without one. */
 export const clientIp = (c: Context<AppEnv>): string => c.req.header("cf-connecting-ip") ?? "unknown";
 
-/** Counts this request under `rule`; throws the 429 once the binding refuses it. Does nothing with `RATE_LIMITS=off`. */
+/** Counts this request under `rule`; throws the 429 once the binding refuses it. Nothing with `RATE_LIMITS=off`. */
 export async function enforceRateLimit(c: Context<AppEnv>, rule: RateLimitRule): Promise<void> {
   if (!c.get("config").rateLimits) return;
   const { success } = await rule.binding(c.env).limit({ key: rule.key(c) });

@@ -44,7 +44,7 @@ export function fillOpenApi(template: string, config: Config): string {
 }
 
 /** The document for `config`, from the assets; throws (a logged 500) when the build did not write the template. */
-export async function servedOpenApi(assets: Fetcher, origin: string, config: Config): Promise<string> {
+async function servedOpenApi(assets: Fetcher, origin: string, config: Config): Promise<string> {
   const template = await assets.fetch(new Request(new URL(OPENAPI_TEMPLATE_PATH, origin)));
   if (!template.ok)
     throw new Error(

@@ -1,4 +1,4 @@
-/** The per-client limit on storing new sessions (`SESSION_CREATE_LIMITER`): a create, or the first use of a signed id. */
+/** The per-client limit on storing new sessions (`SESSION_CREATE_LIMITER`): a create, or a signed id's first use. */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { clientIp, enforceRateLimit, rateLimit, type RateLimitRule } from "../http/rate-limit";

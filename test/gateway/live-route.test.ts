@@ -59,6 +59,32 @@ describe("a subscriber's frame", () => {
     expect(refusal(JSON.stringify({ id: 1, method: "status" })).data).toMatch(/"jsonrpc":"2.0"/);
   });
 
+  it("refuses a repeated query by its text, whatever the call's id", () => {
+    const subs = [{ id: "7", query: "tm.event='NewBlock'" }];
+    expect(refusal(call("subscribe", { query: "tm.event='NewBlock'" }, 8), subs).data).toBe("already subscribed");
+    const other = socketCall(call("subscribe", { query: "tm.event='Tx'" }, 7), subs);
+    expect(other).toMatchObject({ subs: [...subs, { id: "7", query: "tm.event='Tx'" }] });
+  });
+
+  it("judges a frame's length in UTF-8 bytes: 65,536 pass, one more is refused, however the characters are written", () => {
+    const bytes = (text: string) => new TextEncoder().encode(text).length;
+    /** A status call of exactly `size` bytes, padded with `filler` (then ASCII). */
+    const sized = (size: number, filler: string) => {
+      const room = size - bytes(call("status", { pad: "" }));
+      const n = Math.floor(room / bytes(filler));
+      return call("status", { pad: filler.repeat(n) + "a".repeat(room - n * bytes(filler)) });
+    };
+    for (const filler of ["€", "😀", "é", "a"]) {
+      const fits = sized(65_536, filler);
+      expect(bytes(fits)).toBe(65_536);
+      expect(socketCall(fits, [])).toHaveProperty("read");
+      const over = sized(65_537, filler);
+      expect(refusal(over).data).toMatch(/at most 65536 bytes/);
+    }
+    // Three-byte characters: under the limit in UTF-16 units, over it in bytes.
+    expect(sized(65_537, "€").length).toBeLessThan(65_536);
+  });
+
   it("hands a read method to the cache as written", () => {
     const frame = call("block", { height: "5" });
     expect(socketCall(frame, [])).toEqual({ read: frame });

@@ -41,8 +41,8 @@ export class LiveShard extends DurableObject<Env> {
     return this.sockets.message(ws, message);
   }
 
-  override webSocketClose(ws: WebSocket): Promise<void> {
-    return this.sockets.closed(ws);
+  override webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    return this.sockets.closed(ws, code, reason);
   }
 
   override webSocketError(ws: WebSocket): Promise<void> {

@@ -172,7 +172,9 @@ export class ShardSockets {
   }
 
   /** A socket closed or failed: its subscriptions go, and the feed is left with the last one. */
-  async closed(ws: WebSocket): Promise<void> {
+  async closed(ws: WebSocket, code = 1000, reason = ""): Promise<void> {
+    // The closing handshake's reply (1005 and 1006 are never sent: they say no code came).
+    tryClose(ws, code === 1005 || code === 1006 ? 1000 : code, reason);
     await this.drop(ws, true);
   }
 

@@ -35,6 +35,46 @@ describe("GET /rpc/websocket", () => {
   });
 });
 
+describe("sockets held per client IP", () => {
+  const ip = () => `203.0.113.${Math.floor(Math.random() * 250)}-${tag()}`;
+  const door = (vars: Record<string, string>) => {
+    const served = gateway([tag()], { RPC_UPSTREAM_URLS: `${DEVNET}/~${tag()}/rpc`, ...vars });
+    return (from: string) =>
+      served.fetch("/rpc/websocket", { headers: { upgrade: "websocket", "cf-connecting-ip": from } });
+  };
+  const held = (response: Response) => {
+    expect(response.status).toBe(101);
+    const ws = response.webSocket!;
+    ws.accept();
+    return ws;
+  };
+
+  it("answers the upgrade past the cap with 429 in the one error shape, and takes one again once a socket closes", async () => {
+    const open = door({ RATE_LIMITS: "on", LIVE_SOCKETS_PER_IP: "3" });
+    const client = ip();
+    const sockets = [held(await open(client)), held(await open(client)), held(await open(client))];
+    const refused = await open(client);
+    expect(refused.status).toBe(429);
+    expect(refused.webSocket).toBeNull();
+    const body = errorBodySchema.parse(await refused.json());
+    expect(body.details[0]!.reason).toBe("TOO_MANY_SOCKETS");
+    expect(body.message).toMatch(/holds 3 live sockets/);
+    held(await open(ip()));
+    sockets[0]!.close(1000, "done");
+    let again = await open(client);
+    for (const end = Date.now() + 20_000; again.status === 429 && Date.now() < end; again = await open(client))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    held(again);
+    expect((await open(client)).status).toBe(429);
+  });
+
+  it("holds no cap with RATE_LIMITS off", async () => {
+    const open = door({ RATE_LIMITS: "off", LIVE_SOCKETS_PER_IP: "1" });
+    const client = ip();
+    for (let i = 0; i < 3; i++) held(await open(client));
+  });
+});
+
 describe("a subscriber's frame", () => {
   it("subscribes, unsubscribes and refuses as CometBFT does, with the reason in data", () => {
     const first = socketCall(call("subscribe", { query: "tm.event='NewBlock'" }), []);

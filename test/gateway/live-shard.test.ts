@@ -6,8 +6,8 @@
  */
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CLIENT_IP_HEADER } from "../../src/gateway/live/limits";
-import type { ShardState } from "../../src/gateway/live/shard-sockets";
+import { CLIENT_IP_HEADER, SHARD_NAME_HEADER } from "../../src/gateway/live/limits";
+import { type ShardState, ShardSockets } from "../../src/gateway/live/shard-sockets";
 import { freshShard, heightAt, openSocket, shardStub, type TestSocket, until } from "./live-shard-helpers";
 
 describe("a tag named like an Object member", () => {
@@ -175,5 +175,68 @@ describe("a socket's rate of frames", () => {
     await shard.deliver(await heightAt(71));
     await until(() => honest.heights().length === 2);
     expect(honest.heights()).toEqual([70, 71]);
+  });
+});
+
+describe("joining the feed", () => {
+  it("refuses only the subscribes that waited on a join that failed, and the next subscribe joins again", async () => {
+    const name = freshShard();
+    await runInDurableObject(shardStub(name), async (_, state: DurableObjectState) => {
+      // The feed as the shard reaches it over RPC: its first join fails after a while, the next ones succeed.
+      const joins: string[] = [];
+      let fail = true;
+      let answer!: () => void;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      const feed = {
+        async join(shard: string) {
+          joins.push(shard);
+          await answered;
+          if (fail) throw new Error("Network connection lost.");
+        },
+        async leave() {},
+      };
+      const shard = new ShardSockets(
+        state,
+        () => feed,
+        async () => "",
+        {},
+      );
+      const open = async (ip: string) => {
+        const response = await shard.accept(
+          new Request("https://edge.test/rpc/websocket", {
+            headers: { [SHARD_NAME_HEADER]: name, [CLIENT_IP_HEADER]: ip },
+          }),
+        );
+        const client = response.webSocket!;
+        client.accept();
+        const frames: Record<string, unknown>[] = [];
+        client.addEventListener("message", (event) => {
+          frames.push(JSON.parse(event.data as string));
+        });
+        return { server: state.getWebSockets(ip)[0]!, frames };
+      };
+      const [a, b] = [await open("198.51.100.1"), await open("198.51.100.2")];
+      const subscribe = (id: number, query: string) =>
+        JSON.stringify({ jsonrpc: "2.0", id, method: "subscribe", params: { query } });
+      const first = shard.message(a.server, subscribe(1, "tm.event='NewBlock'"));
+      const second = shard.message(b.server, subscribe(2, "tm.event='NewBlockHeader'"));
+      answer();
+      await Promise.all([first, second]);
+      expect(joins).toEqual([name]);
+      await until(() => a.frames.length === 1 && b.frames.length === 1);
+      for (const { frames } of [a, b])
+        expect((frames[0]!.error as { data: string }).data).toBe(
+          "the network's live feed could not be reached; try again",
+        );
+      expect(shard.state()).toMatchObject({ subscriptions: 0, joined: false });
+      fail = false;
+      await shard.message(b.server, subscribe(3, "tm.event='NewBlock'"));
+      expect(joins).toEqual([name, name]);
+      expect(shard.state()).toMatchObject({ subscriptions: 1, joined: true });
+      shard.deliver(await heightAt(5));
+      await until(() => b.frames.length === 3);
+      expect(b.frames[1]).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+      expect(b.frames[2]).toMatchObject({ id: 3, result: { query: "tm.event='NewBlock'" } });
+    });
   });
 });

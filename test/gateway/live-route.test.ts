@@ -49,7 +49,7 @@ describe("sockets held per client IP", () => {
     return ws;
   };
 
-  it("answers the upgrade past the cap with 429 in the one error shape, and takes one again once a socket closes", async () => {
+  it("answers past the cap 429 in the one error shape, and takes one again once a socket closes", async () => {
     const open = door({ RATE_LIMITS: "on", LIVE_SOCKETS_PER_IP: "3" });
     const client = ip();
     const sockets = [held(await open(client)), held(await open(client)), held(await open(client))];
@@ -106,7 +106,7 @@ describe("a subscriber's frame", () => {
     expect(other).toMatchObject({ subs: [...subs, { id: "7", query: "tm.event='Tx'" }] });
   });
 
-  it("judges a frame's length in UTF-8 bytes: 65,536 pass, one more is refused, however the characters are written", () => {
+  it("judges a frame's length in UTF-8 bytes: 65,536 pass, one more is refused, whatever the characters", () => {
     const bytes = (text: string) => new TextEncoder().encode(text).length;
     /** A status call of exactly `size` bytes, padded with `filler` (then ASCII). */
     const sized = (size: number, filler: string) => {

@@ -13,10 +13,7 @@ export const freshShard = () => `chain-devnet-1:t${crypto.randomUUID().slice(0, 
 export const shardStub = (name: string) => env.LIVE_SHARDS.get(env.LIVE_SHARDS.idFromName(name));
 
 /** A `NewBlock` value at `height` with the finalize-block events given. */
-export const blockAt = (
-  height: number,
-  events: { type: string; attributes: { key: string; value: string }[] }[] = [],
-) =>
+const blockAt = (height: number, events: { type: string; attributes: { key: string; value: string }[] }[] = []) =>
   ({
     block: { header: { height: String(height), chain_id: "chain-devnet-1" }, data: { txs: [] } },
     block_id: { hash: "" },

@@ -58,7 +58,7 @@ describe("one socket's failure", () => {
 });
 
 describe("the compiled queries", () => {
-  it("follow the subscriptions: unsubscribe, unsubscribe_all, close and cancelAll drop what no socket holds", async () => {
+  it("follow the subscriptions: unsubscribe, unsubscribe_all, close and cancelAll drop what none holds", async () => {
     const name = freshShard();
     const shard = shardStub(name);
     const [a, b] = [await openSocket(name), await openSocket(name)];
@@ -151,7 +151,7 @@ describe("every height once, across a restart of the shard", () => {
 });
 
 describe("a socket's rate of frames", () => {
-  it("answers past 50 at once with an error saying why, unread, closes the socket after 100 in a row, and the others go on", async () => {
+  it("refuses past 50 at once, unread, closes after 100 refused in a row; the others go on", async () => {
     const name = freshShard();
     const shard = shardStub(name);
     const honest = await openSocket(name);
@@ -238,5 +238,14 @@ describe("joining the feed", () => {
       expect(b.frames[1]).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
       expect(b.frames[2]).toMatchObject({ id: 3, result: { query: "tm.event='NewBlock'" } });
     });
+  });
+});
+
+describe("a read on a socket", () => {
+  it("is answered by the RPC face's own checks, with the caller's id", async () => {
+    const socket = await openSocket(freshShard());
+    const refused = await socket.call("abci_query", { path: "/cosmos.gov.v1.Query/Proposals", data: "" }, "r1");
+    expect(refused).toMatchObject({ id: "r1", error: { code: -32602 } });
+    expect((await socket.call("block", { height: "-3" }, 8)).error).toMatchObject({ code: -32602 });
   });
 });

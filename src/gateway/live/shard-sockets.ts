@@ -178,7 +178,7 @@ export class ShardSockets {
     await this.drop(ws, true);
   }
 
-  /** One height's events: each to every subscription whose query matches. False: nobody here (the feed may forget it). */
+  /** One height's events, to every subscription whose query matches. False: nobody here (the feed may forget it). */
   deliver(batch: HeightEvents): boolean {
     if (this.subscriptions === 0) {
       this.emptied();
@@ -231,7 +231,7 @@ export class ShardSockets {
     return { sockets: this.ctx.getWebSockets().length, subscriptions, queries: this.queries.size, height, joined };
   }
 
-  /** Joins the feed; concurrent subscribes share one attempt, and a failed one leaves the next subscribe to try again. */
+  /** Joins the feed: concurrent subscribes share one attempt; after a failed one the next subscribe tries again. */
   private join(): Promise<void> {
     this.joining ??= (async () => {
       try {

@@ -28,7 +28,7 @@ const failure = (data: string) => new RpcError(-32603, data);
  * Whether a text frame is over MAX_FRAME_BYTES in UTF-8, judged without copying it: a UTF-16 unit is 1 to 3 bytes,
  * so only a frame between a third of the limit and the limit in units has its bytes counted.
  */
-export function textOverLimit(frame: string): boolean {
+function textOverLimit(frame: string): boolean {
   if (frame.length > MAX_FRAME_BYTES) return true;
   if (frame.length * 3 <= MAX_FRAME_BYTES) return false;
   let bytes = 0;

@@ -27,6 +27,9 @@ describe("a tag named like an Object member", () => {
     await until(() => honest.every((s) => s.heights().length === 3));
     for (const socket of honest) expect(socket.heights()).toEqual([5, 6, 7]);
     for (const socket of hostile) expect(socket.heights()).toEqual([]);
+    // Their match never throws: they stay open, subscribed.
+    for (const socket of hostile) expect(socket.closed).toBeNull();
+    expect(await shard.state()).toMatchObject({ subscriptions: 10 });
   });
 });
 
@@ -35,7 +38,7 @@ const errorsOf = (socket: TestSocket) =>
   socket.frames.filter((f) => "error" in f).map((f) => (f.error as { code: number; data: string }).data);
 
 describe("one socket's failure", () => {
-  it("closes that socket alone: the others of its shard get every height", async () => {
+  it("closes that socket alone, saying why: the others of its shard get every height", async () => {
     const name = freshShard();
     const broken = "192.0.2.66";
     const sockets = [
@@ -46,14 +49,16 @@ describe("one socket's failure", () => {
     for (const socket of sockets) await socket.call("subscribe", { query: "tm.event='NewBlock'" });
     const shard = shardStub(name);
     await shard.deliver(await heightAt(1));
-    // One socket can no longer take a frame: its send throws.
+    // One socket's subscription can no longer be matched: its query does not compile.
     await runInDurableObject(shard, (_, state: DurableObjectState) => {
-      state.getWebSockets(broken)[0]!.close(1000, "gone");
+      state.getWebSockets(broken)[0]!.serializeAttachment({ subs: [{ id: "1", query: "tm.event = ((" }] });
     });
     await shard.deliver(await heightAt(2));
     await shard.deliver(await heightAt(3));
     await until(() => sockets.slice(1).every((s) => s.heights().length === 3));
     for (const socket of sockets.slice(1)) expect(socket.heights()).toEqual([1, 2, 3]);
+    await until(() => sockets[0]!.closed !== null);
+    expect(sockets[0]!.closed).toEqual({ code: 1011, reason: "height 2 could not be delivered to this socket" });
   });
 });
 

@@ -138,7 +138,7 @@ describe("a socket sending thousands of frames a second", () => {
 });
 
 describe("sockets held per client IP", () => {
-  it(`one IP holding ${CAP} is refused the next with 429 in the one error shape, then served once it closes one`, async () => {
+  it(`one IP holding ${CAP} is refused the next (429, the one error shape), served once it closes one`, async () => {
     const edge = `${capped.url.replace(/^http/, "ws")}/rpc/websocket`;
     const open = () =>
       new Promise<WebSocket | { status: number; body: string }>((resolve, reject) => {

@@ -151,6 +151,8 @@ export class ShardSockets {
         } catch {
           return trySend(ws, refusal(frame as string, "the network's live feed could not be reached; try again"));
         }
+        // A socket that closed meanwhile has had its close handled: nothing is kept for it.
+        if (ws.readyState !== WebSocket.OPEN) return;
         continue;
       }
       if (next) {

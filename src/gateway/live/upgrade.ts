@@ -35,7 +35,8 @@ export async function liveUpgrade(c: Context<AppEnv>): Promise<Response> {
       reason: "NO_RPC_UPSTREAM",
       message: "no CometBFT node is configured (RPC_UPSTREAM_URLS)",
     });
-  const client = c.req.header("cf-connecting-ip") ?? "unknown";
+  // A socket's tag holds at most 256 characters; an IP address is at most 45.
+  const client = (c.req.header("cf-connecting-ip") ?? "unknown").slice(0, 64);
   if (config.rateLimits) {
     const { success } = await c.env.LIVE_OPEN_LIMITER.limit({ key: client });
     if (!success)

@@ -130,6 +130,8 @@ export class ShardSockets {
 
   /** One frame: refused past the socket's rate before it is read, else judged and answered. */
   async message(ws: WebSocket, frame: string | ArrayBuffer): Promise<void> {
+    // Frames still arriving on a socket closed for its rate are dropped unread.
+    if (ws.readyState !== WebSocket.OPEN) return;
     const verdict = this.budget.take(ws, Date.now());
     if (verdict !== "read") {
       trySend(ws, RATE_REFUSAL);

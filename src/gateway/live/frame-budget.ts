@@ -2,8 +2,8 @@
  * Each socket's rate of frames: a token bucket of FRAME_BURST frames, refilled at
  * FRAME_RATE_PER_SECOND. A frame past it is refused before anything reads it: a prepared reply,
  * no JSON parse. REFUSED_FRAMES_TO_CLOSE refusals in a row close the socket, and frames still
- * arriving on it are dropped unread (the runtime still hands each one to the shard as an event). The buckets live in memory: an object woken from hibernation starts every
- * socket with a full one.
+ * arriving on it are dropped unread (the runtime still hands each one to the shard as an event).
+ * The buckets live in memory: an object woken from hibernation starts every socket with a full one.
  */
 import { FRAME_BURST, FRAME_RATE_PER_SECOND, REFUSED_FRAMES_TO_CLOSE } from "./limits";
 

@@ -9,6 +9,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../../src/config";
+import type { LiveFeed } from "./LiveFeed";
 import type { HeightEvents } from "../../src/gateway/live/block-events";
 import { cachedRead } from "../../src/gateway/live/cached-read";
 import {
@@ -21,7 +22,7 @@ import {
 
 export class LiveShard extends DurableObject<Env> {
   private sockets!: ShardSockets;
-  private feedStub: FeedLink | null = null;
+  private feedStub: DurableObjectStub<LiveFeed> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -64,9 +65,20 @@ export class LiveShard extends DurableObject<Env> {
     return this.sockets.state();
   }
 
-  /** One stub for every call, so the feed takes this shard's joins and leaves in the order they were sent. */
+  /**
+   * One stub for every call, so the feed takes this shard's joins and leaves in the order they were sent; a call
+   * that fails drops it (a stub may be broken for good after an error), and the next call makes a new one.
+   */
   private feed(): FeedLink {
     const feeds = this.env.LIVE_FEEDS;
-    return (this.feedStub ??= feeds.get(feeds.idFromName(readConfig(this.env).chainId)));
+    const stub = (this.feedStub ??= feeds.get(feeds.idFromName(readConfig(this.env).chainId)));
+    const dropOnError = (err: unknown): never => {
+      if (this.feedStub === stub) this.feedStub = null;
+      throw err;
+    };
+    return {
+      join: (shard, origin) => stub.join(shard, origin).catch(dropOnError),
+      leave: (shard) => stub.leave(shard).catch(dropOnError),
+    };
   }
 }

@@ -18,7 +18,7 @@ export const BROWSER_GROUPS: readonly (readonly string[])[] = [
     "shell-safety.test.ts",
   ],
   ["dashboard.test.ts", "dashboard-access.test.ts", "journey.test.ts"],
-  ["live.test.ts", "live-faults.test.ts"],
+  ["live.test.ts", "live-faults.test.ts", "live-hostile.test.ts"],
 ];
 
 /** `files` (paths below test/e2e) in `groups`, and the ones no group names in a last group; a named file missing throws. */

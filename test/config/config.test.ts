@@ -148,6 +148,23 @@ describe("the session-creation limiter", () => {
   });
 });
 
+describe("the live face's limiter", () => {
+  // docs/GATEWAY.md, docs/SECURITY.md: 120 sockets opened a minute per client IP, on its own binding.
+  it("allows 120 opens a minute per client in every environment, on a namespace of its own", () => {
+    const limiters = [...wranglerToml.matchAll(/name = "LIVE_OPEN_LIMITER"\nnamespace_id = "(\d+)"\n(simple = .*)/g)];
+    const environments = [...wranglerToml.matchAll(/name = "SESSION_CREATE_LIMITER"/g)].length;
+    expect(limiters.length).toBe(environments);
+    for (const [, , limiter] of limiters) expect(limiter).toBe("simple = { limit = 120, period = 60 }");
+    const namespaces = [...wranglerToml.matchAll(/namespace_id = "(\d+)"/g)].map((m) => m[1]);
+    expect(new Set(namespaces).size).toBe(namespaces.length);
+  });
+
+  it("lets one client IP hold 100 sockets unless LIVE_SOCKETS_PER_IP says otherwise", () => {
+    expect(readConfig(only({ NETWORK_PROFILE: "local" })).liveSocketsPerIp).toBe(100);
+    expect(readConfig(only({ NETWORK_PROFILE: "local", LIVE_SOCKETS_PER_IP: "7" })).liveSocketsPerIp).toBe(7);
+  });
+});
+
 describe("the host handoff's settings", () => {
   const secret = `whsec_${btoa("0123456789abcdef0123456789abcdef")}`;
   const refusal = (vars: Record<string, string>) => {

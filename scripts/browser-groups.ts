@@ -17,7 +17,7 @@ export const BROWSER_GROUPS: readonly (readonly string[])[] = [
     "host-loop.test.ts",
     "shell-safety.test.ts",
   ],
-  ["dashboard.test.ts", "dashboard-access.test.ts", "journey.test.ts"],
+  ["dashboard.test.ts", "dashboard-access.test.ts", "journey.test.ts", "live-upstream.test.ts"],
   ["live.test.ts", "live-faults.test.ts", "live-hostile.test.ts"],
 ];
 

@@ -186,7 +186,10 @@ function leftByHand(environment: Environment, written: boolean): string[] {
         `under ${vars} (docs/HOSTS.md, "The dashboard"); until then the dashboard signs in with a host API key.`,
     );
   if (!environment.webhook)
-    left.push(`Webhooks: set HOST_WEBHOOK_URL (https) under ${vars} to receive signed events.`);
+    left.push(
+      `Webhooks: set HOST_WEBHOOK_URL (https) under ${vars}, after setting a HOST_WEBHOOK_SECRET your receiver ` +
+        "also holds (the one set here is never shown): docs/HOSTS.md, Deploy.",
+    );
   if (!environment.rpcUpstreams)
     left.push(
       `/rpc and the live face (/rpc/websocket) are off: set RPC_UPSTREAM_URLS (your CometBFT nodes) under ${vars} ` +

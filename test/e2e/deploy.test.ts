@@ -264,7 +264,9 @@ describe("docs/HOSTS.md's deploy steps", () => {
     expect(run.status).toBe(0);
     expect(host.read().workers["chain-edge-testnet"]!.deploys).toBe(1);
     expect(host.read().databases).toHaveLength(1);
-    for (const command of [...guide.matchAll(/(?:npx )?wrangler (?:secret put|deploy|d1 migrations apply)[^`\n]*/g)])
-      expect(command[0]).toMatch(/--env/);
+    const texts = ["docs/HOSTS.md", "README.md", "wrangler.toml"].map((file) => readFileSync(file, "utf8"));
+    for (const text of texts)
+      for (const command of text.matchAll(/wrangler (?:secret put|deploy|d1 migrations apply)[^`\n]*/g))
+        expect(command[0]).toMatch(/--env/);
   });
 });

@@ -80,7 +80,9 @@ async function checkLogin(wrangler: Wrangler, environment: Environment, dryRun: 
         `name one, e.g. CLOUDFLARE_ACCOUNT_ID=${accounts[0]!.id} npm run deploy -- --env ${environment.name}`,
     );
   const account = accounts.find((a) => a.id === chosen) ?? accounts[0];
-  log(`Logged in${user.email ? ` as ${user.email}` : ""}${account ? `, account ${account.name} (${account.id})` : ""}.`);
+  log(
+    `Logged in${user.email ? ` as ${user.email}` : ""}${account ? `, account ${account.name} (${account.id})` : ""}.`,
+  );
   return { loggedIn: true };
 }
 

@@ -40,7 +40,7 @@ const NOT_INHERITED = [
 ] as const;
 
 /** One `[[env.<name>.d1_databases]]` entry; `id` is null while it is the placeholder (or missing). */
-export interface Database {
+interface Database {
   readonly binding: string;
   readonly name: string;
   readonly id: string | null;
@@ -152,7 +152,10 @@ export function environmentProblems(config: string, name: string): string[] {
 function namespaceClashes(top: Table): string[] {
   const scopes: [string, Table][] = [
     ["[[ratelimits]]", top],
-    ...Object.entries(table(top.env)).map(([env, value]): [string, Table] => [`[[env.${env}.ratelimits]]`, table(value)]),
+    ...Object.entries(table(top.env)).map(([env, value]): [string, Table] => [
+      `[[env.${env}.ratelimits]]`,
+      table(value),
+    ]),
   ];
   const owners = new Map<string, string[]>();
   for (const [where, scope] of scopes)

@@ -123,7 +123,13 @@ describe("npm run deploy", () => {
 
     expect(run.stdout).toContain("page:       https://chain-edge-testnet.host-example.workers.dev/\n");
     expect(run.stdout).toContain("dashboard:  https://chain-edge-testnet.host-example.workers.dev/dashboard/\n");
-    for (const left of ["Access", "A custom domain", "workers_dev", "RPC_UPSTREAM_URLS", "UPSTREAM_AUTH_HEADER --env testnet"])
+    for (const left of [
+      "Access",
+      "A custom domain",
+      "workers_dev",
+      "RPC_UPSTREAM_URLS",
+      "UPSTREAM_AUTH_HEADER --env testnet",
+    ])
       expect(run.stdout.slice(run.stdout.indexOf("Left to do by hand"))).toContain(left);
   });
 
@@ -136,7 +142,12 @@ describe("npm run deploy", () => {
 
     const again = host.deploy("--env", "testnet");
     expect(again.status).toBe(0);
-    expect(host.calls().slice(calls).filter((c) => CHANGES.test(c.args.join(" ")))).toEqual([
+    expect(
+      host
+        .calls()
+        .slice(calls)
+        .filter((c) => CHANGES.test(c.args.join(" "))),
+    ).toEqual([
       { args: ["d1", "migrations", "apply", "ONBOARDING_INDEX", "--remote", "--env", "testnet"], stdin: "" },
       { args: ["deploy", "--env", "testnet"], stdin: "" },
     ]);
@@ -183,7 +194,12 @@ describe("npm run deploy", () => {
     expect(host.deploy("--env", "testnet").status).toBe(0);
     const calls = host.calls().length;
     const second = host.deploy("--env", "testnet", "--dry-run");
-    expect(host.calls().slice(calls).filter((c) => CHANGES.test(c.args.join(" ")))).toEqual([]);
+    expect(
+      host
+        .calls()
+        .slice(calls)
+        .filter((c) => CHANGES.test(c.args.join(" "))),
+    ).toEqual([]);
     expect(second.stdout).not.toContain("would run: wrangler d1 create");
     expect(second.stdout).not.toContain("would run: wrangler secret put");
   });
@@ -212,7 +228,9 @@ describe("npm run deploy", () => {
   });
 
   it("uses the database an interrupted run created rather than a second one", () => {
-    const host = newHost({ databases: [{ uuid: "5b3f0d5e-0000-4000-8000-000000000001", name: "chain-edge-onboardings-testnet" }] });
+    const host = newHost({
+      databases: [{ uuid: "5b3f0d5e-0000-4000-8000-000000000001", name: "chain-edge-onboardings-testnet" }],
+    });
     expect(host.deploy("--env", "testnet").status).toBe(0);
     expect(host.read().databases).toHaveLength(1);
     expect(databaseIdOf(host.config(), "testnet")).toBe("5b3f0d5e-0000-4000-8000-000000000001");
@@ -223,10 +241,12 @@ describe("npm run deploy", () => {
     const host = newHost();
     writeFileSync(
       join(host.clone, "wrangler.toml"),
-      host.config().replace(
-        `database_name = "chain-edge-onboardings-testnet"\ndatabase_id = "${PLACEHOLDER}"`,
-        `database_name = "chain-edge-onboardings-testnet"\ndatabase_id = "9e1a0000-0000-4000-8000-00000000abcd"`,
-      ),
+      host
+        .config()
+        .replace(
+          `database_name = "chain-edge-onboardings-testnet"\ndatabase_id = "${PLACEHOLDER}"`,
+          `database_name = "chain-edge-onboardings-testnet"\ndatabase_id = "9e1a0000-0000-4000-8000-00000000abcd"`,
+        ),
     );
     const run = host.deploy("--env", "testnet");
     expect(run.status).not.toBe(0);

@@ -12,7 +12,7 @@ import wranglerToml from "../../wrangler.toml?raw";
 const ID = "6f1c2a9e-4b7d-4e21-9a0f-3c5d8e7b1a42";
 
 describe("wrangler.toml's environments, as the deploy reads them", () => {
-  it("are testnet and fork, each deployable as it stands: every binding of the top level, a profile, unique ids", () => {
+  it("are testnet and fork, each deployable as it is: every binding of the top level, a profile, unique ids", () => {
     expect(environmentNames(wranglerToml)).toEqual(["testnet", "fork"]);
     for (const env of environmentNames(wranglerToml)) expect(environmentProblems(wranglerToml, env), env).toEqual([]);
   });
@@ -32,10 +32,7 @@ describe("wrangler.toml's environments, as the deploy reads them", () => {
   });
 
   it("finds an environment that lacks a binding of the top level (environments inherit none)", () => {
-    const lacking = wranglerToml.replace(
-      '[env.testnet.version_metadata]\nbinding = "CF_VERSION_METADATA"\n',
-      "",
-    );
+    const lacking = wranglerToml.replace('[env.testnet.version_metadata]\nbinding = "CF_VERSION_METADATA"\n', "");
     expect(environmentProblems(lacking, "testnet")).toEqual([
       "[env.testnet] lacks the version_metadata binding CF_VERSION_METADATA that the top level has " +
         "(environments do not inherit it)",
@@ -51,7 +48,10 @@ describe("wrangler.toml's environments, as the deploy reads them", () => {
   });
 
   it("refuses the local profile in an environment, and an environment without a profile", () => {
-    const local = wranglerToml.replace('[env.testnet.vars]\nNETWORK_PROFILE = "testnet"', '[env.testnet.vars]\nNETWORK_PROFILE = "local"');
+    const local = wranglerToml.replace(
+      '[env.testnet.vars]\nNETWORK_PROFILE = "testnet"',
+      '[env.testnet.vars]\nNETWORK_PROFILE = "local"',
+    );
     expect(environmentProblems(local, "testnet")).toEqual([
       "[env.testnet.vars] names the local profile, which is never deployed (its session signing key is public)",
     ]);

@@ -113,16 +113,23 @@ function wrangler(args: string[]): number {
     return fail("Not logged in. Run `wrangler login` first.");
   }
   if (command.startsWith("whoami")) {
-    console.log(JSON.stringify({ loggedIn: true, authType: "OAuth Token", email: account.email, accounts: account.accounts }));
+    console.log(
+      JSON.stringify({ loggedIn: true, authType: "OAuth Token", email: account.email, accounts: account.accounts }),
+    );
     return 0;
   }
   if (command === "d1 list") {
-    console.log(JSON.stringify(account.databases.map((d) => ({ ...d, created_at: "2026-11-28T00:00:00Z", version: "production" }))));
+    console.log(
+      JSON.stringify(
+        account.databases.map((d) => ({ ...d, created_at: "2026-11-28T00:00:00Z", version: "production" })),
+      ),
+    );
     return 0;
   }
   if (command.startsWith("d1 create")) {
     const name = positional[2]!;
-    if (account.databases.some((d) => d.name === name)) return fail(`A database with that name already exists [code: 7502]`);
+    if (account.databases.some((d) => d.name === name))
+      return fail(`A database with that name already exists [code: 7502]`);
     const uuid = randomUUID();
     account.databases.push({ uuid, name });
     save();
@@ -134,8 +141,11 @@ function wrangler(args: string[]): number {
     const target = positional[3];
     const db = databases.find((d) => d.binding === target || d.database_name === target);
     const found = account.databases.find((d) => d.uuid === db?.database_id);
-    if (!db || !found) return fail(`Couldn't find a D1 DB with the name or binding '${target}' in your wrangler.toml file.`);
-    const files = readdirSync(String(db.migrations_dir)).filter((f) => f.endsWith(".sql")).sort();
+    if (!db || !found)
+      return fail(`Couldn't find a D1 DB with the name or binding '${target}' in your wrangler.toml file.`);
+    const files = readdirSync(String(db.migrations_dir))
+      .filter((f) => f.endsWith(".sql"))
+      .sort();
     const applied = account.migrations[found.uuid] ?? [];
     const pending = files.filter((f) => !applied.includes(f));
     account.migrations[found.uuid] = [...applied, ...pending];
@@ -172,4 +182,5 @@ function wrangler(args: string[]): number {
   return fail(`the stub does not know \`wrangler ${args.join(" ")}\``);
 }
 
-if (process.argv[1] === SELF && existsSync(process.env.STUB_ACCOUNT ?? "")) process.exitCode = wrangler(process.argv.slice(2));
+if (process.argv[1] === SELF && existsSync(process.env.STUB_ACCOUNT ?? ""))
+  process.exitCode = wrangler(process.argv.slice(2));

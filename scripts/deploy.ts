@@ -63,7 +63,6 @@ interface Login {
 
 /** Step 1: the login; with several accounts, the one wrangler will use must be named. */
 async function checkLogin(wrangler: Wrangler, environment: Environment, dryRun: boolean): Promise<Login> {
-  log("$ wrangler whoami --json");
   const whoami = await wrangler.read(["whoami", "--json"]);
   if (!whoami.ok) {
     const how = "run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN)";
@@ -79,7 +78,9 @@ async function checkLogin(wrangler: Wrangler, environment: Environment, dryRun: 
       `This login reaches ${accounts.length} accounts (${accounts.map((a) => `${a.name}: ${a.id}`).join(", ")}): ` +
         `name one, e.g. CLOUDFLARE_ACCOUNT_ID=${accounts[0]!.id} npm run deploy -- --env ${environment.name}`,
     );
-  const account = accounts.find((a) => a.id === chosen) ?? accounts[0];
+  const account = chosen === undefined ? accounts[0] : accounts.find((a) => a.id === chosen);
+  if (account === undefined && accounts.length > 0)
+    throw new Refusal(`Account ${chosen} is not one this login reaches (${accounts.map((a) => a.id).join(", ")})`);
   log(
     `Logged in${user.email ? ` as ${user.email}` : ""}${account ? `, account ${account.name} (${account.id})` : ""}.`,
   );
@@ -90,7 +91,6 @@ async function checkLogin(wrangler: Wrangler, environment: Environment, dryRun: 
 async function provisionDatabases(wrangler: Wrangler, environment: Environment, login: Login, dryRun: boolean) {
   const list = async () => {
     if (!login.loggedIn) return [];
-    log("$ wrangler d1 list --json");
     const listed = await wrangler.read(["d1", "list", "--json"]);
     if (!listed.ok) throw new Error(`wrangler d1 list failed:\n${listed.stderr || listed.stdout}`);
     return printedJson(listed.stdout) as { uuid: string; name: string }[];
@@ -114,7 +114,8 @@ async function provisionDatabases(wrangler: Wrangler, environment: Environment, 
         if (id === undefined) throw new Error(`wrangler d1 create ${db.name} ran, but d1 list does not show it`);
       }
       if (id === undefined) log(`would write the new database's id into ${where} in ${CONFIG}`);
-      else if (!dryRun) {
+      else if (dryRun) log(`would write database_id = "${id}" into ${where} in ${CONFIG}`);
+      else {
         writeFileSync(CONFIG, withDatabaseId(readFileSync(CONFIG, "utf8"), environment.name, db.binding, id));
         log(`Wrote database_id = "${id}" into ${where} in ${CONFIG}.`);
         written = true;
@@ -130,7 +131,6 @@ async function provisionDatabases(wrangler: Wrangler, environment: Environment, 
 async function provisionSecrets(wrangler: Wrangler, environment: Environment, login: Login) {
   let present: string[] = [];
   if (login.loggedIn) {
-    log(`$ wrangler secret list --env ${environment.name} --format json`);
     const listed = await wrangler.read(["secret", "list", "--env", environment.name, "--format", "json"]);
     // A Worker never deployed has no secrets: wrangler says it is not found.
     if (listed.ok) present = (printedJson(listed.stdout) as { name: string }[]).map((s) => s.name);
@@ -159,7 +159,7 @@ async function deploy(wrangler: Wrangler, environment: Environment) {
   // wrangler prints the workers.dev URL it serves (with the account's subdomain) and each custom domain.
   const output = deployed ? deployed.stdout + deployed.stderr : "";
   const workersDev = /https:\/\/[\w.-]+\.workers\.dev/.exec(output)?.[0];
-  const customDomain = /^\s*([\w.-]+\.[a-z]{2,}) \(custom domain\)/im.exec(output)?.[1];
+  const customDomain = /^\s*([\w.-]+\.[a-z]{2,}) \(custom domain/im.exec(output)?.[1];
   return {
     base: customDomain
       ? `https://${customDomain}`

@@ -60,8 +60,9 @@ export class Wrangler {
     this.#options = options;
   }
 
-  /** A command that only reads the account: run quietly, also in a dry run. */
+  /** A command that only reads the account: announced, run quietly (its output is parsed), also in a dry run. */
   read(args: readonly string[]): Promise<Outcome> {
+    this.#options.log(`$ wrangler ${args.join(" ")}`);
     return run(args, { show: false });
   }
 

@@ -222,6 +222,10 @@ describe("npm run deploy", () => {
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain(`CLOUDFLARE_ACCOUNT_ID=${"1".repeat(32)} npm run deploy -- --env testnet`);
     expect(host.changes()).toEqual([]);
+    const other = host.bash(`CLOUDFLARE_ACCOUNT_ID=${"3".repeat(32)} node scripts/deploy.ts --env testnet`);
+    expect(other.status).not.toBe(0);
+    expect(other.stderr).toContain(`Account ${"3".repeat(32)} is not one this login reaches`);
+    expect(host.changes()).toEqual([]);
     const named = host.bash(`CLOUDFLARE_ACCOUNT_ID=${"2".repeat(32)} node scripts/deploy.ts --env testnet`);
     expect(named.status).toBe(0);
     expect(named.stdout).toContain(`account Two (${"2".repeat(32)})`);
@@ -252,6 +256,27 @@ describe("npm run deploy", () => {
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain("database_id 9e1a0000-0000-4000-8000-00000000abcd, which this account does not have");
     expect(host.changes()).toEqual([]);
+  });
+
+  it("names the custom domain as the page's address once the environment has one", () => {
+    const host = newHost();
+    writeFileSync(
+      join(host.clone, "wrangler.toml"),
+      host
+        .config()
+        .replace(
+          '# routes = [{ pattern = "edge-testnet.example.net", custom_domain = true }]',
+          'routes = [{ pattern = "edge-testnet.example.net", custom_domain = true }]',
+        ),
+    );
+    const run = host.deploy("--env", "testnet");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("page:       https://edge-testnet.example.net/\n");
+    expect(run.stdout).toContain("dashboard:  https://edge-testnet.example.net/dashboard/\n");
+    expect(run.stdout).toContain("workers.dev: https://chain-edge-testnet.host-example.workers.dev/\n");
+    const left = run.stdout.slice(run.stdout.indexOf("Left to do by hand"));
+    expect(left).not.toContain("A custom domain");
+    expect(left).toContain("workers_dev = false");
   });
 
   it("shows the new host API key even when the deploy after it fails", () => {

@@ -176,6 +176,8 @@ function wrangler(args: string[]): number {
     save();
     console.log(`Uploaded ${workerName} (1.00 sec)\nDeployed ${workerName} triggers (0.50 sec)`);
     if (env.workers_dev !== false) console.log(`  https://${workerName}.${account.subdomain}.workers.dev`);
+    for (const route of (env.routes ?? []) as { pattern: string; custom_domain?: boolean }[])
+      console.log(`  ${route.pattern}${route.custom_domain ? " (custom domain - zone name: example.net)" : ""}`);
     console.log(`Current Version ID: ${randomUUID()}`);
     return 0;
   }

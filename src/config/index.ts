@@ -172,7 +172,7 @@ function sessionSigningKey(key: string, profile: ProfileName): string | null {
     throw new ConfigError(
       `SESSION_SIGNING_KEY (secret) is the local profile's public key, which the "${profile}" profile refuses: set ` +
         `a secret of its own (npx wrangler secret put SESSION_SIGNING_KEY --env <environment>; at least 32 random ` +
-        "characters; npm run deploy -- --env <environment> makes one)",
+        "characters)",
     );
   }
   return key || null;

@@ -67,7 +67,7 @@ export function hostAuth(): MiddlewareHandler<AppEnv> {
         reason: "HOST_API_NOT_CONFIGURED",
         message:
           "The host API is not configured on this deployment: set HOST_API_KEYS " +
-          "(npx wrangler secret put HOST_API_KEYS --env <environment>, or npm run deploy -- --env <environment>)",
+          "(npx wrangler secret put HOST_API_KEYS --env <environment>)",
         metadata: { variable: "HOST_API_KEYS" },
       });
     }

@@ -118,7 +118,7 @@ export const INDEX_NOT_READY: ErrorSpec = {
   reason: "INDEX_NOT_READY",
   message:
     "The onboarding index has no tables on this deployment: run `npx wrangler d1 migrations " +
-    "apply ONBOARDING_INDEX --remote --env <environment>` (npm run deploy does), then ask again",
+    "apply ONBOARDING_INDEX --remote --env <environment>`, then ask again",
   metadata: { command: "npx wrangler d1 migrations apply ONBOARDING_INDEX --remote --env <environment>" },
 };
 

@@ -67,6 +67,9 @@ export interface Environment {
   readonly workersDev: boolean;
 }
 
+/** A host of the names reserved for examples (RFC 2606), as the fork's example and the commented lines use. */
+const EXAMPLE_HOST = /(?:^|[/.,])example\.(?:com|net|org)\b|\.example\b/i;
+
 type Table = Record<string, unknown>;
 
 const table = (value: unknown): Table =>
@@ -139,6 +142,12 @@ export function environmentProblems(config: string, name: string): string[] {
           `[env.${name}] lacks the ${key} binding ${binding} that the top level has (environments do not inherit it)`,
         );
   }
+  for (const [variable, value] of Object.entries(table(env.vars)))
+    if (typeof value === "string" && EXAMPLE_HOST.test(value))
+      problems.push(`[env.${name}.vars] ${variable} names an example host (${value}): set your own`);
+  for (const route of Array.isArray(env.routes) ? env.routes : [])
+    if (EXAMPLE_HOST.test(text(table(route).pattern) ?? String(route)))
+      problems.push(`[env.${name}] routes names an example host: set your own domain`);
   for (const db of readEnvironment(config, name)?.databases ?? [])
     if (db.name === "") problems.push(`[[env.${name}.d1_databases]] ${db.binding} has no database_name`);
   problems.push(...namespaceClashes(top));

@@ -266,13 +266,13 @@ describe("npm run deploy", () => {
         .config()
         .replace(
           '# routes = [{ pattern = "edge-testnet.example.net", custom_domain = true }]',
-          'routes = [{ pattern = "edge-testnet.example.net", custom_domain = true }]',
+          'routes = [{ pattern = "edge.testnet-host.io", custom_domain = true }]',
         ),
     );
     const run = host.deploy("--env", "testnet");
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain("page:       https://edge-testnet.example.net/\n");
-    expect(run.stdout).toContain("dashboard:  https://edge-testnet.example.net/dashboard/\n");
+    expect(run.stdout).toContain("page:       https://edge.testnet-host.io/\n");
+    expect(run.stdout).toContain("dashboard:  https://edge.testnet-host.io/dashboard/\n");
     expect(run.stdout).toContain("workers.dev: https://chain-edge-testnet.host-example.workers.dev/\n");
     const left = run.stdout.slice(run.stdout.indexOf("Left to do by hand"));
     expect(left).not.toContain("A custom domain");

@@ -12,9 +12,28 @@ import wranglerToml from "../../wrangler.toml?raw";
 const ID = "6f1c2a9e-4b7d-4e21-9a0f-3c5d8e7b1a42";
 
 describe("wrangler.toml's environments, as the deploy reads them", () => {
-  it("are testnet and fork, each deployable as it is: every binding of the top level, a profile, unique ids", () => {
+  it("are testnet, deployable as it is (every binding of the top level, a profile, unique ids), and fork", () => {
     expect(environmentNames(wranglerToml)).toEqual(["testnet", "fork"]);
-    for (const env of environmentNames(wranglerToml)) expect(environmentProblems(wranglerToml, env), env).toEqual([]);
+    expect(environmentProblems(wranglerToml, "testnet")).toEqual([]);
+  });
+
+  it("refuses the fork's example nodes, and a route on an example domain, until they are the deployer's own", () => {
+    expect(environmentProblems(wranglerToml, "fork")).toEqual([
+      "[env.fork.vars] UPSTREAM_URLS names an example host (https://lcd-1.example.net,https://lcd-2.example.net): " +
+        "set your own",
+    ]);
+    const own = wranglerToml.replace(
+      'UPSTREAM_URLS = "https://lcd-1.example.net,https://lcd-2.example.net"',
+      'UPSTREAM_URLS = "https://lcd-1.fork-network.io,https://lcd-2.fork-network.io"',
+    );
+    expect(environmentProblems(own, "fork")).toEqual([]);
+    const routed = wranglerToml.replace(
+      '# routes = [{ pattern = "edge-testnet.example.net", custom_domain = true }]',
+      'routes = [{ pattern = "edge-testnet.example.net", custom_domain = true }]',
+    );
+    expect(environmentProblems(routed, "testnet")).toEqual([
+      "[env.testnet] routes names an example host: set your own domain",
+    ]);
   });
 
   it("name each Worker, its database by the placeholder, and no RPC nodes (the live face off)", () => {
@@ -38,11 +57,11 @@ describe("wrangler.toml's environments, as the deploy reads them", () => {
         "(environments do not inherit it)",
     ]);
     const noLimiter = wranglerToml.replace(
-      /\[\[env\.fork\.ratelimits\]\]\nname = "DASHBOARD_SIGN_IN_LIMITER"\n[^[]*/,
+      /\[\[env\.testnet\.ratelimits\]\]\nname = "DASHBOARD_SIGN_IN_LIMITER"\n[^[]*/,
       "",
     );
-    expect(environmentProblems(noLimiter, "fork")).toEqual([
-      "[env.fork] lacks the ratelimits binding DASHBOARD_SIGN_IN_LIMITER that the top level has " +
+    expect(environmentProblems(noLimiter, "testnet")).toEqual([
+      "[env.testnet] lacks the ratelimits binding DASHBOARD_SIGN_IN_LIMITER that the top level has " +
         "(environments do not inherit it)",
     ]);
   });

@@ -175,12 +175,13 @@ function leftByHand(environment: Environment, written: boolean): string[] {
   if (!environment.routes)
     left.push(
       `A custom domain: uncomment the routes line of [env.${environment.name}] with your hostname and run this ` +
-        "again. The Cache API stores nothing on workers.dev: the gateway caches only behind a custom domain.",
+        "again. The Cache API stores nothing on workers.dev: the gateway caches only behind a custom domain. " +
+        "With a route, workers_dev defaults to false and the workers.dev host stops answering.",
     );
-  if (environment.workersDev)
+  else if (environment.workersDev)
     left.push(
-      `workers_dev: once the custom domain serves, set workers_dev = false under [env.${environment.name}] so ` +
-        `that ${environment.workerName}.<subdomain>.workers.dev stops answering.`,
+      `workers_dev = true under [env.${environment.name}] keeps ${environment.workerName}.<subdomain>.workers.dev ` +
+        "answering beside the custom domain: remove it once the domain serves.",
     );
   if (!environment.access)
     left.push(

@@ -63,7 +63,7 @@ export interface Environment {
   readonly routes: boolean;
   /** `account_id` of the environment or the top level: the account when a login reaches several. */
   readonly accountId: string | undefined;
-  /** `workers_dev = false` turns the `<worker>.<subdomain>.workers.dev` host off. */
+  /** The `<worker>.<subdomain>.workers.dev` host serves: `workers_dev`, by default on only without routes (wrangler's rule). */
   readonly workersDev: boolean;
 }
 
@@ -108,7 +108,8 @@ export function readEnvironment(config: string, name: string): Environment | und
     webhook: Boolean(text(vars.HOST_WEBHOOK_URL)),
     routes: env.routes !== undefined || env.route !== undefined,
     accountId: text(env.account_id) ?? text(top.account_id),
-    workersDev: env.workers_dev !== false,
+    workersDev:
+      typeof env.workers_dev === "boolean" ? env.workers_dev : env.routes === undefined && env.route === undefined,
   };
 }
 

@@ -273,10 +273,19 @@ describe("npm run deploy", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("page:       https://edge.testnet-host.io/\n");
     expect(run.stdout).toContain("dashboard:  https://edge.testnet-host.io/dashboard/\n");
-    expect(run.stdout).toContain("workers.dev: https://chain-edge-testnet.host-example.workers.dev/\n");
-    const left = run.stdout.slice(run.stdout.indexOf("Left to do by hand"));
-    expect(left).not.toContain("A custom domain");
-    expect(left).toContain("workers_dev = false");
+    expect(run.stdout).not.toContain("workers.dev/");
+    const left = (out: string) => out.slice(out.indexOf("Left to do by hand"));
+    expect(left(run.stdout)).not.toContain("A custom domain");
+    expect(left(run.stdout)).not.toContain("workers_dev");
+
+    // workers_dev = true keeps the workers.dev host beside the domain, and the deploy says how to end it.
+    writeFileSync(
+      join(host.clone, "wrangler.toml"),
+      host.config().replace("[env.testnet]\n", "[env.testnet]\nworkers_dev = true\n"),
+    );
+    const both = host.deploy("--env", "testnet");
+    expect(both.stdout).toContain("workers.dev: https://chain-edge-testnet.host-example.workers.dev/\n");
+    expect(left(both.stdout)).toContain("workers_dev = true under [env.testnet] keeps");
   });
 
   it("shows the new host API key even when the deploy after it fails", () => {

@@ -175,8 +175,10 @@ function wrangler(args: string[]): number {
     account.workers[workerName].deploys++;
     save();
     console.log(`Uploaded ${workerName} (1.00 sec)\nDeployed ${workerName} triggers (0.50 sec)`);
-    if (env.workers_dev !== false) console.log(`  https://${workerName}.${account.subdomain}.workers.dev`);
-    for (const route of (env.routes ?? []) as { pattern: string; custom_domain?: boolean }[])
+    const routes = (env.routes ?? []) as { pattern: string; custom_domain?: boolean }[];
+    // wrangler's rule: the workers.dev host serves when workers_dev says so, by default only without routes.
+    if (env.workers_dev ?? routes.length === 0) console.log(`  https://${workerName}.${account.subdomain}.workers.dev`);
+    for (const route of routes)
       console.log(`  ${route.pattern}${route.custom_domain ? " (custom domain - zone name: example.net)" : ""}`);
     console.log(`Current Version ID: ${randomUUID()}`);
     return 0;

@@ -21,7 +21,7 @@ import {
   readEnvironment,
   withDatabaseId,
 } from "./deploy/configuration.ts";
-import { printedJson, Wrangler } from "./deploy/wrangler.ts";
+import { CommandFailed, printedJson, Wrangler } from "./deploy/wrangler.ts";
 
 const CONFIG = "wrangler.toml";
 
@@ -155,7 +155,19 @@ async function provisionSecrets(wrangler: Wrangler, environment: Environment, lo
 
 /** Steps 5 and 6: deploy, then where it answers and what is left by hand. */
 async function deploy(wrangler: Wrangler, environment: Environment) {
-  const deployed = await wrangler.change(["deploy", "--env", environment.name]);
+  let deployed: Awaited<ReturnType<Wrangler["change"]>>;
+  try {
+    deployed = await wrangler.change(["deploy", "--env", environment.name]);
+  } catch (error) {
+    // A new account has no workers.dev subdomain, and wrangler registers one only when asked at a terminal.
+    if (error instanceof CommandFailed && /register a workers\.dev subdomain/i.test(error.output))
+      throw new Error(
+        `${error.message}. This account has no workers.dev subdomain yet: register one at the link above (once ` +
+          `per account), or give [env.${environment.name}] a custom domain, then run npm run deploy -- --env ` +
+          `${environment.name} again; what is set stays set.`,
+      );
+    throw error;
+  }
   // wrangler prints the workers.dev URL it serves (with the account's subdomain) and each custom domain.
   const output = deployed ? deployed.stdout + deployed.stderr : "";
   const workersDev = /https:\/\/[\w.-]+\.workers\.dev/.exec(output)?.[0];

@@ -52,6 +52,16 @@ function run(args: readonly string[], options: { input?: string; show: boolean }
   });
 }
 
+/** A command that changes the account failed; what it printed was shown as it ran. */
+export class CommandFailed extends Error {
+  readonly output: string;
+
+  constructor(args: readonly string[], outcome: Outcome) {
+    super(`\`wrangler ${args.join(" ")}\` failed (its output is above)`);
+    this.output = outcome.stdout + outcome.stderr;
+  }
+}
+
 /** The wrangler CLI as the deploy drives it: reads run always, changes only outside a dry run. */
 export class Wrangler {
   readonly #options: WranglerOptions;
@@ -78,7 +88,7 @@ export class Wrangler {
     }
     this.#options.log(`$ ${line}`);
     const outcome = await run(args, { input: input?.value, show: true });
-    if (!outcome.ok) throw new Error(`\`wrangler ${args.join(" ")}\` failed (its output is above)`);
+    if (!outcome.ok) throw new CommandFailed(args, outcome);
     return outcome;
   }
 }

@@ -288,6 +288,29 @@ describe("npm run deploy", () => {
     expect(left(both.stdout)).toContain("workers_dev = true under [env.testnet] keeps");
   });
 
+  it("on an account without a workers.dev subdomain, says to register one, and the next run only deploys", () => {
+    const host = newHost({ subdomain: "" });
+    const first = host.deploy("--env", "testnet");
+    expect(first.status).not.toBe(0);
+    expect(first.stderr).toContain("This account has no workers.dev subdomain yet: register one at the link above");
+    const key = host.read().workers["chain-edge-testnet"]!.secrets.HOST_API_KEYS!;
+    expect(first.stdout).toContain(key);
+
+    host.write({ subdomain: "registered" });
+    const calls = host.calls().length;
+    const second = host.deploy("--env", "testnet");
+    expect(second.status).toBe(0);
+    expect(second.stdout).toContain("page:       https://chain-edge-testnet.registered.workers.dev/\n");
+    expect(second.stdout).not.toContain(key);
+    expect(
+      host
+        .calls()
+        .slice(calls)
+        .map((c) => c.args.join(" "))
+        .filter((c) => CHANGES.test(c)),
+    ).toEqual(["d1 migrations apply ONBOARDING_INDEX --remote --env testnet", "deploy --env testnet"]);
+  });
+
   it("shows the new host API key even when the deploy after it fails", () => {
     const host = newHost({ failDeploy: true });
     const run = host.deploy("--env", "testnet");

@@ -16,7 +16,7 @@ export interface StubAccount {
   loggedIn: boolean;
   email: string;
   accounts: { name: string; id: string }[];
-  /** The account's workers.dev subdomain: `<worker>.<subdomain>.workers.dev`. */
+  /** The account's workers.dev subdomain (`<worker>.<subdomain>.workers.dev`); empty until one is registered. */
   subdomain: string;
   databases: { uuid: string; name: string }[];
   /** Migration files applied, by database id. */
@@ -171,13 +171,24 @@ function wrangler(args: string[]): number {
       if (!account.databases.some((d) => d.uuid === db.database_id))
         return fail(`binding ${db.binding} of type d1 must have a valid \`id\` specified [code: 10021]`);
     if (account.failDeploy) return fail("A request to the Cloudflare API failed. [code: 10000]");
+    const routes = (env.routes ?? []) as { pattern: string; custom_domain?: boolean }[];
+    // wrangler's rule: the workers.dev host serves when workers_dev says so, by default only without routes.
+    const workersDev = env.workers_dev ?? routes.length === 0;
+    if (workersDev && !account.subdomain) {
+      // What wrangler does when stdout is not a terminal: it does not ask to register one.
+      process.stderr.write(
+        "▲ [WARNING] You need to register a workers.dev subdomain before publishing to workers.dev\n",
+      );
+      return fail(
+        "You can either deploy your worker to one or more routes by specifying them in your wrangler.toml file, or " +
+          `register a workers.dev subdomain here:\nhttps://dash.cloudflare.com/${account.accounts[0]!.id}/workers/onboarding`,
+      );
+    }
     account.workers[workerName] ??= { secrets: {}, deploys: 0 };
     account.workers[workerName].deploys++;
     save();
     console.log(`Uploaded ${workerName} (1.00 sec)\nDeployed ${workerName} triggers (0.50 sec)`);
-    const routes = (env.routes ?? []) as { pattern: string; custom_domain?: boolean }[];
-    // wrangler's rule: the workers.dev host serves when workers_dev says so, by default only without routes.
-    if (env.workers_dev ?? routes.length === 0) console.log(`  https://${workerName}.${account.subdomain}.workers.dev`);
+    if (workersDev) console.log(`  https://${workerName}.${account.subdomain}.workers.dev`);
     for (const route of routes)
       console.log(`  ${route.pattern}${route.custom_domain ? " (custom domain - zone name: example.net)" : ""}`);
     console.log(`Current Version ID: ${randomUUID()}`);

@@ -180,8 +180,9 @@ function wrangler(args: string[]): number {
         "▲ [WARNING] You need to register a workers.dev subdomain before publishing to workers.dev\n",
       );
       return fail(
-        "You can either deploy your worker to one or more routes by specifying them in your wrangler.toml file, or " +
-          `register a workers.dev subdomain here:\nhttps://dash.cloudflare.com/${account.accounts[0]!.id}/workers/onboarding`,
+        "You can either deploy your worker to one or more routes by specifying them in your wrangler.toml file, " +
+          "or register a workers.dev subdomain here:\n" +
+          `https://dash.cloudflare.com/${account.accounts[0]!.id}/workers/onboarding`,
       );
     }
     account.workers[workerName] ??= { secrets: {}, deploys: 0 };

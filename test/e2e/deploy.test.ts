@@ -44,6 +44,12 @@ function newHost(account: Partial<StubAccount> = {}) {
     deploy: (...args: string[]) => run(process.execPath, ["scripts/deploy.ts", ...args]),
     bash: (code: string) => run("bash", ["-euo", "pipefail", "-c", code]),
     config: () => readFileSync(join(clone, "wrangler.toml"), "utf8"),
+    /** The host's own edit of its wrangler.toml: `from` (which must be there) becomes `to`. */
+    edit: (from: string, to: string) => {
+      const config = readFileSync(join(clone, "wrangler.toml"), "utf8");
+      if (!config.includes(from)) throw new Error(`wrangler.toml has no ${from}`);
+      writeFileSync(join(clone, "wrangler.toml"), config.replace(from, to));
+    },
     changes: () =>
       stub
         .calls()
@@ -243,14 +249,9 @@ describe("npm run deploy", () => {
 
   it("refuses a database id this account does not have", () => {
     const host = newHost();
-    writeFileSync(
-      join(host.clone, "wrangler.toml"),
-      host
-        .config()
-        .replace(
-          `database_name = "chain-edge-onboardings-testnet"\ndatabase_id = "${PLACEHOLDER}"`,
-          `database_name = "chain-edge-onboardings-testnet"\ndatabase_id = "9e1a0000-0000-4000-8000-00000000abcd"`,
-        ),
+    host.edit(
+      `database_name = "chain-edge-onboardings-testnet"\ndatabase_id = "${PLACEHOLDER}"`,
+      `database_name = "chain-edge-onboardings-testnet"\ndatabase_id = "9e1a0000-0000-4000-8000-00000000abcd"`,
     );
     const run = host.deploy("--env", "testnet");
     expect(run.status).not.toBe(0);
@@ -260,14 +261,9 @@ describe("npm run deploy", () => {
 
   it("names the custom domain as the page's address once the environment has one", () => {
     const host = newHost();
-    writeFileSync(
-      join(host.clone, "wrangler.toml"),
-      host
-        .config()
-        .replace(
-          '# routes = [{ pattern = "edge-testnet.example.net", custom_domain = true }]',
-          'routes = [{ pattern = "edge.testnet-host.io", custom_domain = true }]',
-        ),
+    host.edit(
+      '# routes = [{ pattern = "edge-testnet.example.net", custom_domain = true }]',
+      'routes = [{ pattern = "edge.testnet-host.io", custom_domain = true }]',
     );
     const run = host.deploy("--env", "testnet");
     expect(run.status).toBe(0);
@@ -279,10 +275,7 @@ describe("npm run deploy", () => {
     expect(left(run.stdout)).not.toContain("workers_dev");
 
     // workers_dev = true keeps the workers.dev host beside the domain, and the deploy says how to end it.
-    writeFileSync(
-      join(host.clone, "wrangler.toml"),
-      host.config().replace("[env.testnet]\n", "[env.testnet]\nworkers_dev = true\n"),
-    );
+    host.edit("[env.testnet]\n", "[env.testnet]\nworkers_dev = true\n");
     const both = host.deploy("--env", "testnet");
     expect(both.stdout).toContain("workers.dev: https://chain-edge-testnet.host-example.workers.dev/\n");
     expect(left(both.stdout)).toContain("workers_dev = true under [env.testnet] keeps");

@@ -174,7 +174,8 @@ function sessionSigningKey(key: string, profile: ProfileName): string | null {
   if (key === LOCAL_SESSION_SIGNING_KEY) {
     throw new ConfigError(
       `SESSION_SIGNING_KEY (secret) is the local profile's public key, which the "${profile}" profile refuses: set ` +
-        `a secret of its own (wrangler secret put SESSION_SIGNING_KEY; at least 32 random characters)`,
+        `a secret of its own (npx wrangler secret put SESSION_SIGNING_KEY --env <environment>; at least 32 random ` +
+        "characters)",
     );
   }
   return key || null;

@@ -29,6 +29,17 @@ describe("network profiles", () => {
     expect(testnet.upstreamUrls).toEqual([NETWORK_PROFILES.testnet.vars.UPSTREAM_URLS]);
   });
 
+  it("leaves /rpc and the live face off in every deployable profile until an environment names RPC nodes", () => {
+    for (const profile of Object.keys(NETWORK_PROFILES).filter((name) => name !== "local"))
+      expect(
+        readConfig(only({ NETWORK_PROFILE: profile, CHAIN_ID: "c-1", UPSTREAM_URLS: "https://lcd.example.net" }))
+          .rpcUpstreamUrls,
+        profile,
+      ).toEqual([]);
+    const on = readConfig(only({ NETWORK_PROFILE: "testnet", RPC_UPSTREAM_URLS: "https://rpc.example.net" }));
+    expect(on.rpcUpstreamUrls).toEqual(["https://rpc.example.net"]);
+  });
+
   it("lets every variable override its profile's value", () => {
     const config = readConfig(
       only({
@@ -281,6 +292,16 @@ describe("the session signing key", () => {
       ).toThrow(
         /^SESSION_SIGNING_KEY \(secret\) is the local profile's public key, which the "testnet" profile refuses/,
       );
+      expect(() =>
+        readConfig(
+          only({
+            NETWORK_PROFILE: "neutral",
+            CHAIN_ID: "c-1",
+            UPSTREAM_URLS: "https://lcd.example.net",
+            SESSION_SIGNING_KEY: LOCAL_SESSION_SIGNING_KEY,
+          }),
+        ),
+      ).toThrow("npx wrangler secret put SESSION_SIGNING_KEY --env <environment>");
     },
   );
 

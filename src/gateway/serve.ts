@@ -126,7 +126,8 @@ export async function serveFromTiers(tiers: Tiers, keys: QueryKeys, ask: MissAsk
 /** Obtains an entry (miss.ts) and stores it, unless it is at a lower block height than the entry stored now. */
 async function fetchAndStore(tiers: Tiers, keys: QueryKeys, ask: MissAsk, mode: ShieldMode): Promise<Obtained> {
   const { config } = tiers;
-  const obtained = await obtain(config, tiers.shields, ask, mode, tiers.requestId);
+  const background = (work: Promise<unknown>) => tiers.ctx.waitUntil(work);
+  const obtained = await obtain(config, tiers.shields, ask, mode, tiers.requestId, background);
   if ("failure" in obtained) return obtained;
   // Re-read: another request or a background refresh may have stored a higher height meanwhile.
   const { entry, kept } = newest(await readEntry(keys.cache), obtained.entry, ask.query.ceiling);

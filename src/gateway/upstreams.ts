@@ -205,7 +205,8 @@ const sleep = (ms: number) => {
  * with a usable 2xx or 4xx, within the per-attempt timeout and the total budget, recording each
  * attempt on the board. When the chosen node has not answered within its hedge delay (about its
  * p95, 150 ms to 1 s), the next node is asked too, at most once per round and for at most 10% of
- * the node's misses; the first good answer wins and the other request is abandoned. An answer
+ * the node's misses; the first good answer wins and the other request is abandoned (measured in
+ * `background` when given). An answer
  * below `query.floor` (a lagging node's) is asked again of the next node; a -32603 too, unless the
  * node is at the best known height (its "not found" is final), and served when no later node
  * answers better. Throws a 504 when time ran out (or every attempt timed out), a 502 when every
@@ -215,6 +216,7 @@ export async function askUpstreams(
   config: UpstreamSettings,
   query: UpstreamQuery,
   board: UpstreamBoard = isolateBoard,
+  background?: (work: Promise<unknown>) => void,
 ): Promise<UpstreamAnswer> {
   const started = Date.now();
   const deadline = started + config.upstreamBudgetMs;
@@ -279,8 +281,12 @@ export async function askUpstreams(
       } else return withSource(result.answer, flight.url, attempts);
     }
   } finally {
-    // The slower request of a hedged pair is abandoned, and measured as slow (attempt()).
-    for (const flight of pending) flight.controller.abort(ABANDONED);
+    // The slower request of a hedged pair is abandoned: its answer is not used, but it runs on to its timeout in the
+    // background to be measured (a hang then counts as slow). With nowhere to run on, it stops, measured as slow.
+    for (const flight of pending) {
+      if (background) background(flight.result);
+      else flight.controller.abort(ABANDONED);
+    }
   }
   if (kept) return kept;
   const message = failures.join("; ") || "no upstream could be tried";

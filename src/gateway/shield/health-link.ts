@@ -61,7 +61,7 @@ export class HealthLink {
     const before = this.board.snapshot(urls);
     let answer: UpstreamAnswer | undefined;
     try {
-      answer = await askUpstreams(settings, query, this.board);
+      answer = await askUpstreams(settings, query, this.board, background);
       return answer;
     } finally {
       const after = this.board.snapshot(urls);

@@ -21,7 +21,15 @@ import { respond, type Served } from "./respond";
 import { answerTtl } from "./route-table";
 import type { ShieldNamespace } from "./shield/client";
 import type { ShieldMode } from "./shield/protocol";
-import { blocksBehind, boundsNow, everyNodeBehind, markServed, noteAnswered, withinBounds } from "./served-height";
+import {
+  belowFloor,
+  blocksBehind,
+  boundsNow,
+  everyNodeBehind,
+  markServed,
+  noteAnswered,
+  withinBounds,
+} from "./served-height";
 import { noUpstreamAnswered } from "./upstreams";
 
 /** The handler: serves `c.var.query`. Throws the 502/504 ApiError when no answer can be given. */
@@ -112,9 +120,10 @@ export async function serveFromTiers(tiers: Tiers, keys: QueryKeys, ask: MissAsk
   const missMs = Date.now() - started;
   const shield = got.shield;
   if (latest) noteAnswered("entry" in got ? got.entry.height : bestHeightOf(got.failure));
-  // A shield's entry of its own may be below what this isolate served, or above belief.
+  // A shield's entry of its own may be below what this isolate served (one above the ceiling the shield drops itself,
+  // and a fresh answer above it was believed by the node board: a second node reached it).
   const obtained =
-    "entry" in got && !withinBounds(got.entry.height, ask.query)
+    "entry" in got && belowFloor(got.entry.height, floor)
       ? { failure: everyNodeBehind(floor, `the shield answered height ${got.entry.height}`) }
       : got;
   if (!("failure" in obtained)) return { served: obtained, missMs, shield };

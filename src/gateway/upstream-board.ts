@@ -37,6 +37,22 @@ export interface UpstreamState {
   benchedUntil: number;
   /** Why it is benched, e.g. "429, Retry-After 10 s". */
   benchReason: string | null;
+  /** The holder's latency figures and errors in the last minute when it took this snapshot (for other holders' views). */
+  p50Ms: number | null;
+  p99Ms: number | null;
+  errorsLastMinute: number;
+}
+
+/** One node as `GET /api/gateway` shows it (docs/GATEWAY.md). */
+export interface NodeView {
+  url: string;
+  height: number | null;
+  behind: number | null;
+  latency_ms: { p50: number | null; p99: number | null };
+  errors_last_minute: number;
+  state: "serving" | "benched" | "behind";
+  reason: string | null;
+  until: string | null;
 }
 
 /** One attempt's outcome as the board records it. */
@@ -71,7 +87,7 @@ const ERROR_WINDOW_MS = 60_000;
 /** Costs within one band count as equal: the configured order decides between them. */
 const BAND_MS = 100;
 
-interface NodeRecord extends UpstreamState {
+interface NodeRecord extends Omit<UpstreamState, "p50Ms" | "p99Ms" | "errorsLastMinute"> {
   ewmaMs: number | null;
   latencyAt: number;
   samples: number[];
@@ -81,6 +97,8 @@ interface NodeRecord extends UpstreamState {
   /** The last height it reported, believed or not, and when: what a second node may confirm. */
   reportedHeight: number | null;
   reportedAt: number;
+  /** What the last other holder measured, shown when this one has no figures of its own. */
+  reported: { p50: number | null; p99: number | null; errors: number };
   /** Misses this node was asked first for, and hedges sent because it was slow. */
   misses: number;
   hedges: number;
@@ -130,6 +148,7 @@ export class UpstreamBoard {
         probing: false,
         reportedHeight: null,
         reportedAt: 0,
+        reported: { p50: null, p99: null, errors: 0 },
         misses: 0,
         hedges: 0,
       };
@@ -142,7 +161,11 @@ export class UpstreamBoard {
   snapshot(urls: readonly string[], now = Date.now()): UpstreamState[] {
     return urls.map((url) => {
       const s = this.stateOf(url);
+      const figures = this.figures(url, [url], now);
       return {
+        p50Ms: figures.p50,
+        p99Ms: figures.p99,
+        errorsLastMinute: figures.errorsLastMinute,
         url,
         healthy: s.skippedUntil <= now && s.benchedUntil <= now,
         consecutiveFailures: s.consecutiveFailures,
@@ -164,17 +187,22 @@ export class UpstreamBoard {
     return this.snapshot([...this.states.keys()], now);
   }
 
-  /** The figures of `url` as of `now`: its latency percentiles, errors in the last minute and lag. */
+  /**
+   * The figures of `url` as of `now`: its latency percentiles, errors in the last minute and lag. With no
+   * latency of its own, the holder shows what the last reporting holder measured (`merge`).
+   */
   figures(url: string, urls: readonly string[], now = Date.now()): NodeFigures {
     const s = this.stateOf(url);
     const sorted = this.freshSamples(s, now).toSorted((a, b) => a - b);
     const best = this.bestRecentHeight(urls, now);
     const height = this.recentHeight(s, now);
+    const own = sorted.length > 0;
+    const errors = s.errorTimes.filter((t) => now - t < ERROR_WINDOW_MS).length;
     return {
-      p50: percentile(sorted, 0.5),
+      p50: own ? percentile(sorted, 0.5) : s.reported.p50,
       p95: percentile(sorted, 0.95),
-      p99: percentile(sorted, 0.99),
-      errorsLastMinute: s.errorTimes.filter((t) => now - t < ERROR_WINDOW_MS).length,
+      p99: own ? percentile(sorted, 0.99) : s.reported.p99,
+      errorsLastMinute: Math.max(errors, s.reported.errors),
       behind: height === null || best === null ? null : Math.max(0, best - height),
     };
   }
@@ -329,6 +357,7 @@ export class UpstreamBoard {
       mine.skippedUntil = seen.skippedUntil;
       mine.healthy = seen.healthy;
       mine.lastCheckedAt = seen.lastCheckedAt;
+      mine.reported = { p50: seen.p50Ms, p99: seen.p99Ms, errors: seen.errorsLastMinute };
       // A later success ends a bench another holder still carries.
       if (seen.lastError === null && seen.benchedUntil === 0) {
         mine.benchedUntil = 0;
@@ -337,8 +366,35 @@ export class UpstreamBoard {
     }
   }
 
+  /**
+   * What `GET /api/gateway` shows of `urls` as of `now`: benched while a Retry-After or a failure's
+   * cooldown keeps it out of turn, behind when more than 2 blocks behind the best recent height,
+   * else serving.
+   */
+  view(urls: readonly string[], now = Date.now()): NodeView[] {
+    return urls.map((url): NodeView => {
+      const s = this.stateOf(url);
+      const figures = this.figures(url, urls, now);
+      const configured = new URL(url);
+      const base = {
+        url: `${configured.origin}${configured.pathname.replace(/\/$/, "")}`,
+        height: this.recentHeight(s, now),
+        behind: figures.behind,
+        latency_ms: { p50: figures.p50, p99: figures.p99 },
+        errors_last_minute: figures.errorsLastMinute,
+      };
+      if (s.benchedUntil > now)
+        return { ...base, state: "benched", reason: s.benchReason, until: new Date(s.benchedUntil).toISOString() };
+      if (s.skippedUntil > now)
+        return { ...base, state: "benched", reason: s.lastError, until: new Date(s.skippedUntil).toISOString() };
+      if (figures.behind !== null && figures.behind > MAX_LAG_BLOCKS)
+        return { ...base, state: "behind", reason: `${figures.behind} blocks behind`, until: null };
+      return { ...base, state: "serving", reason: null, until: null };
+    });
+  }
+
   /** The node's height when reported within the last minute, else null. */
-  private recentHeight(s: UpstreamState, now: number): number | null {
+  private recentHeight(s: NodeRecord, now: number): number | null {
     return s.lastHeight !== null && s.heightAt !== null && now - s.heightAt < HEIGHT_MEMORY_MS ? s.lastHeight : null;
   }
 

@@ -8,7 +8,7 @@ import { ApiError, badGateway, gatewayTimeout } from "../errors";
 import { readRpcAnswer } from "./rpc/answer";
 import { BOGUS_BLOCKS, belowFloor, everyNodeBehind } from "./served-height";
 import type { ReadAnswer, UpstreamAnswer } from "./upstream-answer";
-import { UpstreamBoard, type UpstreamState } from "./upstream-board";
+import { type NodeView, UpstreamBoard, type UpstreamState } from "./upstream-board";
 import { errorText } from "../log";
 
 /** The settings an upstream round needs. */
@@ -59,6 +59,18 @@ export function resetUpstreamHealth(): void {
 /** A cheap snapshot of every configured upstream's recent state in this isolate (for `/api/health`). */
 export function upstreamHealth(config: Pick<Config, "upstreamUrls">, now = Date.now()): UpstreamState[] {
   return isolateBoard.snapshot(config.upstreamUrls, now);
+}
+
+/**
+ * The nodes of `urls` as `GET /api/gateway` shows them: this isolate's view, with the shared one
+ * (what the shields saw, null when off or away) merged in, later observations winning.
+ */
+export function nodeViews(urls: readonly string[], shared: UpstreamState[] | null, now = Date.now()): NodeView[] {
+  if (!shared) return isolateBoard.view(urls, now);
+  const board = new UpstreamBoard();
+  board.merge(isolateBoard.everyKnown(now));
+  board.merge(shared);
+  return board.view(urls, now);
 }
 
 /**

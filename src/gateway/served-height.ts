@@ -23,7 +23,7 @@ import { badGateway } from "../errors";
 /** Blocks past the mark (and past every other node) a height may be and still be believed. */
 export const BOGUS_BLOCKS = 1000;
 /** How long no answer may reach the floor before the floor moves down to the best answer since. */
-export const LAG_GRACE_MS = 60_000;
+const LAG_GRACE_MS = 60_000;
 /** How long the mark vouches for a ceiling after it was last served. */
 const CEILING_MEMORY_MS = 60_000;
 
@@ -39,7 +39,7 @@ let bestBelow = 0;
 export const servedHeight = (): number => highest;
 
 /** The floor a latest read starting at `now` is held to, after the 60 s rule is applied. */
-export function floorNow(now = Date.now()): number {
+function floorNow(now = Date.now()): number {
   if (belowSince !== null && now - belowSince >= LAG_GRACE_MS && bestBelow > 0) {
     floor = bestBelow;
     if (highest - bestBelow > BOGUS_BLOCKS) {
@@ -53,7 +53,7 @@ export function floorNow(now = Date.now()): number {
 }
 
 /** The height above which nothing is believed now (undefined: no recent mark vouches for one). */
-export function ceilingNow(now = Date.now()): number | undefined {
+function ceilingNow(now = Date.now()): number | undefined {
   return highest > 0 && now - servedAt < CEILING_MEMORY_MS ? highest + BOGUS_BLOCKS : undefined;
 }
 
@@ -88,7 +88,7 @@ export const blocksBehind = (height: number | null): number =>
 /** Whether an answer at `height` is below `floor`, the floor when its request began. */
 export const belowFloor = (height: number | null, floor: number): boolean => height !== null && height < floor;
 
-/** Whether an answer at `height` may be served to a read held to `bounds`: not below the floor, not above the ceiling. */
+/** Whether an answer at `height` may be served within `bounds`: not below its floor, not above its ceiling. */
 export function withinBounds(height: number | null, bounds: { floor?: number; ceiling?: number }): boolean {
   if (height === null) return true;
   return height >= (bounds.floor ?? 0) && (bounds.ceiling === undefined || height <= bounds.ceiling);

@@ -37,7 +37,7 @@ export interface UpstreamState {
   benchedUntil: number;
   /** Why it is benched, e.g. "429, Retry-After 10 s". */
   benchReason: string | null;
-  /** The holder's latency figures and errors in the last minute when it took this snapshot (for other holders' views). */
+  /** The holder's latency figures and errors in the last minute at this snapshot (for other holders' views). */
   p50Ms: number | null;
   p99Ms: number | null;
   errorsLastMinute: number;
@@ -69,9 +69,9 @@ export interface AttemptOutcome {
 /** Blocks an upstream may trail the highest recently seen height and still count as in step. */
 const MAX_LAG_BLOCKS = 2;
 /** How long a height counts as "recently reported". */
-export const HEIGHT_MEMORY_MS = 60_000;
+const HEIGHT_MEMORY_MS = 60_000;
 /** Longest bench a node's Retry-After can ask for. */
-export const MAX_BENCH_MS = 300_000;
+const MAX_BENCH_MS = 300_000;
 /** Weight of the newest latency in the EWMA. */
 const EWMA_WEIGHT = 0.3;
 /** A node's latency figures not refreshed for this long are forgotten: it is asked again as unmeasured. */

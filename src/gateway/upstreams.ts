@@ -314,7 +314,7 @@ export async function askUpstreams(
   });
 }
 
-/** `answer` with the node that gave it (its origin only: a provider's key may be in the path) and the round's attempts. */
+/** `answer` with the node that gave it (its origin only: a provider's key may be in its path) and the attempts. */
 function withSource(answer: UpstreamAnswer, url: string, attempts: number): UpstreamAnswer {
   return { ...answer, upstream: new URL(url).origin, attempts };
 }

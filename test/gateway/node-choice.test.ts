@@ -135,7 +135,7 @@ describe("a node's limits kept", () => {
     return [gw, a, b];
   }
 
-  it("gives a node whose 429 said Retry-After: 10 no request for 10 s, then one probe, then serves it again", async () => {
+  it("asks a node whose 429 said Retry-After: 10 nothing for 10 s, then one probe, then serves it again", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const t0 = Date.now();
     const [gw, a, b] = await benched(429, "10");

@@ -19,7 +19,7 @@ export interface CacheEntry {
   ttl: number;
   /** Strong validator of status and body. */
   etag: string;
-  /** The node that gave it and the attempts its round made, while the entry is the miss's own (not in the Cache API). */
+  /** The node that gave it and the attempts its round made, while the entry is the miss's own (not cached). */
   upstream?: string;
   attempts?: number;
 }

@@ -142,7 +142,10 @@ async function fetchAndStore(tiers: Tiers, keys: QueryKeys, ask: MissAsk, mode: 
   const { entry, kept } = newest(await readEntry(keys.cache), obtained.entry, ask.query.ceiling);
   await writeEntry(keys.cache, entry, config);
   hotPut(keys.hot, entry, tiers.route);
-  return { ...obtained, entry, status: kept ? "REVALIDATED" : obtained.status };
+  // A kept entry is served for this miss, which still names the node it asked.
+  const { upstream, attempts } = obtained.entry;
+  const served = kept && upstream !== undefined ? { ...entry, upstream, attempts } : entry;
+  return { ...obtained, entry: served, status: kept ? "REVALIDATED" : obtained.status };
 }
 
 /** The best height an UPSTREAM_BEHIND failure reports (every node answered below the floor), else null. */

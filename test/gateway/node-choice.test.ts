@@ -103,6 +103,17 @@ describe("tails cut by a hedge", () => {
     expect([await count(a, path), await count(b, path), await count(c, path)]).toEqual([1, 1, 1]);
   });
 
+  it("sends one hedge, not two: with the first two nodes hanging, the third is not asked within the budget", async () => {
+    const [a, b, c] = [tag(), tag(), tag()];
+    const gw = gateway([a, b, c], { UPSTREAM_TIMEOUT_MS: "1000", UPSTREAM_BUDGET_MS: "1000" }, ownOrigin());
+    expect((await gw.fetch(`/api${balances()}`)).status).toBe(200); // a answers: measured fast
+    const path = balances();
+    await fault({ tag: a, prefix: path, delay_ms: NEVER_MS });
+    await fault({ tag: b, prefix: path, delay_ms: NEVER_MS });
+    expect((await gw.fetch(`/api${path}`)).status).toBe(504);
+    expect([await count(a, path), await count(b, path), await count(c, path)]).toEqual([1, 1, 0]);
+  });
+
   it("hedges at most 10% of a node's misses (one to start with)", () => {
     const b = new UpstreamBoard();
     for (let i = 0; i < 20; i++) b.countMiss("https://a");

@@ -42,6 +42,24 @@ describe("a bogus height", () => {
     expect(heightOf(await read(gw, H + 1003, a))).toBe(H + 1003);
   });
 
+  it("is one more than 1,000 blocks past the other node's last report; within 1,000 of it is believed", async () => {
+    const [a, b] = [tag(), tag()];
+    const gw = await markedAt([a, b]);
+    /** A read only `node` answers, at `height` (the other fails). */
+    const only = async (node: string, height: number) => {
+      const path = balances();
+      await fault({ tag: node, prefix: path, fixed_height: height });
+      await fault({ tag: node === a ? b : a, prefix: path, status: 500 });
+      return gw.fetch(`/api${path}`);
+    };
+    // a's H + 6000 is past the ceiling (H + 1,000) and b's last report: not believed.
+    expect((await only(a, H + 6000)).status).toBe(502);
+    // b's H + 7001 is 1,001 past a's last report: not believed.
+    expect((await only(b, H + 7001)).status).toBe(502);
+    // b's H + 6999 is 999 past it: believed.
+    expect(heightOf(await only(b, H + 6999))).toBe(H + 6999);
+  });
+
   it("raises the mark once a second node reaches it", async () => {
     const [a, b] = [tag(), tag()];
     const gw = await markedAt([a, b]);

@@ -171,6 +171,17 @@ describe("a node's limits kept", () => {
     expect(await count(a)).toBe(1);
   });
 
+  it("sends one probe when the time is up: no other request while it is out", () => {
+    const b = new UpstreamBoard();
+    b.record("https://a", { status: 429, ms: 5, error: "answered 429", retryAfterMs: 10_000 }, 0, 0);
+    expect(b.order(["https://a", "https://b"], 9_999)).toEqual(["https://b"]);
+    expect(b.order(["https://a", "https://b"], 10_000)).toEqual(["https://a", "https://b"]);
+    b.begin("https://a", 10_000);
+    expect(b.order(["https://a", "https://b"], 10_001)).toEqual(["https://b"]);
+    b.record("https://a", { status: 200, ms: 5 }, 0, 10_050);
+    expect(b.order(["https://a", "https://b"], 10_051)).toEqual(["https://a", "https://b"]);
+  });
+
   it("benches for at most 5 minutes, whatever Retry-After asks", () => {
     const b = new UpstreamBoard();
     b.record("https://a", { status: 429, ms: 5, error: "answered 429", retryAfterMs: 3_600_000 }, 0, 0);

@@ -103,7 +103,7 @@ describe("tails cut by a hedge", () => {
     expect([await count(a, path), await count(b, path), await count(c, path)]).toEqual([1, 1, 1]);
   });
 
-  it("sends one hedge, not two: with the first two nodes hanging, the third is not asked within the budget", async () => {
+  it("sends one hedge, not two: with the first two nodes hanging, the third is not asked in time", async () => {
     const [a, b, c] = [tag(), tag(), tag()];
     const gw = gateway([a, b, c], { UPSTREAM_TIMEOUT_MS: "1000", UPSTREAM_BUDGET_MS: "1000" }, ownOrigin());
     expect((await gw.fetch(`/api${balances()}`)).status).toBe(200); // a answers: measured fast

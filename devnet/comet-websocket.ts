@@ -48,7 +48,8 @@ interface Published {
 export interface CometWebsocket {
   /** Closes every socket and refuses new ones for `ms` milliseconds. */
   drop(ms: number): void;
-  counts(): { clients: number; subscriptions: number; sockets: number };
+  /** Sockets held, clients with a subscription, subscriptions held, and sockets and subscriptions ever taken. */
+  counts(): { clients: number; subscriptions: number; sockets: number; opened: number; subscribed: number };
   /** When the node sent the `NewBlock` of `height` (epoch ms), for the latency benchmarks. */
   sentAt(height: number): number | undefined;
   close(): void;
@@ -59,6 +60,8 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const clients = new Map<WebSocket, Subscription[]>();
   let refusedUntil = 0;
+  /** Upgrades ever taken and subscriptions ever made: a client that re-dials shows here, not in what is held. */
+  const ever = { opened: 0, subscribed: 0 };
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(req.url ?? "/", "http://devnet.invalid").pathname;
     if (!PATH.test(path) || Date.now() < refusedUntil) {
@@ -67,7 +70,12 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.set(ws, []);
-      ws.on("message", (data) => ws.send(JSON.stringify(answer(ledger, clients, ws, String(data)))));
+      ever.opened++;
+      ws.on("message", (data) => {
+        const before = clients.get(ws)?.length ?? 0;
+        ws.send(JSON.stringify(answer(ledger, clients, ws, String(data))));
+        ever.subscribed += Math.max(0, (clients.get(ws)?.length ?? 0) - before);
+      });
       ws.on("close", () => clients.delete(ws));
       ws.on("error", () => clients.delete(ws));
     });
@@ -103,6 +111,7 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
         sockets: subs.length,
         clients: subs.filter((s) => s.length > 0).length,
         subscriptions: subs.reduce((n, s) => n + s.length, 0),
+        ...ever,
       };
     },
     close() {

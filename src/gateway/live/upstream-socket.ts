@@ -7,6 +7,7 @@
  * subscription for the whole network, whatever the subscribers ask.
  */
 import type { Config } from "../../config";
+import { log } from "../../log";
 import type { NewBlockValue } from "./block-events";
 
 /** The JSON-RPC id of the upstream subscription. */
@@ -77,8 +78,15 @@ export async function openUpstream(
       const value = newBlockIn(event.data);
       if (value) listener.block(value);
     });
-    socket.addEventListener("close", end);
-    socket.addEventListener("error", end);
+    const openedAt = Date.now();
+    socket.addEventListener("close", (event) => {
+      log("warn", "live_upstream_closed", { node: base, code: event.code, reason: event.reason, after_ms: Date.now() - openedAt });
+      end();
+    });
+    socket.addEventListener("error", (event) => {
+      log("warn", "live_upstream_error", { node: base, error: String((event as ErrorEvent).message), after_ms: Date.now() - openedAt });
+      end();
+    });
     socket.send(SUBSCRIBE);
     const opened = socket;
     return {

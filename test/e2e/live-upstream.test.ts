@@ -1,0 +1,43 @@
+/**
+ * One upstream connection while the node is healthy (docs/GATEWAY.md, "The live face"): with
+ * steady subscribers and a node that answers, the edge holds one connection and one subscription
+ * on it for as long as they stay; it neither dials again nor subscribes again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectHeights, cometClient, consecutive, type LiveStack, startLiveStack, until } from "./helpers/live-stack.ts";
+
+/** How long the subscribers stay: the edge dialled again every 4 s before, so 20 s showed it 5 times over. */
+const WINDOW_MS = Number(process.env.LIVE_WINDOW_MS ?? 20_000);
+
+let stack: LiveStack;
+beforeAll(async () => {
+  stack = await startLiveStack();
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe("the upstream socket", () => {
+  it(`is one connection and one subscription with 50 steady subscribers over ${WINDOW_MS / 1000} s`, async () => {
+    const clients = await Promise.all(Array.from({ length: 50 }, () => cometClient(stack)));
+    const seen = clients.map(collectHeights);
+    await until(() => seen.every((s) => s.heights.length >= 2));
+    const node = stack.nodes[0].websocket;
+    const before = node.counts();
+    const started = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
+    const after = node.counts();
+    console.log(
+      `live: over ${Date.now() - started} ms the node took ${after.opened - before.opened} new connections and ` +
+        `${after.subscribed - before.subscribed} new subscriptions (${after.opened} and ${after.subscribed} in all)`,
+    );
+    const closes = stack.edge.output().split("\n").filter((line) => line.includes("live_upstream_"));
+    if (closes.length > 0) console.log(closes.join("\n"));
+    expect(after.opened - before.opened).toBe(0);
+    expect(after.subscribed - before.subscribed).toBe(0);
+    expect(after).toMatchObject({ sockets: 1, subscriptions: 1, opened: 1, subscribed: 1 });
+    expect(stack.nodes[1].websocket.counts().opened).toBe(0);
+    for (const s of seen) expect(consecutive(s.heights)).toBe(true);
+    for (const client of clients) client.disconnect();
+  });
+});

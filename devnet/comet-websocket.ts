@@ -12,7 +12,7 @@
  * `NewBlockEvents` are not published (a 0.38 `NewBlock` carries what both hold).
  *
  * For the fault tests, `drop(ms)` closes every socket and refuses new ones for `ms` (Infinity: a
- * node gone for good); `counts()` tells how many clients and subscriptions the node holds.
+ * node gone for good), `lag(blocks)` publishes that many heights behind the chain; `counts()` tells how many clients and subscriptions the node holds.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
@@ -52,6 +52,8 @@ export interface CometWebsocket {
   counts(): { clients: number; subscriptions: number; sockets: number; opened: number; subscribed: number };
   /** When the node sent the `NewBlock` of `height` (epoch ms), for the latency benchmarks. */
   sentAt(height: number): number | undefined;
+  /** Publishes from now on `blocks` heights behind the chain (a node that fell behind), from that height on. */
+  lag(blocks: number): void;
   close(): void;
 }
 
@@ -82,10 +84,11 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
   });
 
   let published = ledger.height();
+  let lagBlocks = 0;
   const sent = new Map<number, number>();
   const timer = setInterval(
     () => {
-      const latest = ledger.height();
+      const latest = ledger.height() - lagBlocks;
       // Nothing is built while no one subscribes; a pruning node publishes only what it still holds.
       const from = Math.max(published + 1, ledger.lowestBlock(latest));
       if ([...clients.values()].some((subs) => subs.length > 0))
@@ -105,6 +108,10 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
       clients.clear();
     },
     sentAt: (height) => sent.get(height),
+    lag(blocks) {
+      lagBlocks = blocks;
+      published = Math.min(published, ledger.height() - blocks - 1);
+    },
     counts() {
       const subs = [...clients.values()];
       return {

@@ -29,9 +29,9 @@ describe("the upstream socket", () => {
     const after = node.counts();
     console.log(
       `live: over ${Date.now() - started} ms the node took ${after.opened - before.opened} new connections and ` +
-        `${after.subscribed - before.subscribed} new subscriptions (${after.opened} and ${after.subscribed} in all)`,
+        `${after.subscribed - before.subscribed} new subscriptions (${after.opened} and ${after.subscribed} in all; ${after.sockets} held)`,
     );
-    const closes = stack.edge.output().split("\n").filter((line) => line.includes("live_upstream_"));
+    const closes = stack.edge.output().split("\n").filter((line) => line.includes("\"event\":\"live_"));
     if (closes.length > 0) console.log(closes.join("\n"));
     expect(after.opened - before.opened).toBe(0);
     expect(after.subscribed - before.subscribed).toBe(0);

@@ -75,6 +75,9 @@ describe("the chain follower on push", () => {
     const feed = feeds.get(feeds.idFromName(`push-${crypto.randomUUID()}`));
     await feed.follow(stub.id.toString(), true);
     expect((await feed.state()).followers).toBe(1);
+    // A listening follower keeps the feed awake: its watchdog runs and sets the next round.
+    expect(await runDurableObjectAlarm(feed)).toBe(true);
+    expect(await alarmOf(feed)).not.toBeNull();
     const before = Date.now();
     await feed.follow(stub.id.toString(), false);
     expect(await feed.state()).toMatchObject({ followers: 0, shards: 0 });

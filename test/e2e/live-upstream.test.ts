@@ -39,7 +39,10 @@ describe("the upstream socket", () => {
       `live: over ${Date.now() - started} ms the node took ${after.opened - before.opened} new connections and ` +
         `${after.subscribed - before.subscribed} new subscriptions (${after.opened} and ${after.subscribed} in all; ${after.sockets} held)`,
     );
-    const closes = stack.edge.output().split("\n").filter((line) => line.includes("\"event\":\"live_"));
+    const closes = stack.edge
+      .output()
+      .split("\n")
+      .filter((line) => line.includes('"event":"live_'));
     if (closes.length > 0) console.log(closes.join("\n"));
     expect(after.opened - before.opened).toBe(0);
     expect(after.subscribed - before.subscribed).toBe(0);
@@ -62,7 +65,9 @@ describe("the upstream socket", () => {
     await until(() => Date.now() > back);
     // Every subscriber gets a height past the last one it had, within the contract's 15 s of the first node's return.
     await until(() => seen.every((s) => s.heights.at(-1)! > lastBefore), back + 15_000 - Date.now());
-    console.log(`live: after a failover to a node 30 blocks behind, new heights ${Date.now() - back} ms after the return`);
+    console.log(
+      `live: after a failover to a node 30 blocks behind, new heights ${Date.now() - back} ms after the return`,
+    );
     for (const s of seen) {
       expect(consecutive(s.heights)).toBe(true);
       expect(s.errors).toEqual([]);

@@ -29,9 +29,7 @@ const blockAt = (height: number): NewBlockValue => ({
 
 /** Runs `body` with the storage of a Durable Object of its own (an idle feed's, which dials nothing). */
 const withStorage = <T>(body: (storage: DurableObjectStorage) => Promise<T>) =>
-  runInDurableObject(feeds.get(feeds.idFromName(`seq-${crypto.randomUUID()}`)), (_feed, state) =>
-    body(state.storage),
-  );
+  runInDurableObject(feeds.get(feeds.idFromName(`seq-${crypto.randomUUID()}`)), (_feed, state) => body(state.storage));
 
 /** A sequencer on `storage` (a new one stands for the feed started again), recording what it does. */
 async function sequencer(storage: DurableObjectStorage, unreadable = new Set<number>()) {

@@ -37,7 +37,8 @@ describe("the upstream socket", () => {
     const after = node.counts();
     console.log(
       `live: over ${Date.now() - started} ms the node took ${after.opened - before.opened} new connections and ` +
-        `${after.subscribed - before.subscribed} new subscriptions (${after.opened} and ${after.subscribed} in all; ${after.sockets} held)`,
+        `${after.subscribed - before.subscribed} new subscriptions ` +
+        `(${after.opened} and ${after.subscribed} in all; ${after.sockets} held)`,
     );
     const closes = stack.edge
       .output()

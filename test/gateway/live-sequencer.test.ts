@@ -72,7 +72,7 @@ describe("the live feed's heights", () => {
       expect(seq.last).toBe(10 + MAX_BACKFILL + 2);
     }));
 
-  it(`cancels the subscriptions when a missed height cannot be read after ${BACKFILL_TRIES} tries, never skips it`, () =>
+  it(`cancels when a missed height cannot be read after ${BACKFILL_TRIES} tries, never skips it`, () =>
     withStorage(async (storage) => {
       const { seq, published, cancelled, backfilled } = await sequencer(storage, new Set([12]));
       await seq.take(blockAt(10));

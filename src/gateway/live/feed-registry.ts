@@ -15,7 +15,7 @@ export interface ShardLink {
 }
 
 /** What the registry needs of a follower (ChainFollower's RPC). */
-export interface FollowerLink {
+interface FollowerLink {
   heightPushed(height: number, newAt: number): Promise<unknown>;
   feedLost(): Promise<unknown>;
 }
@@ -28,7 +28,7 @@ export interface RegistryLinks {
 }
 
 /** Tries of one delivery to one shard; the pause before try n + 1 is DELIVERY_BACKOFF_MS × 2^(n−1). */
-export const DELIVERY_TRIES = 4;
+const DELIVERY_TRIES = 4;
 const DELIVERY_BACKOFF_MS = 250;
 
 export class FeedRegistry {

@@ -20,11 +20,12 @@ import { HeightSequencer } from "../../src/gateway/live/height-sequencer";
 import { IDLE_CLOSE_MS } from "../../src/gateway/live/limits";
 
 /**
- * The watchdog's period while anyone listens: it gives up a silent socket, leaves a lagging node, and
- * on a node that is not the first asks the earlier ones whether they are ahead again (so a first
- * node's return is seen within about this long). Not a keep-alive: under `wrangler dev` the upstream
- * socket ended every 4 s because of the upgrade fetch's abort signal (close code 1006 at 3.8–4.0 s),
- * not by eviction; with the signal gone, one connection held through 60 s of steady subscribers.
+ * The watchdog's period while anyone listens: it gives up a silent socket, leaves a lagging node, on a
+ * node that is not the first asks the earlier ones whether they are ahead again (so a first node's
+ * return is seen within about this long), and dials again after a restart. Not a keep-alive: under
+ * `wrangler dev` the upstream socket ended every 4 s because of the upgrade fetch's abort signal
+ * (close code 1006 at 3.8–4.0 s), not by eviction; with the signal gone and no alarm due for 300 s,
+ * one connection held through 60 s of 50 steady subscribers.
  */
 const WATCH_MS = 5_000;
 /** Where the backfill's reads are keyed in the cache when no shard has named an origin. */

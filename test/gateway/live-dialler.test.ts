@@ -82,5 +82,6 @@ describe("the feed's dialler", () => {
       await dialler.dial(1);
       await dialler.watch(Number.MAX_SAFE_INTEGER);
       expect(dialler.node).toBe(nodes[1]);
+      expect(dialler.node).toBe(nodes[1]);
     }));
 });

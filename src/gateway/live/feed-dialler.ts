@@ -13,6 +13,11 @@ import { log } from "../../log";
 /** Pause before dialling again after a drop; doubled after each round every node refused, up to MAX_REDIAL_MS. */
 const REDIAL_MS = 500;
 const MAX_REDIAL_MS = 5_000;
+/**
+ * An earlier node is ahead once its `status` is this many heights past the last one sent: one height
+ * is the race between a node's `status` and its socket's next frame, not a lead.
+ */
+const AHEAD_BY = 2;
 
 /** What the dialler reports, and asks. */
 export interface DiallerLinks {
@@ -61,7 +66,7 @@ export class FeedDialler {
   /**
    * The watchdog's round: a socket silent for UPSTREAM_SILENCE_MS is dialled again from the first node;
    * one that sent frames but no new height for LAGGING_NODE_MS is left for the next node; on a node
-   * that is not the first, an earlier node whose height is past `latest` is taken back.
+   * that is not the first, an earlier node at least AHEAD_BY heights past `latest` is taken back.
    */
   async watch(latest: number | null): Promise<void> {
     const upstream = this.upstream;
@@ -71,7 +76,8 @@ export class FeedDialler {
       return this.leave("no new height", upstream.index + 1);
     if (upstream && upstream.index > 0 && latest !== null)
       for (let index = 0; index < upstream.index; index++)
-        if ((await this.heightOf(this.config.rpcUpstreamUrls[index]!)) > latest) return this.leave("behind", index);
+        if ((await this.heightOf(this.config.rpcUpstreamUrls[index]!)) >= latest + AHEAD_BY)
+          return this.leave("behind", index);
     await this.dial();
   }
 

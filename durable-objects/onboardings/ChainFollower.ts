@@ -41,8 +41,11 @@ import { fanOut } from "../../src/fan-out";
 import { errorText, log } from "../../src/log";
 
 const CURSOR_KEY = "cursor";
-/** A told height that was new longer ago than this no longer stands for the head: the pass reads the head. */
-const PUSH_STALE_MS = 5_000;
+/**
+ * A told height that was new longer ago than this no longer stands for the head: the pass reads the head.
+ * Two and a half of the network's 6 s blocks, so a healthy feed's gap between heights never reads it.
+ */
+const PUSH_STALE_MS = 15_000;
 const WATCH_PREFIX = "w:";
 
 /** A registration as stored: the addresses, and when it was last renewed (ms). */

@@ -1,7 +1,7 @@
 /**
  * The chain follower on push: while onboardings wait, the network's LiveFeed tells the follower each
  * height the node sends with the time it was new (and, as its heartbeat, the last one with that same
- * time), so the follower reads no head while heights come; once the last height told is 5 s old, or
+ * time), so the follower reads no head while heights come; once the last height told is 15 s old, or
  * the feed says it lost its socket, it reads the head again. The follower counts as the feed's
  * subscriber only while it listens, so the feed's idle close still comes once it stops. Real Durable
  * Objects against the devnet's chain; the head reads are made to fail (503) so that a pass that read
@@ -15,8 +15,8 @@ import type { ChainFollower } from "../../durable-objects/onboardings/ChainFollo
 import type { LiveFeed } from "../../durable-objects/live/LiveFeed";
 import { accountAddress, clockTo, DEVNET } from "../onboardings/helpers";
 
-/** With nothing told for this long the follower reads the head (docs/GATEWAY.md). */
-const PUSH_STALE_MS = 5_000;
+/** Once the last height told was new this long ago the follower reads the head (docs/GATEWAY.md). */
+const PUSH_STALE_MS = 15_000;
 /** The feed's upstream closes within this after its last subscriber leaves (docs/GATEWAY.md). */
 const IDLE_CLOSE_BOUND_MS = 60_000;
 
@@ -88,7 +88,7 @@ describe("the chain follower on push", () => {
     expect(await feed.state()).toMatchObject({ upstream: null, height: null });
   });
 
-  it("reads the head again once nothing was told for 5 s (the feed's socket down or quiet)", async () => {
+  it("reads the head again once the last height told is 15 s old (the feed's socket down or quiet)", async () => {
     const stub = await following();
     await headReadsFail();
     await stub.heightPushed(await devnetHeight(), Date.now());
@@ -109,7 +109,7 @@ describe("the chain follower on push", () => {
     const height = await devnetHeight();
     await stub.heightPushed(height, Date.now());
     expect(await cursorOf(stub)).toMatchObject({ following: true, failures: 0 });
-    // The feed's node stopped moving: its heartbeat tells the same height, new more than 5 s ago.
+    // The feed's node stopped moving: its heartbeat tells the same height, new more than 15 s ago.
     clockTo(Date.now() + PUSH_STALE_MS + 100);
     await stub.heightPushed(height, Date.now() - PUSH_STALE_MS - 100);
     await runInDurableObject(stub, (instance) => instance.alarm());
@@ -127,7 +127,7 @@ describe("the chain follower on push", () => {
     expect((await cursorOf(stub)).failures).toBeGreaterThan(0);
   });
 
-  it("reads the head at once when the feed lost its socket, not only once 5 s passed without a height", async () => {
+  it("reads the head at once when the feed lost its socket, not only once 15 s passed without a height", async () => {
     const stub = await following();
     await headReadsFail();
     await stub.heightPushed(await devnetHeight(), Date.now());

@@ -62,7 +62,7 @@ export class LiveFeed extends DurableObject<Env> {
     });
     this.dialler = new FeedDialler(readConfig(env), {
       block: (value) => void this.sequencer.take(value),
-      lost: () => this.registry.followersLost(),
+      lost: () => this.registry.toFollowers(),
       wanted: () => !this.registry.idle(),
     });
     ctx.blockConcurrencyWhile(async () => {

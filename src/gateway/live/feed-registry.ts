@@ -35,9 +35,8 @@ export class FeedRegistry {
   private shards = new Set<string>();
   private followers = new Set<string>();
   private origin: string | null = null;
+  /** Each shard's deliveries, chained (at most LIVE_SHARDS entries). */
   private readonly queues = new Map<string, Promise<void>>();
-  /** Bumped when a shard is forgotten: what was queued for it before is not sent. */
-  private readonly joins = new Map<string, number>();
 
   constructor(
     private readonly storage: Pick<DurableObjectStorage, "get" | "put">,
@@ -73,7 +72,6 @@ export class FeedRegistry {
 
   async leave(shard: string): Promise<void> {
     if (!this.shards.delete(shard)) return;
-    this.joins.set(shard, (this.joins.get(shard) ?? 0) + 1);
     await this.storage.put("shards", [...this.shards]);
   }
 
@@ -99,38 +97,28 @@ export class FeedRegistry {
     });
   }
 
-  /** Tells each listening follower the last new height and when it was new; one not reached reads the head itself. */
-  toFollowers(height: number, newAt: number): void {
-    for (const id of this.followers)
-      void this.links
-        .follower(id)
-        .heightPushed(height, newAt)
-        .catch(() => undefined);
-  }
-
-  /** Tells each listening follower the socket is gone, so it reads the head until heights come again. */
-  followersLost(): void {
-    for (const id of this.followers)
-      void this.links
-        .follower(id)
-        .feedLost()
-        .catch(() => undefined);
+  /**
+   * Tells each listening follower the last new height and when it was new, or (no height) that the socket is gone,
+   * so it reads the head until heights come again; one not reached reads the head itself.
+   */
+  toFollowers(height?: number, newAt = 0): void {
+    for (const id of this.followers) {
+      const follower = this.links.follower(id);
+      void (height === undefined ? follower.feedLost() : follower.heightPushed(height, newAt)).catch(() => undefined);
+    }
   }
 
   /** Queues `send` behind what each shard already has queued; `send` answers whether the shard still holds anyone. */
   private toShards(what: string, send: (shard: ShardLink) => Promise<boolean>): void {
     for (const name of this.shards) {
-      const join = this.joins.get(name) ?? 0;
       const previous = this.queues.get(name) ?? Promise.resolve();
-      const next = previous.then(async () => {
-        if ((this.joins.get(name) ?? 0) !== join || !this.shards.has(name)) return;
-        const held = await this.tries(name, what, send);
-        if (!held) await this.leave(name);
-      });
-      this.queues.set(name, next);
-      void next.finally(() => {
-        if (this.queues.get(name) === next) this.queues.delete(name);
-      });
+      this.queues.set(
+        name,
+        previous.then(async () => {
+          // A shard forgotten meanwhile is sent nothing more (one that joins again drops heights it is past).
+          if (this.shards.has(name) && !(await this.tries(name, what, send))) await this.leave(name);
+        }),
+      );
     }
   }
 
@@ -149,8 +137,8 @@ export class FeedRegistry {
     log("warn", "live_delivery_failed", { shard: name, what, error: String(error) });
     try {
       await this.links.shard(name).cancelAll(reason);
-    } catch (err) {
-      log("warn", "live_cancel_failed", { shard: name, error: String(err) });
+    } catch {
+      // The shard cannot be reached at all: it cancels its subscriptions itself on the gap it sees next.
     }
     return false;
   }

@@ -87,8 +87,11 @@ describe("the live feed's heights", () => {
     withStorage(async (storage) => {
       const { seq, published, cancelled } = await sequencer(storage);
       for (const height of [20, 21, 22]) await seq.take(blockAt(height));
-      // The second node trails by two heights: 20, 21 and 22 went out already.
-      for (const height of [20, 21, 22, 23]) await seq.take(blockAt(height));
+      const newAt = seq.lastPublishedAt;
+      // The second node trails by two heights: 20, 21 and 22 went out already, and are not new again.
+      for (const height of [20, 21, 22]) await seq.take(blockAt(height));
+      expect(seq.lastPublishedAt).toBe(newAt);
+      await seq.take(blockAt(23));
       expect(published).toEqual([20, 21, 22, 23]);
       expect(cancelled).toEqual([]);
     }));

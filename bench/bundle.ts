@@ -27,7 +27,9 @@ What our code adds to an isolate's start: **${(a.p50 - b.p50).toFixed(1)} ms** (
 \`npm run bench:bundle\` — one run on ${machine()}, load average ${loadavg()[0]!.toFixed(1)}. The bundle is
 what \`wrangler deploy\` uploads (\`--dry-run\`). Startup is the main thread's CPU time to parse,
 compile and evaluate the module in V8 in a fresh process, median of ${START_RUNS}, beside a module that
-does nothing, alternately in one run (scripts/start-cost.ts); other work on the machine still inflates it.
+does nothing, alternately in one run (scripts/start-cost.ts), the web platform's globals loaded before
+the clock starts in both (workerd has them built in; Node loads them on first touch); other work on the
+machine still inflates it.
 
 | measure | figure |
 |---|---|

@@ -8,6 +8,8 @@ import { installGlobals } from "./globals";
 import { checkDelivery, checkFollower, checkGiveUp, checkIndex, checkWakes, type Violation } from "./invariants";
 import { checkPoisonedLane } from "./lane-invariants";
 import { liveChecks } from "./live-checks";
+import type { LiveCrowd } from "./live-clients";
+import { checkCompiled, checkSubscribers, watchFollowerHead } from "./live-invariants";
 import { checkConfirms, checkTells } from "./session-invariants";
 import { buildWorld, START } from "./scenario";
 import type { IndexHost, World } from "./world";
@@ -19,6 +21,8 @@ const HORIZON_MS = 14 * DAY;
 const FAR_MS = 10 * DAY;
 /** The follower has this long after the world is quiet to drop what no longer waits and fall asleep. */
 const FOLLOWER_GRACE_MS = 90_000;
+/** The follower's head is watched this long from the start (its onboardings wait minutes). */
+const FOLLOWER_WATCH_MS = 3_600_000;
 /** Steps at most in one run: a run that needs more is reported, not waited for. */
 const STEP_BUDGET = 5_000_000;
 
@@ -39,16 +43,32 @@ export interface RunResult {
  * Runs the world of `seed` on `index` (the SQLite the world's D1 uses), the globals under the kernel
  * meanwhile; without `crowds`, a seed that draws a crowd runs a few onboardings instead.
  */
-export async function runSeed(seed: number, index: IndexHost, crowds = true): Promise<RunResult> {
-  const { world, profile, confirms } = buildWorld(seed, index, crowds);
-  const restore = installGlobals(world.kernel, world.receiver, world.chain, (line) =>
-    world.errors.push(`logged an error: ${line}`),
-  );
+export async function runSeed(seed: number, index: IndexHost, crowds = true, live = false): Promise<RunResult> {
+  const { world, profile, confirms, crowd } = buildWorld(seed, index, crowds, live);
+  const restore = installGlobals({
+    kernel: world.kernel,
+    receiver: world.receiver,
+    chain: world.chain,
+    nodes: world.nodes,
+    faulted: (line) => world.errors.push(`logged an error: ${line}`),
+    warned: (line) => {
+      const event = /"event":"([^"]+)"/.exec(line)?.[1] ?? line.slice(0, 40);
+      world.warnings.set(event, (world.warnings.get(event) ?? 0) + 1);
+    },
+  });
   try {
-    return await runWorld(seed, world, profile, confirms);
+    return await runWorld(seed, world, profile, confirms, crowd);
   } finally {
     restore();
   }
+}
+
+/** Runs the world until `work` settles (an outside caller's RPCs need the world's steps). */
+async function meanwhile<T>(world: World, work: Promise<T>): Promise<T> {
+  let done = false;
+  const settled = work.finally(() => (done = true));
+  while (!done && (await world.kernel.step()));
+  return settled;
 }
 
 async function runWorld(
@@ -56,9 +76,11 @@ async function runWorld(
   world: World,
   profile: Profile,
   confirms: Parameters<typeof checkConfirms>[1],
+  crowd: LiveCrowd | null,
 ): Promise<RunResult> {
   const kernel = world.kernel;
   const violations: Violation[] = liveChecks(world);
+  const headWatch = watchFollowerHead(world, START + FOLLOWER_WATCH_MS);
   const horizon = START + HORIZON_MS;
 
   // Until only retention's alarms (and the follower's own clock) are left.
@@ -89,7 +111,15 @@ async function runWorld(
   while (await kernel.step(until));
 
   const states = storedStates(world);
+  if (crowd) {
+    crowd.settle();
+    violations.push(...checkSubscribers(world, crowd));
+    const compiled = await meanwhile(world, checkCompiled(world));
+    if (compiled) violations.push(...compiled);
+    else world.trace("live the shards give no account of their compiled queries (no state()): not checked");
+  }
   violations.push(
+    ...headWatch,
     ...checkDelivery(world, states),
     ...checkIndex(world, states),
     ...checkFollower(world, states),
@@ -136,6 +166,9 @@ async function runWorld(
 /** The subjects whose trace explains the first violation: its onboarding, with the lane and the follower. */
 function traceSubjects(violations: readonly Violation[]): string[] {
   const first = violations[0]?.message ?? "";
+  const client = /^(live_\w+)/.exec(first)?.[1];
+  if (client) return [client, "rpc", "feed", "shard", "follower"];
+  if (first.startsWith("follower:")) return ["follower", "rpc", "feed"];
   const subject = /^(ob_\d+)/.exec(first)?.[1] ?? /(ob_\d+)/.exec(first)?.[1];
   const session = /(cs_\d+)/.exec(first)?.[1];
   return [...(subject ? [subject] : []), ...(session ? [session] : []), "lane", "follower", "host"];

@@ -67,7 +67,7 @@ const unexpected = (result: RunResult) => result.violations.filter((v) => !open.
 
 describe("the simulation", () => {
   it.skipIf(REPLAY === null)(`replays seed ${REPLAY}`, { timeout: 3_600_000 }, async () => {
-    const result = await withIndex((index) => runSeed(REPLAY!, index, FIND));
+    const result = await withIndex((index) => runSeed(REPLAY!, index, FIND, settings.live));
     console.log(report(result, 3000));
     expect(result.violations).toEqual([]);
   });

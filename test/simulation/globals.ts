@@ -66,8 +66,12 @@ export function installGlobals(host: GlobalsHost): () => void {
     replace(g, "setTimeout", (fn: (...args: unknown[]) => void, ms = 0, ...args: unknown[]) => {
       const id = ++timerId;
       timers.add(id);
+      // The callback runs in the object that set the timer (what it starts is that incarnation's, as on the platform).
+      const owner = running.getStore();
       void kernelIo(kernel, Math.max(0, ms), () => {
-        if (timers.delete(id)) fn(...args);
+        if (!timers.delete(id)) return;
+        if (owner) running.run(owner, () => fn(...args));
+        else fn(...args);
       });
       return id;
     }),
@@ -202,6 +206,8 @@ function simFetch(
       // An upgrade: the node's socket after a round trip. Whether the platform ends an upgraded socket when the
       // fetch's signal aborts later was seen under wrangler dev only: a seed decides (./live-faults.ts).
       void kernelIo(kernel, kernel.random.int(20, 150), () => {
+        // A caller that gave up (its signal aborted) or died meanwhile takes no socket.
+        if (settled || (owner && !owner.alive)) return;
         const socket = node.upgrade(url.href, owner ?? null);
         if (socket === "unreachable") return settle(() => reject(new Error("Network connection lost.")));
         if (node.faults.abortEndsUpgrade)

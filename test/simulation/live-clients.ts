@@ -49,6 +49,8 @@ export interface LiveClient {
   /** The door's refusal (a status), if the upgrade was refused. */
   refusedWith: number | null;
   honest: boolean;
+  /** The shard the door sent it to. */
+  shard: string | null;
 }
 
 export class LiveCrowd {
@@ -85,6 +87,7 @@ export class LiveCrowd {
         socket: null,
         refusedWith: null,
         honest: arrival.honest,
+        shard: null,
       };
       this.clients.push(client);
       const queries = arrival.honest
@@ -98,7 +101,14 @@ export class LiveCrowd {
       kernel.at(Math.min(leave, this.leaveAt), () => this.leave(client));
     }
     if (floods && this.clients.length > 0) {
-      const client: LiveClient = { name: "live_flood", ip: "203.0.113.9", socket: null, refusedWith: null, honest: false };
+      const client: LiveClient = {
+        name: "live_flood",
+        ip: "203.0.113.9",
+        socket: null,
+        refusedWith: null,
+        honest: false,
+        shard: null,
+      };
       this.clients.push(client);
       const at = start + random.int(2 * MINUTE, 12 * MINUTE);
       const frames = random.int(300, 800);
@@ -124,6 +134,8 @@ export class LiveCrowd {
           return;
         }
         client.socket = socket;
+        client.shard = socket.server.object?.name ?? null;
+        world.trace(`${client.name} holds a socket on shard ${client.shard}`);
         socket.onFrame = (text) => this.frame(client, text);
         for (const query of queries) this.subscribe(client, query);
         for (let k = 0; k < flood; k++) this.floodFrame(client, k);

@@ -25,6 +25,8 @@ const FOLLOWER_GRACE_MS = 90_000;
 const FOLLOWER_WATCH_MS = 3_600_000;
 /** Steps at most in one run: a run that needs more is reported, not waited for. */
 const STEP_BUDGET = 5_000_000;
+/** …and in a run with the live face's crowd (a live world takes tens of thousands). */
+const LIVE_STEP_BUDGET = 400_000;
 
 export interface RunResult {
   seed: number;
@@ -44,6 +46,7 @@ export interface RunResult {
  * meanwhile; without `crowds`, a seed that draws a crowd runs a few onboardings instead.
  */
 export async function runSeed(seed: number, index: IndexHost, crowds = true, live = false): Promise<RunResult> {
+  const budget = live ? LIVE_STEP_BUDGET : STEP_BUDGET;
   const { world, profile, confirms, crowd } = buildWorld(seed, index, crowds, live);
   const restore = installGlobals({
     kernel: world.kernel,
@@ -57,7 +60,7 @@ export async function runSeed(seed: number, index: IndexHost, crowds = true, liv
     },
   });
   try {
-    return await runWorld(seed, world, profile, confirms, crowd);
+    return await runWorld(seed, world, profile, confirms, crowd, budget);
   } finally {
     restore();
   }
@@ -77,6 +80,7 @@ async function runWorld(
   profile: Profile,
   confirms: Parameters<typeof checkConfirms>[1],
   crowd: LiveCrowd | null,
+  stepBudget: number,
 ): Promise<RunResult> {
   const kernel = world.kernel;
   const violations: Violation[] = liveChecks(world);
@@ -85,7 +89,7 @@ async function runWorld(
 
   // Until only retention's alarms (and the follower's own clock) are left.
   let quiet = false;
-  while (kernel.steps < STEP_BUDGET) {
+  while (kernel.steps < stepBudget) {
     if (kernel.steps % 128 === 0) {
       const next = kernel.nextForeground();
       if (next === null || next > kernel.now + FAR_MS) {
@@ -100,7 +104,7 @@ async function runWorld(
     }
   }
   const settledAt = kernel.now;
-  const budget = kernel.steps >= STEP_BUDGET ? `after ${kernel.steps} steps` : "by the horizon";
+  const budget = kernel.steps >= stepBudget ? `after ${kernel.steps} steps` : "by the horizon";
   if (!quiet)
     violations.push({
       invariant: "quiet",
@@ -136,7 +140,7 @@ async function runWorld(
   world.follower.evict("the run ends");
   if (quiet) {
     const end = kernel.now + 40 * DAY;
-    while ((await kernel.step(end)) && kernel.steps < STEP_BUDGET + 1_000_000);
+    while ((await kernel.step(end)) && kernel.steps < stepBudget + 1_000_000);
     for (const [id, object] of world.onboardings.objects) {
       if (object.storage.size > 0 || object.alarm !== null)
         violations.push({ invariant: "erased", message: `${id} still holds storage or an alarm 40 days after` });
@@ -184,7 +188,16 @@ function dueNow(world: World): string {
     .filter((o) => o.alarm !== null && o.alarm < world.kernel.now + FAR_MS)
     .map((o) => `${o.name} at ${world.at(o.alarm)}`);
   if (world.lane.alarm !== null) due.push(`lane at ${world.at(world.lane.alarm)}`);
-  return due.slice(0, 6).join(", ") || "work in flight";
+  for (const feed of world.feeds.objects.values())
+    if (feed.alarm !== null)
+      due.push(
+        `the live feed at ${world.at(feed.alarm)} (stored: ${[...feed.storage]
+          .map(([k, v]) => `${k} ${JSON.stringify(v)}`)
+          .join(", ")
+          .slice(0, 300)})`,
+      );
+  for (const node of world.nodes) if (node.open > 0) due.push(`rpc node ${node.index + 1} serves ${node.open} sockets`);
+  return due.slice(0, 8).join(", ") || "work in flight";
 }
 
 /** A run's report: its faults, what failed and the end of its trace. */

@@ -45,6 +45,11 @@ export class SimNode {
     private readonly trace: (line: string) => void = () => {},
   ) {}
 
+  /** Sockets it serves now. */
+  get open(): number {
+    return this.served.size;
+  }
+
   /** The node's own head: the chain's, less its lag. */
   head(): number {
     return Math.max(1, this.chain.head() - this.faults.lag(this.index, this.kernel.now));

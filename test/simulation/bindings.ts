@@ -142,7 +142,10 @@ function wireCopy<T>(value: T): T {
 }
 
 const byReference = (value: object) =>
-  value instanceof ReadableStream || value instanceof RealRequest || value instanceof RealResponse || "webSocket" in value;
+  value instanceof ReadableStream ||
+  value instanceof RealRequest ||
+  value instanceof RealResponse ||
+  "webSocket" in value;
 
 function holdsReference(value: unknown): boolean {
   if (value === null || typeof value !== "object") return false;

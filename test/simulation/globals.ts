@@ -282,7 +282,10 @@ function liveGlobals(kernel: Kernel, replace: (owner: object, key: string, value
 
 /** The Cache API's default cache on the world's clock: an entry lives for its `max-age`; one per seed. */
 class SimCache {
-  private readonly entries = new Map<string, { status: number; headers: [string, string][]; body: string; until: number }>();
+  private readonly entries = new Map<
+    string,
+    { status: number; headers: [string, string][]; body: string; until: number }
+  >();
 
   constructor(private readonly kernel: Kernel) {}
 

@@ -66,7 +66,7 @@ export class LiveCrowd {
   ) {}
 
   /** Plans the crowd of a seed: who arrives when, with which queries, and whether one floods. */
-  plan(random: Random, start: number): void {
+  plan(random: Random, start: number, refusals: readonly { from: number }[] = []): void {
     const kernel = this.world.kernel;
     const honest = random.int(3, 14);
     const arrivals: { at: number; honest: boolean }[] = [];
@@ -76,8 +76,14 @@ export class LiveCrowd {
       // Now and then a second socket arrives at the same moment (a page's reconnect, a burst of clients).
       if (random.chance(0.3)) arrivals.push({ at: at + random.int(0, 40), honest: true });
     }
-    const hostile = random.chance(0.4) ? random.int(1, 3) : 0;
+    // Hostile sockets come in numbers (the door spreads them over the 16 shards as it spreads everyone).
+    const hostile = random.chance(0.4) ? random.int(4, 16) : 0;
     for (let i = 0; i < hostile; i++) arrivals.push({ at: start + random.int(MINUTE, 14 * MINUTE), honest: false });
+    // Now and then a crowd arrives at once just as the feed stops answering: joins fail while others subscribe.
+    for (const window of refusals)
+      if (random.chance(0.5))
+        for (let i = random.int(6, 12); i > 0; i--)
+          arrivals.push({ at: window.from + random.int(-100, 50), honest: true });
     const floods = random.chance(0.3);
     arrivals.sort((a, b) => a.at - b.at);
     for (const [n, arrival] of arrivals.entries()) {

@@ -7,7 +7,7 @@
  * shards' deliveries rejected or slow; the feed and the shards restarted (evicted) after any step
  * and at random times. Every window ends by `calmAt`.
  */
-import { Random } from "./kernel";
+import type { Random } from "./kernel";
 import { clock } from "./faults";
 
 interface Window {
@@ -27,6 +27,8 @@ export interface LiveFaults {
   abortEndsUpgrade: boolean;
   /** A call from a shard to the feed is refused now (a join or a leave fails). */
   feedRefuses(now: number): boolean;
+  /** The feed's refusal windows (a crowd may arrive in one). */
+  feedRefusals: readonly Window[];
   /** A delivery (`deliver`, `cancelAll`) to a shard is rejected now. */
   deliveryRejected(now: number): boolean;
   /** A delivery to a shard is slowed now by this many ms (0: not). */
@@ -64,6 +66,7 @@ export function calmLive(start: number): LiveFaults {
     shuffled: () => false,
     abortEndsUpgrade: false,
     feedRefuses: () => false,
+    feedRefusals: [],
     deliveryRejected: () => false,
     deliverySlowMs: () => 0,
     evictionRate: () => 0,
@@ -114,10 +117,12 @@ export function planLiveFaults(random: Random, start: number, shards: number): L
     leaveAt: calmAt + 8 * MINUTE,
     down: (node, now) => within(nodes[node]!.down, now),
     stalled: (node, now) => within(nodes[node]!.stall, now),
-    lag: (node, now) => Math.max(0, ...nodes[node]!.lag.filter((w) => now >= w.from && now < w.to).map((w) => w.blocks)),
+    lag: (node, now) =>
+      Math.max(0, ...nodes[node]!.lag.filter((w) => now >= w.from && now < w.to).map((w) => w.blocks)),
     shuffled: (node, now) => within(nodes[node]!.shuffle, now),
     abortEndsUpgrade,
     feedRefuses: (now) => within(feedRefuses, now),
+    feedRefusals: feedRefuses,
     deliveryRejected: (now) => within(rejected, now) && random.chance(rejectRate),
     deliverySlowMs: (now) => (within(slow, now) ? random.int(SECOND, 8 * SECOND) : 0),
     evictionRate: (now) => (now < calmAt ? evictionRate : 0),

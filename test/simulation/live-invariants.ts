@@ -39,6 +39,34 @@ export function checkSubscribers(world: World, crowd: LiveCrowd): Violation[] {
           ` (${client.socket.closed.code} ${client.socket.closed.reason})`,
       );
   }
+  const feedRestarts = (from: number, to: number) =>
+    [...world.feeds.objects.values()].flatMap((f) => f.evictions).filter((t) => t >= from && t <= to);
+  const clientOf = new Map(crowd.clients.map((c) => [c.name, c]));
+  /** What else its shard held or saw: a hostile subscription answered {}, a subscribe refused for want of the feed. */
+  const shardNotes = (client: string, before: number) => {
+    const shard = clientOf.get(client)?.shard;
+    if (!shard) return "";
+    const notes: string[] = [];
+    for (const other of crowd.subscriptions.values()) {
+      const owner = clientOf.get(other.client);
+      if (owner?.shard !== shard || other.client === client) continue;
+      if (!other.honest && other.answeredAt !== null && other.answeredAt <= before)
+        notes.push(`${other.client}'s hostile "${other.query}" was answered {} on it at ${at(other.answeredAt)}`);
+      if (other.refused?.includes("live feed") && Math.abs(other.sentAt - before) < 60_000)
+        notes.push(`${other.client}'s subscribe on it was refused at ${at(other.sentAt)} (${other.refused})`);
+    }
+    return notes.length > 0 ? `; its shard ${shard}: ${notes.slice(0, 2).join("; ")}` : `; its shard ${shard}`;
+  };
+  /** A hostile subscription answered {} on the client's shard and still there between `from` and `to`. */
+  const hostileNote = (client: string, from: number, to: number) => {
+    const shard = clientOf.get(client)?.shard;
+    for (const other of crowd.subscriptions.values()) {
+      if (other.honest || other.answeredAt === null || other.answeredAt > to) continue;
+      if (clientOf.get(other.client)?.shard !== shard || (other.endedAt ?? Infinity) < from) continue;
+      return `; ${other.client}'s hostile "${other.query}" was answered {} on its shard ${shard} at ${at(other.answeredAt)}`;
+    }
+    return "";
+  };
   for (const sub of crowd.subscriptions.values()) {
     if (!sub.honest || sub.answeredAt === null) continue;
     const heights = sub.heights;
@@ -52,7 +80,11 @@ export function checkSubscribers(world: World, crowd: LiveCrowd): Violation[] {
       else if (b.height > a.height + 1)
         say(
           `${sub.client}: ${sub.id} (${sub.query}) got height ${b.height} at ${at(b.at)} right after ${a.height}:` +
-            ` ${b.height - a.height - 1} heights skipped with no cancel`,
+            ` ${b.height - a.height - 1} heights skipped with no cancel` +
+            (feedRestarts(a.at, b.at).length > 0
+              ? ` (the feed restarted at ${feedRestarts(a.at, b.at).map(at).join(", ")})`
+              : "") +
+            hostileNote(sub.client, a.at, b.at),
         );
     }
     const stayed = sub.cancelledAt === null && (sub.endedAt === null || sub.endedAt >= crowd.leaveAt);
@@ -62,12 +94,14 @@ export function checkSubscribers(world: World, crowd: LiveCrowd): Violation[] {
     if (last === null)
       say(
         `${sub.client}: ${sub.id} (${sub.query}) was answered {} at ${at(sub.answeredAt)} and never got a height` +
-          ` (the chain reached ${owed} by ${at(crowd.leaveAt - CAUGHT_UP_MS)}), with no cancel`,
+          ` (the chain reached ${owed} by ${at(crowd.leaveAt - CAUGHT_UP_MS)}), with no cancel` +
+          shardNotes(sub.client, sub.answeredAt),
       );
     else if (last < owed)
       say(
         `${sub.client}: ${sub.id} (${sub.query}) got its last height, ${last}, at ${at(heights[heights.length - 1]!.at)};` +
-          ` the chain reached ${owed} by ${at(crowd.leaveAt - CAUGHT_UP_MS)}, and no cancel came`,
+          ` the chain reached ${owed} by ${at(crowd.leaveAt - CAUGHT_UP_MS)}, and no cancel came` +
+          shardNotes(sub.client, heights[heights.length - 1]!.at + BLOCK_MS),
       );
   }
   return out;

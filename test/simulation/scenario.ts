@@ -76,10 +76,9 @@ export function buildWorld(seed: number, index: IndexHost, crowds = true, live =
   const liveFaults = live ? planLiveFaults(liveRandom, START, LIVE_SHARDS) : calmLive(START);
   const world = new World(kernel, START, faults, index, liveFaults);
   const crowd = live ? new LiveCrowd(world, liveFaults.leaveAt) : null;
-  crowd?.plan(liveRandom, START);
+  crowd?.plan(liveRandom, START, liveFaults.feedRefusals);
   const chainIdOf = () => String((world.env as unknown as Record<string, string>).CHAIN_ID);
-  for (const at of liveFaults.feedRestarts)
-    kernel.at(at, () => world.feeds.objects.get(chainIdOf())?.evict("restart"));
+  for (const at of liveFaults.feedRestarts) kernel.at(at, () => world.feeds.objects.get(chainIdOf())?.evict("restart"));
   for (const { at, shard } of liveFaults.shardRestarts)
     kernel.at(at, () => world.shards.objects.get(`${chainIdOf()}:${shard}`)?.evict("restart"));
   const confirms: Confirm[] = [];

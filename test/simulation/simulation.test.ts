@@ -46,6 +46,28 @@ const FOUND: readonly { what: string; seed: number }[] = [
   { what: "the held event behind a resent probe waited for its recheck (release)", seed: 2896 },
 ];
 
+/**
+ * The live face's sweep (`runSeed(…, live)`: the crowd of subscribers and the live faults on top of the seed's world).
+ * How many seeds it draws after its found ones (a few seconds: a live world is 10,000 to 60,000 steps).
+ */
+const LIVE_SEEDS = Number(settings.liveSeeds ?? 6);
+const LIVE_DRAW = 39;
+
+/**
+ * The live face's bugs the simulation found on the code before the fixes of issue 39 (docs/SIMULATION.md, "Bugs
+ * found"): each seed broke its invariant there, and must hold once the fixes are in (the live sweep runs them first).
+ */
+const LIVE_FOUND: readonly { what: string; seed: number; invariant: string }[] = [
+  { what: "the silent gap after a feed restart", seed: 1, invariant: "subscriber" },
+  { what: "the lagging freeze: the follower's head stays behind a lagging node", seed: 5, invariant: "follower-head" },
+  {
+    what: "the join race: a subscribe answered {} while another's join failed, never fed",
+    seed: 31,
+    invariant: "subscriber",
+  },
+  { what: "the prototype tag: a hostile query silences its shard", seed: 48, invariant: "subscriber" },
+];
+
 /** Whether the sweep's draw takes this seed: not the heavy profiles (the named seeds above stand for them). */
 const light = (seed: number) => profileOf(seed, false).receiverDown === null;
 
@@ -78,6 +100,12 @@ describe("the simulation", () => {
       return { steps: result.steps, trace: result.world.traceOf([...result.world.onboardings.objects.keys(), "lane"]) };
     };
     for (const seed of [5, 11]) expect(await trace(seed)).toEqual(await trace(seed));
+    // A live world too: the subscribers' frames, the nodes' connections and the shards' sockets.
+    const live = async (seed: number) => {
+      const result = await withIndex((index) => runSeed(seed, index, false, true));
+      return { steps: result.steps, violations: result.violations, trace: result.trace };
+    };
+    expect(await live(31)).toEqual(await live(31));
   });
 
   it.skipIf(REPLAY !== null)(`holds over the found seeds and ${SEEDS} drawn ones`, { timeout: 3_600_000 }, async () => {
@@ -95,6 +123,24 @@ describe("the simulation", () => {
       endOnFailure: true,
     });
   });
+
+  it.skipIf(REPLAY !== null)(
+    `the live face holds over its found seeds and ${LIVE_SEEDS} drawn ones`,
+    { timeout: 3_600_000 },
+    async () => {
+      const holds = async (seed: number) => {
+        const result = await withIndex((index) => runSeed(seed, index, false, true));
+        if (result.violations.length > 0)
+          throw new Error(`\n${report(result)}\nreplay: SIM_LIVE=1 SIM_SEED=${seed} npx vitest run test/simulation`);
+      };
+      for (const { seed } of LIVE_FOUND) await holds(seed);
+      await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 0x7fffffff }).filter(light), holds), {
+        numRuns: LIVE_SEEDS,
+        seed: LIVE_DRAW,
+        endOnFailure: true,
+      });
+    },
+  );
 
   it.skipIf(REPLAY !== null || OPEN.length === 0)(
     "still finds the bugs not fixed yet",

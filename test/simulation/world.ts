@@ -180,14 +180,22 @@ export class World implements PlatformHooks {
         ? { refuse: "the live feed could not be reached (simulated)" }
         : {};
     this.feeds = ns(LiveFeed, false, undefined, feedWeather, "feed");
-    this.shards = ns(LiveShard, false, undefined, (method) => {
-      if (method !== "deliver" && method !== "cancelAll") return {};
-      if (live.deliveryRejected(kernel.now)) return { refuse: "the delivery was rejected (simulated overload)" };
-      const slowMs = live.deliverySlowMs(kernel.now);
-      return slowMs > 0 ? { slowMs } : {};
-    }, "shard");
+    this.shards = ns(
+      LiveShard,
+      false,
+      undefined,
+      (method) => {
+        if (method !== "deliver" && method !== "cancelAll") return {};
+        if (live.deliveryRejected(kernel.now)) return { refuse: "the delivery was rejected (simulated overload)" };
+        const slowMs = live.deliverySlowMs(kernel.now);
+        return slowMs > 0 ? { slowMs } : {};
+      },
+      "shard",
+    );
     const chainId = String(suiteVars().CHAIN_ID ?? "");
-    this.nodes = RPC_NODE_URLS.map((_, i) => new SimNode(kernel, this.chain, live, i, chainId, (line) => this.trace(line)));
+    this.nodes = RPC_NODE_URLS.map(
+      (_, i) => new SimNode(kernel, this.chain, live, i, chainId, (line) => this.trace(line)),
+    );
     const bound: Record<(typeof BINDINGS)[number], unknown> = {
       ONBOARDING_INDEX: this.d1,
       SESSION_CREATE_LIMITER: new SimRateLimiter(kernel, 30, 60_000),

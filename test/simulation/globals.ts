@@ -257,7 +257,7 @@ function liveGlobals(kernel: Kernel, replace: (owner: object, key: string, value
     constructor(body?: BodyInit | null, init?: ResponseInit & { webSocket?: unknown }) {
       const socket = init?.webSocket;
       if (socket instanceof ClientEnd || socket instanceof OutboundSocket) {
-        // biome-ignore lint/correctness/noConstructorReturn: a 101 with a simulated socket is no platform Response
+        // A 101 with a simulated socket is no platform Response: the plain object stands for it.
         return { status: 101, ok: false, headers: new Headers(init?.headers), webSocket: socket } as never;
       }
       super(body, init);

@@ -14,7 +14,7 @@ import { ServerEnd } from "./sockets";
 export type HeldSocket = SimSocket | ServerEnd;
 
 /** A page's subscription: records what it was sent and whether it was closed. */
-export class SimSocket {
+class SimSocket {
   readonly sent: string[] = [];
   tags: string[] = [];
   closed: { code: number; reason: string } | null = null;

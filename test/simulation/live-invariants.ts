@@ -63,7 +63,8 @@ export function checkSubscribers(world: World, crowd: LiveCrowd): Violation[] {
     for (const other of crowd.subscriptions.values()) {
       if (other.honest || other.answeredAt === null || other.answeredAt > to) continue;
       if (clientOf.get(other.client)?.shard !== shard || (other.endedAt ?? Infinity) < from) continue;
-      return `; ${other.client}'s hostile "${other.query}" was answered {} on its shard ${shard} at ${at(other.answeredAt)}`;
+      const when = at(other.answeredAt);
+      return `; ${other.client}'s hostile "${other.query}" was answered {} on its shard ${shard} at ${when}`;
     }
     return "";
   };
@@ -99,7 +100,8 @@ export function checkSubscribers(world: World, crowd: LiveCrowd): Violation[] {
       );
     else if (last < owed)
       say(
-        `${sub.client}: ${sub.id} (${sub.query}) got its last height, ${last}, at ${at(heights[heights.length - 1]!.at)};` +
+        `${sub.client}: ${sub.id} (${sub.query}) got its last height, ${last},` +
+          ` at ${at(heights[heights.length - 1]!.at)};` +
           ` the chain reached ${owed} by ${at(crowd.leaveAt - CAUGHT_UP_MS)}, and no cancel came` +
           shardNotes(sub.client, heights[heights.length - 1]!.at + BLOCK_MS),
       );

@@ -22,6 +22,8 @@
  *   GET    /__devnet/status  → {height, chain_id, namespace, bech32_prefix, native_denom, height_header}
  *   GET    /__devnet/websocket  → {sockets, clients, subscriptions} of the CometBFT `/rpc/websocket`
  *   POST   /__devnet/websocket/drop  {ms} → 204: every socket closed, new ones refused for ms (-1: for good)
+ *   POST   /__devnet/websocket/stall  {ms} → 204: sockets kept open, no frame sent for ms (then the heights missed)
+ *   POST   /__devnet/websocket/lag  {blocks} → 204: heights published from `blocks` below the head on (0: level)
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -282,6 +284,14 @@ async function control(node: LocalNode, req: IncomingMessage, res: ServerRespons
     case "POST /__devnet/websocket/drop": {
       const ms = Number((await readJson(req)).ms ?? 5000);
       node.websocket?.drop(ms < 0 ? Infinity : ms);
+      return void res.writeHead(204, { "access-control-allow-origin": "*" }).end();
+    }
+    case "POST /__devnet/websocket/stall": {
+      node.websocket?.stall(Number((await readJson(req)).ms ?? 5000));
+      return void res.writeHead(204, { "access-control-allow-origin": "*" }).end();
+    }
+    case "POST /__devnet/websocket/lag": {
+      node.websocket?.lag(Number((await readJson(req)).blocks ?? 0));
       return void res.writeHead(204, { "access-control-allow-origin": "*" }).end();
     }
     case "GET /__devnet/status": {

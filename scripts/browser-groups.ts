@@ -6,10 +6,11 @@
 
 /**
  * The long flows with the follower's (150 s), the onboarding that waits out its 60 s life with the
- * host's tools (150 s), the host's dashboard with its Access server (70 s); the rest (150 s) is the last group.
+ * host's tools (150 s), the host's dashboard with its Access server (70 s) and `npm run deploy` against a stub
+ * wrangler (13 s, measured on a busy machine); the rest (150 s) is the last group.
  */
 export const BROWSER_GROUPS: readonly (readonly string[])[] = [
-  ["onboarding.test.ts", "chain-follower.test.ts"],
+  ["onboarding.test.ts", "chain-follower.test.ts", "live-upstream.test.ts"],
   [
     "onboarding-expiry.test.ts",
     "host-example.test.ts",
@@ -17,8 +18,8 @@ export const BROWSER_GROUPS: readonly (readonly string[])[] = [
     "host-loop.test.ts",
     "shell-safety.test.ts",
   ],
-  ["dashboard.test.ts", "dashboard-access.test.ts", "journey.test.ts"],
-  ["live.test.ts", "live-faults.test.ts"],
+  ["dashboard.test.ts", "dashboard-access.test.ts", "journey.test.ts", "deploy.test.ts"],
+  ["live.test.ts", "live-faults.test.ts", "live-hostile.test.ts"],
 ];
 
 /** `files` (paths below test/e2e) in `groups`, and the ones no group names in a last group; a named file missing throws. */

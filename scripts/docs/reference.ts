@@ -35,7 +35,13 @@ export function configurationTable(): string {
           ? "required"
           : "from the profile";
     const value = values.some((v) => v !== undefined)
-      ? profiles.map((p, i) => `${p}: ${values[i] === undefined ? "(set it)" : `\`${values[i]}\``}`).join("<br>")
+      ? profiles
+          .map((p, i) => {
+            // A profile without a value takes the variable's default when it has one (RPC nodes: unset, /rpc off).
+            const missing = "default" in variable ? fallback : "(set it)";
+            return `${p}: ${values[i] === undefined ? missing : `\`${values[i]}\``}`;
+          })
+          .join("<br>")
       : fallback;
     return `| \`${name}\` | ${value} | ${cell(VARIABLE_DOCS[name as VariableName])} |`;
   });

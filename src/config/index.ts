@@ -31,6 +31,8 @@ export interface Config {
   sessionTtlMaxSeconds: number;
   sessionRetentionSeconds: number;
   rateLimits: boolean;
+  /** Live sockets one client IP may hold at once (with rateLimits on). */
+  liveSocketsPerIp: number;
   upstreamUrls: readonly string[];
   /** CometBFT RPC nodes behind `/rpc`; empty: the RPC face answers 503. */
   rpcUpstreamUrls: readonly string[];
@@ -137,6 +139,7 @@ function parseConfig(env: Partial<Record<string, unknown>>): Config {
     sessionTtlMaxSeconds: get("SESSION_TTL_MAX_SECONDS"),
     sessionRetentionSeconds: get("SESSION_RETENTION_SECONDS"),
     rateLimits: get("RATE_LIMITS") === "on",
+    liveSocketsPerIp: get("LIVE_SOCKETS_PER_IP"),
     upstreamUrls,
     rpcUpstreamUrls,
     upstreamTimeoutMs: get("UPSTREAM_TIMEOUT_MS"),
@@ -171,7 +174,8 @@ function sessionSigningKey(key: string, profile: ProfileName): string | null {
   if (key === LOCAL_SESSION_SIGNING_KEY) {
     throw new ConfigError(
       `SESSION_SIGNING_KEY (secret) is the local profile's public key, which the "${profile}" profile refuses: set ` +
-        `a secret of its own (wrangler secret put SESSION_SIGNING_KEY; at least 32 random characters)`,
+        `a secret of its own (npx wrangler secret put SESSION_SIGNING_KEY --env <environment>; at least 32 random ` +
+        "characters)",
     );
   }
   return key || null;

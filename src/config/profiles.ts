@@ -57,12 +57,9 @@ export const NETWORK_PROFILES = {
   },
   testnet: {
     description: "The network's public testnet through its public LCD",
-    // The public gateway serves the CometBFT face beside its REST one.
-    vars: {
-      ...HOPE_WORDS,
-      UPSTREAM_URLS: "https://test-gateway.hopenetwork.io/api",
-      RPC_UPSTREAM_URLS: "https://test-gateway.hopenetwork.io/rpc",
-    },
+    // No RPC_UPSTREAM_URLS: /rpc and the live face (an open WebSocket service) serve only when an
+    // environment names its nodes (the public gateway serves them at https://test-gateway.hopenetwork.io/rpc).
+    vars: { ...HOPE_WORDS, UPSTREAM_URLS: "https://test-gateway.hopenetwork.io/api" },
   },
   neutral: {
     // A fork is one profile away: its words here, its chain id and nodes from its environment.

@@ -27,7 +27,10 @@ export const VARIABLE_DOCS = {
     "unset: /rpc answers 503 and asks nothing upstream",
   SESSION_TTL_MAX_SECONDS: "Longest session life; a create asking for a later expires_at is refused",
   SESSION_RETENTION_SECONDS: "Settled sessions are deleted this long after settling",
-  RATE_LIMITS: '"off" disables the per-client session-create limit (local load tests only)',
+  RATE_LIMITS:
+    '"off" turns every per-client limit off: session creates, sign-ins, live sockets opened and held (tests only)',
+  LIVE_SOCKETS_PER_IP:
+    "Live sockets (/rpc/websocket) one client IP may hold at once; the next upgrade answers 429 until one closes",
   UPSTREAM_TIMEOUT_MS: "Milliseconds one upstream attempt may take before the next upstream is tried",
   UPSTREAM_BUDGET_MS: "Milliseconds all attempts of one request may take together; past it the answer is 504",
   UPSTREAM_COOLDOWN_MS: "Milliseconds an upstream that failed is asked only after the others",

@@ -103,6 +103,10 @@ export const VARIABLES = {
     schema: onOff,
     default: "on",
   },
+  LIVE_SOCKETS_PER_IP: {
+    schema: integer(1, 100_000),
+    default: "100",
+  },
   UPSTREAM_TIMEOUT_MS: {
     schema: integer(50, 60_000),
     default: "4000",

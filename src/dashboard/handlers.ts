@@ -5,9 +5,10 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
+import { enforceRateLimit } from "../http/rate-limit";
 import { isHostKey } from "../onboardings/http/host-auth";
 import { accessValidUntil } from "./access";
-import { signedOut, TOO_MANY_SIGN_INS } from "./refusals";
+import { SIGN_IN_LIMIT, signedOut } from "./refusals";
 import { nowSeconds, requireSameOriginChange, requireSession } from "./session-auth";
 import { clearSessionCookie, cookieSessionId, setSessionCookie } from "./session-cookie";
 import { liveSession, openSession, revokeSession, SESSION_SECONDS, type DashboardSession } from "./session-store";
@@ -33,10 +34,7 @@ export async function signIn(c: C): Promise<Response> {
   requireSameOriginChange(c);
   if (config.access)
     throw signedOut("ACCESS_REQUIRED", "This dashboard is entered through Cloudflare Access, not with a key", "access");
-  if (config.rateLimits) {
-    const client = `sign-in:${c.req.header("cf-connecting-ip") ?? "unknown"}`;
-    if (!(await c.env.DASHBOARD_SIGN_IN_LIMITER.limit({ key: client })).success) throw TOO_MANY_SIGN_INS;
-  }
+  await enforceRateLimit(c, SIGN_IN_LIMIT);
   const form = await c.req.formData().catch(() => null);
   const key = form?.get("key");
   if (typeof key !== "string" || key === "")

@@ -1,20 +1,24 @@
 /**
- * The Worker's one body limit, decided once, at the entry, before anything reads a body: the
- * isolate-memory tier (src/gateway/memory-answer.ts), the RPC face and the JSON bodies all read
- * the request this gives them. A body that declares its length is judged by it (the runtime
- * delivers no more than it declares) and not copied, as Hono's `bodyLimit` judges it; a body
- * without one (chunked) is measured by `bodyLimit`: counted in bytes as it streams and refused at
- * the first chunk past the limit, never read to its end.
+ * The Worker's one body limit, decided once, at the entry (src/entry.ts), before anything reads a
+ * body: the isolate-memory tier (src/gateway/memory-answer.ts), the RPC face and the JSON bodies
+ * all read the request this gives them. A body that declares its length is judged by it (the
+ * runtime delivers no more than it declares) and not copied, as Hono's `bodyLimit` judges it; a
+ * body without one (chunked) is measured by `bodyLimit`: counted in bytes as it streams, kept while
+ * within the limit, and refused at the first chunk past it. The refusal leaves at once; its end
+ * waits while at most 1 MiB more of the upload is read and dropped (10 s at most), then the
+ * connection is let go, whatever is left of the upload unread.
  */
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import type { AppEnv } from "../app-env";
 import { ApiError, GrpcCode } from "../errors";
+import { RPC_ROUTE } from "../gateway/rpc/limits";
 
 /** Largest request body the Worker reads, in bytes; a route may refuse less (src/http/json-body.ts). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Most bytes of a refused body read and dropped after the refusal; beyond, the connection is let go. */
-const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+const DISCARD_MAX_BYTES = 1024 * 1024;
 /** Longest a refused body is read and dropped; then the connection is let go. */
 const DISCARD_MAX_MS = 10_000;
 
@@ -126,3 +130,11 @@ export function bodyTooLarge(limitBytes: number): ApiError {
     metadata: { limit_bytes: String(limitBytes) },
   });
 }
+
+/** A body the entry found over the Worker's limit is refused before a route reads it; the RPC face refuses its own. */
+export const refuseOverBodyLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const path = c.req.path;
+  const rpc = path === RPC_ROUTE || path.startsWith(`${RPC_ROUTE}/`);
+  if (!rpc && isOverBodyLimit(c.req.raw)) throw bodyTooLarge(MAX_BODY_BYTES);
+  await next();
+};

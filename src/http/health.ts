@@ -4,8 +4,11 @@
  * when the shield tier is on, and the webhook endpoint's state as its lane sees it. Cheap enough to
  * poll: at most two Durable Object requests, side by side, each answered from memory.
  */
+import type { Handler } from "hono";
 import { version } from "../../package.json";
+import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
+import { sharedUpstreamHealth } from "../gateway/shield/health-link";
 import { UpstreamBoard, type UpstreamState } from "../gateway/upstream-board";
 import { upstreamHealth } from "../gateway/upstreams";
 import { INDEX_NOT_READY, indexReadiness } from "../onboardings/index/store";
@@ -14,7 +17,7 @@ import { INDEX_NOT_READY, indexReadiness } from "../onboardings/index/store";
  * `ok` while some upstream is usable; `down` when every one is being skipped after failures.
  * `shared` is the health object's view (null: shield off, or the object did not answer in time).
  */
-export function healthReport(
+function healthReport(
   config: Config,
   deployment: WorkerVersionMetadata | undefined,
   shared: UpstreamState[] | null = null,
@@ -75,7 +78,7 @@ export function healthReport(
 }
 
 /** The webhook endpoint as its lane (durable-objects/onboardings/WebhookLane.ts) sees it. */
-export interface WebhookEndpointState {
+interface WebhookEndpointState {
   failing_since: string | null;
   last_error: string | null;
   waiting: number;
@@ -96,7 +99,27 @@ function known(config: Config, shared: UpstreamState[] | null, now: number): Ups
  * and feed read; when not, what is missing and the command that creates it. Not part of `status`:
  * the gateway and the pairing work without it.
  */
-export async function indexHealth(db: D1Database) {
+async function indexHealth(db: D1Database) {
   const readiness = await indexReadiness(db).catch((err: unknown) => ({ ready: false, error: String(err) }));
   return readiness.ready ? { ready: true } : { ...readiness, fix: INDEX_NOT_READY.metadata!.command };
+}
+
+/** The `GET /api/health` handler for `config`: 200 while the report says `ok`, 503 otherwise; never cached. */
+export function healthRoute(config: Config): Handler<AppEnv> {
+  return async (c) => {
+    const lanes = c.env.WEBHOOK_LANES;
+    const [shared, endpoint, index] = await Promise.all([
+      config.cacheShield ? sharedUpstreamHealth(c.env.UPSTREAM_HEALTH, config) : null,
+      // The lane answers from memory; one that cannot be reached leaves the endpoint's state unknown.
+      config.hostWebhook
+        ? lanes
+            .get(lanes.idFromName(config.hostWebhook.url))
+            .status()
+            .catch(() => null)
+        : null,
+      indexHealth(c.env.ONBOARDING_INDEX),
+    ]);
+    const report = { ...healthReport(config, c.env.CF_VERSION_METADATA, shared, Date.now(), endpoint), index };
+    return c.json(report, report.status === "ok" ? 200 : 503, { "cache-control": "no-store" });
+  };
 }

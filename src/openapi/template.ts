@@ -5,6 +5,8 @@
  * string replace. The document is then code in no Worker bundle, and stays true for any profile
  * and any variable that overrides one (test/openapi/document.test.ts compares it with the generator's).
  */
+import type { Handler } from "hono";
+import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
 import { OPENAPI_TEMPLATE_PATH } from "./template-path";
 
@@ -42,11 +44,20 @@ export function fillOpenApi(template: string, config: Config): string {
 }
 
 /** The document for `config`, from the assets; throws (a logged 500) when the build did not write the template. */
-export async function servedOpenApi(assets: Fetcher, origin: string, config: Config): Promise<string> {
+async function servedOpenApi(assets: Fetcher, origin: string, config: Config): Promise<string> {
   const template = await assets.fetch(new Request(new URL(OPENAPI_TEMPLATE_PATH, origin)));
   if (!template.ok)
     throw new Error(
       `${OPENAPI_TEMPLATE_PATH} is not among the assets (HTTP ${template.status}); npm run build writes it`,
     );
   return fillOpenApi(await template.text(), config);
+}
+
+/** The `GET /api/openapi.json` handler for `config`: the document filled once, then served from memory. */
+export function openApiRoute(config: Config): Handler<AppEnv> {
+  let openApi: string | undefined;
+  return async (c) => {
+    openApi ??= await servedOpenApi(c.env.ASSETS, c.req.url, config);
+    return c.body(openApi, 200, { "content-type": "application/json", "cache-control": "public, max-age=300" });
+  };
 }

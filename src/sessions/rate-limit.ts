@@ -1,31 +1,16 @@
-/** The per-client limit on storing new sessions (the Workers rate limiting binding). */
-import type { Context, MiddlewareHandler } from "hono";
+/** The per-client limit on storing new sessions (`SESSION_CREATE_LIMITER`): a create, or a signed id's first use. */
+import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
-import { ApiError, GrpcCode } from "../errors";
+import { clientIp, enforceRateLimit, rateLimit, type RateLimitRule } from "../http/rate-limit";
 
-/**
- * Refuses (429) a new session beyond `SESSION_CREATE_LIMITER`'s allowance for the client IP:
- * a create, or the first use of a signed id, which stores its row. Off with `RATE_LIMITS=off`.
- */
-export async function limitNewSessions(c: Context<AppEnv>): Promise<void> {
-  if (!c.get("config").rateLimits) return;
-  const client = c.req.header("cf-connecting-ip") ?? "unknown";
-  const { success } = await c.env.SESSION_CREATE_LIMITER.limit({ key: client });
-  if (!success) {
-    throw new ApiError(
-      {
-        status: 429,
-        code: GrpcCode.RESOURCE_EXHAUSTED,
-        reason: "RATE_LIMITED",
-        message: "Too many sessions created from this client; retry in a minute",
-      },
-      { "retry-after": "60" },
-    );
-  }
-}
-
-/** `limitNewSessions` before a create. */
-export const createRateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await limitNewSessions(c);
-  await next();
+const newSessions: RateLimitRule = {
+  binding: (env) => env.SESSION_CREATE_LIMITER,
+  key: clientIp,
+  message: "Too many sessions created from this client; retry in a minute",
 };
+
+/** Refuses (429) a new session beyond the client IP's allowance: the first use of a signed id, which stores its row. */
+export const limitNewSessions = (c: Context<AppEnv>): Promise<void> => enforceRateLimit(c, newSessions);
+
+/** The same limit before a create. */
+export const createRateLimit = rateLimit(newSessions);

@@ -29,6 +29,17 @@ describe("network profiles", () => {
     expect(testnet.upstreamUrls).toEqual([NETWORK_PROFILES.testnet.vars.UPSTREAM_URLS]);
   });
 
+  it("leaves /rpc and the live face off in every deployable profile until an environment names RPC nodes", () => {
+    for (const profile of Object.keys(NETWORK_PROFILES).filter((name) => name !== "local"))
+      expect(
+        readConfig(only({ NETWORK_PROFILE: profile, CHAIN_ID: "c-1", UPSTREAM_URLS: "https://lcd.example.net" }))
+          .rpcUpstreamUrls,
+        profile,
+      ).toEqual([]);
+    const on = readConfig(only({ NETWORK_PROFILE: "testnet", RPC_UPSTREAM_URLS: "https://rpc.example.net" }));
+    expect(on.rpcUpstreamUrls).toEqual(["https://rpc.example.net"]);
+  });
+
   it("lets every variable override its profile's value", () => {
     const config = readConfig(
       only({
@@ -148,6 +159,23 @@ describe("the session-creation limiter", () => {
   });
 });
 
+describe("the live face's limiter", () => {
+  // docs/GATEWAY.md, docs/SECURITY.md: 120 sockets opened a minute per client IP, on its own binding.
+  it("allows 120 opens a minute per client in every environment, on a namespace of its own", () => {
+    const limiters = [...wranglerToml.matchAll(/name = "LIVE_OPEN_LIMITER"\nnamespace_id = "(\d+)"\n(simple = .*)/g)];
+    const environments = [...wranglerToml.matchAll(/name = "SESSION_CREATE_LIMITER"/g)].length;
+    expect(limiters.length).toBe(environments);
+    for (const [, , limiter] of limiters) expect(limiter).toBe("simple = { limit = 120, period = 60 }");
+    const namespaces = [...wranglerToml.matchAll(/namespace_id = "(\d+)"/g)].map((m) => m[1]);
+    expect(new Set(namespaces).size).toBe(namespaces.length);
+  });
+
+  it("lets one client IP hold 100 sockets unless LIVE_SOCKETS_PER_IP says otherwise", () => {
+    expect(readConfig(only({ NETWORK_PROFILE: "local" })).liveSocketsPerIp).toBe(100);
+    expect(readConfig(only({ NETWORK_PROFILE: "local", LIVE_SOCKETS_PER_IP: "7" })).liveSocketsPerIp).toBe(7);
+  });
+});
+
 describe("the host handoff's settings", () => {
   const secret = `whsec_${btoa("0123456789abcdef0123456789abcdef")}`;
   const refusal = (vars: Record<string, string>) => {
@@ -264,6 +292,16 @@ describe("the session signing key", () => {
       ).toThrow(
         /^SESSION_SIGNING_KEY \(secret\) is the local profile's public key, which the "testnet" profile refuses/,
       );
+      expect(() =>
+        readConfig(
+          only({
+            NETWORK_PROFILE: "neutral",
+            CHAIN_ID: "c-1",
+            UPSTREAM_URLS: "https://lcd.example.net",
+            SESSION_SIGNING_KEY: LOCAL_SESSION_SIGNING_KEY,
+          }),
+        ),
+      ).toThrow("npx wrangler secret put SESSION_SIGNING_KEY --env <environment>");
     },
   );
 

@@ -4,7 +4,7 @@
  * configuration (whose shields read it too), and the devnet's control API.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { buildApp } from "../../src/app";
+import { buildEntry } from "../../src/entry";
 import { readConfig, type Config } from "../../src/config";
 import { accountAddress, randomBytes } from "../helpers/sessions";
 
@@ -74,14 +74,14 @@ export function deployment(placement: Placement = {}): Gateway {
 }
 
 function harness(config: Config, tags: string[], { origin = ORIGIN, bindings = {} }: Placement): Gateway {
-  const app = buildApp(config);
+  const worker = buildEntry(config);
   const contexts: ExecutionContext[] = [];
   return {
     tags,
     async fetch(path, init) {
       const ctx = createExecutionContext();
       contexts.push(ctx);
-      return app.fetch(new Request(`${origin}${path}`, init), { ...env, ...bindings }, ctx);
+      return worker(new Request(`${origin}${path}`, init), { ...env, ...bindings }, ctx);
     },
     async settle() {
       await Promise.all(contexts.splice(0).map((ctx) => waitOnExecutionContext(ctx)));

@@ -229,3 +229,13 @@ describe("a subscription's limits", () => {
     expect(refusal("tm.event = 'Tx' AND")).toMatch(/failed to parse query/);
   });
 });
+
+describe("a tag named like an Object member", () => {
+  it.each(["constructor", "__proto__", "toString", "hasOwnProperty"])("%s is an event's own key or nothing", (tag) => {
+    const block = { "tm.event": ["NewBlock"], "transfer.amount": ["5"] };
+    expect(matches(`tm.event='NewBlock' AND ${tag} EXISTS`, block)).toBe(false);
+    expect(matches(`tm.event='NewBlock' AND ${tag} = 'x'`, block)).toBe(false);
+    const own = Object.assign(Object.create(null) as Record<string, string[]>, block, { [tag]: ["x"] });
+    expect(matches(`tm.event='NewBlock' AND ${tag} = 'x'`, own)).toBe(true);
+  });
+});

@@ -87,7 +87,8 @@ describe("block_search through the edge", () => {
     const { edge, node, height } = await pair();
     for (const params of [
       { query: `block.height = ${height}` },
-      { query: `block.height > ${height - 3}`, order_by: "asc" as const },
+      // A closed range below the head: a block the devnet makes meanwhile is in neither answer.
+      { query: `block.height >= ${height - 2} AND block.height <= ${height}`, order_by: "asc" as const },
       { query: `block.height <= ${height} AND begin_block.proposer = 'x'` },
     ]) {
       expect(await edge.blockSearch(params)).toEqual(await node.blockSearch(params));

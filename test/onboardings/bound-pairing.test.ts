@@ -9,7 +9,18 @@ import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseDeepLink } from "../../src/protocol/index";
 import { ORIGIN, WALLET, accountAddress, api, errorReason, postJson, proofFor } from "../helpers/sessions";
-import { clockTo, createOnboarding, hostPost, onboardingStub, page, pairByRelay, readOnboarding } from "./helpers";
+import {
+  clockTo,
+  config,
+  createOnboarding,
+  devnetNode,
+  hostPost,
+  onboardingStub,
+  page,
+  pairByRelay,
+  readOnboarding,
+  settle,
+} from "./helpers";
 
 afterEach(() => vi.useRealTimers());
 
@@ -140,22 +151,19 @@ describe("a tell that fails", () => {
     const { first } = await load(onboarding.id);
     const sessionId = first!.session_id;
     const stub = sessionStub(sessionId);
-    // Stored by its first read, then its onboarding made unreachable for this instance only.
+    // Stored by its first read; then its onboarding object stops taking calls for 6 s (a hung object), so the tell
+    // waits behind that.
     expect((await api(`${WALLET}/${sessionId}?onboarding=${onboarding.id}`)).status).toBe(200);
-    await runInDurableObject(stub, (instance) => {
-      const unreachable = {
-        idFromName: () => ({}),
-        get: () => ({ pairedBySession: () => Promise.reject(new Error("onboarding unreachable")) }),
-      };
-      (instance as unknown as { env: Env }).env = { ...env, ONBOARDINGS: unreachable } as unknown as Env;
+    const hung = runInDurableObject(onboardingStub(onboarding.id), (_instance, state) => {
+      void state.blockConcurrencyWhile(() => new Promise((resolve) => setTimeout(resolve, 6_000)));
     });
     const payout = accountAddress();
     const proof = proofFor(sessionId, { address: payout });
-    // The onboarding did not answer: the wallet is told so (503), never "connected".
+    // The onboarding did not answer within the confirm's 5 s: the wallet is told so (503), never "connected".
     const unanswered = await postJson(relayUrlOf(first!), proof);
     expect(unanswered.status).toBe(503);
     expect(await errorReason(unanswered)).toBe("ONBOARDING_NOT_ANSWERING");
-    expect((await readOnboarding(onboarding.id)).status).toBe("open");
+    await hung;
     const owed = await runInDurableObject(stub, async (_instance, state) => ({
       row: await state.storage.get<{ onboarding: { tell_at: number | null } }>("row"),
       alarm: await state.storage.getAlarm(),
@@ -181,8 +189,8 @@ describe("a tell that fails", () => {
 
 describe("the wallet's confirm answers what the onboarding decided", () => {
   /** An onboarding and its page's first session, stored by the page's own read. */
-  async function bound(label: string) {
-    const onboarding = await createOnboarding({ operator: operator(), label });
+  async function bound(label: string, forOperator = operator()) {
+    const onboarding = await createOnboarding({ operator: forOperator, label });
     const { first } = await load(onboarding.id);
     const proofs = new Map<string, ReturnType<typeof proofFor>>();
     // The wallet sends the same proof again when it retries: one proof per address.
@@ -205,16 +213,15 @@ describe("the wallet's confirm answers what the onboarding decided", () => {
   });
 
   it("410 ONBOARDING_EXPIRED once the onboarding expired", async () => {
-    const { onboarding, confirm } = await bound("Expired");
-    // Its expiry moved into the past (the session's own life is far shorter than an onboarding's 7 days).
-    await runInDurableObject(onboardingStub(onboarding.id), (instance) => {
-      const held = instance as unknown as { state: { record: { expires_at: string } } };
-      held.state = {
-        ...held.state,
-        record: { ...held.state.record, expires_at: new Date(Date.now() - 1000).toISOString() },
-      };
-    });
-    const refused = await confirm(accountAddress());
+    // Created a lifetime less a minute ago (the session's own 5 minutes are far shorter than an onboarding's 7 days),
+    // its page's session taken now, its confirm sent once the onboarding's minute has passed.
+    const now = Date.now();
+    clockTo(now - config.onboardingTtlSeconds * 1000 + 60_000);
+    const onboarding = await createOnboarding({ operator: operator(), label: "Expired" });
+    clockTo(now);
+    const { first } = await load(onboarding.id);
+    clockTo(now + 61_000);
+    const refused = await postJson(relayUrlOf(first!), proofFor(first!.session_id));
     expect(refused.status).toBe(410);
     expect(await errorReason(refused)).toBe("ONBOARDING_EXPIRED");
   });
@@ -228,16 +235,16 @@ describe("the wallet's confirm answers what the onboarding decided", () => {
     expect(await errorReason(refused)).toBe("ONBOARDING_ALREADY_PAIRED");
     expect((await readOnboarding(onboarding.id)).payout).toBe(other);
 
-    const same = await bound("Same");
-    expect((await pairByRelay(same.onboarding.id, other)).status).toBe(200);
-    // Applied since (as the chain would move it), the same wallet's confirm is still the one it took: 200.
-    await runInDurableObject(onboardingStub(same.onboarding.id), (instance) => {
-      const held = instance as unknown as { state: { record: { status: string } } };
-      held.state = { ...held.state, record: { ...held.state.record, status: "applied" } };
-    });
-    const again = await same.confirm(other);
+    // A devnet node that pays its own operator: paired with that address, the chain's word applies it at once.
+    const node = await devnetNode("paying-itself");
+    const same = await bound("Same", node.operator);
+    expect((await pairByRelay(same.onboarding.id, node.operator)).status).toBe(200);
+    await settle(same.onboarding.id);
+    expect((await readOnboarding(same.onboarding.id)).status).toBe("applied");
+    // Applied since, the same wallet's confirm is still the one it took: 200.
+    const again = await same.confirm(node.operator);
     expect(again.status).toBe(200);
-    expect(await again.json()).toMatchObject({ status: "connected", address: other });
+    expect(await again.json()).toMatchObject({ status: "connected", address: node.operator });
     expect((await readOnboarding(same.onboarding.id)).status).toBe("applied");
   });
 });

@@ -104,7 +104,7 @@ describe("the host API's door", () => {
     expect(response.status).toBe(503);
     const body = await response.json<{ message: string; details: { reason: string }[] }>();
     expect(body.details[0]!.reason).toBe("HOST_API_NOT_CONFIGURED");
-    expect(body.message).toContain("HOST_API_KEYS");
+    expect(body.message).toContain("npx wrangler secret put HOST_API_KEYS --env <environment>");
     expect(settings.status).toBe(200);
   });
 });

@@ -25,7 +25,7 @@ describe("an index without its tables", () => {
     expect(await health()).toEqual({
       ready: false,
       missing: ["events", "event_cursors", "events_keep_cursor"],
-      fix: "wrangler d1 migrations apply ONBOARDING_INDEX --remote",
+      fix: "npx wrangler d1 migrations apply ONBOARDING_INDEX --remote --env <environment>",
     });
     await db.prepare("DROP TABLE onboardings").run();
     await notReady(await host(""));
@@ -39,5 +39,5 @@ async function notReady(response: Response): Promise<void> {
   const body = await response.json<{ code: number; message: string; details: { reason: string }[] }>();
   expect(body.code).toBe(14);
   expect(body.details[0]!.reason).toBe("INDEX_NOT_READY");
-  expect(body.message).toContain("wrangler d1 migrations apply");
+  expect(body.message).toContain("wrangler d1 migrations apply ONBOARDING_INDEX --remote --env <environment>");
 }

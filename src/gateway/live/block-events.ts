@@ -7,6 +7,7 @@
  * its bytes) and `tx.height`. The `data` and `events` of each are written to JSON once, here, so a
  * fan-out to any number of subscribers only splices text.
  */
+import { toHex } from "../../protocol/hex";
 import type { ServedEventType } from "./query/subscription-query";
 
 interface AbciEvent {
@@ -59,10 +60,7 @@ function liveEvent(type: ServedEventType, value: unknown, keys: Record<string, s
 
 async function txHash(base64: string): Promise<string> {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0"))
-    .join("")
-    .toUpperCase();
+  return toHex(await crypto.subtle.digest("SHA-256", bytes)).toUpperCase();
 }
 
 /** The events of the height `value` carries. */

@@ -1,15 +1,12 @@
 /**
- * A JSON-RPC read through the RPC face itself, for the live face's Durable Objects: the twelve
- * read methods answered on a subscriber's socket, and the `block` and `block_results` of a
- * backfilled height, take the same checks, cache tiers, coalescing and upstream failover as a
- * POST to `/rpc`, with one app per configuration as the Worker keeps it.
+ * A JSON-RPC read through the RPC face's own function (src/gateway/rpc/index.ts, `answerRpcBody`),
+ * for the live face's Durable Objects: the twelve read methods answered on a subscriber's socket,
+ * and the `block` and `block_results` of a backfilled height, take the same checks, cache tiers,
+ * coalescing and upstream failover as a POST to `/rpc`, with no app built around them.
  */
-import type { Hono } from "hono";
-import type { AppEnv } from "../../app-env";
-import { buildApp } from "../../app";
 import { readConfig } from "../../config";
-
-const apps = new WeakMap<object, Hono<AppEnv>>();
+import { RPC_ROUTE } from "../rpc/limits";
+import { answerRpcBody } from "../rpc";
 
 /** Answers one JSON-RPC body as `POST <origin>/rpc` would: the reply's text. */
 export async function cachedRead(
@@ -18,16 +15,17 @@ export async function cachedRead(
   origin: string,
   body: string,
 ): Promise<string> {
-  let app = apps.get(env);
-  if (!app) apps.set(env, (app = buildApp(readConfig(env))));
-  const context = { waitUntil: (p: Promise<unknown>) => state.waitUntil(p), passThroughOnException() {}, props: {} };
-  const request = new Request(`${origin}/rpc`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body,
-  });
-  const response = await app.fetch(request, env, context as unknown as ExecutionContext);
-  return response.text();
+  const config = readConfig(env);
+  const ctx = { waitUntil: (p: Promise<unknown>) => state.waitUntil(p), passThroughOnException() {}, props: {} };
+  const tiers = {
+    config,
+    ctx: ctx as unknown as ExecutionContext,
+    shields: config.cacheShield ? env.QUERY_SHIELDS : null,
+    requestId: crypto.randomUUID(),
+    route: RPC_ROUTE,
+  };
+  const url = `${origin}${RPC_ROUTE}`;
+  return (await answerRpcBody({ url, config, startedAt: Date.now(), tiers }, body)).text;
 }
 
 /** A node's `result` for `method` at `height`, read through the cache; throws when it is an error. */

@@ -10,9 +10,30 @@ export const MAX_ATTACHMENT_BYTES = 2048;
 export const MAX_BACKFILL_HEIGHTS = 100;
 /** How long the upstream socket stays open after the last subscriber leaves. */
 export const IDLE_CLOSE_MS = 30_000;
-/** Subscriber shards per network: the Worker spreads new sockets over them at random. */
+/**
+ * Subscriber shards per network. With the per-IP cap on, the door puts all of one client IP's sockets in one
+ * shard (a hash of the IP), so the shard counts them exactly; with it off, it spreads them at random.
+ */
 export const LIVE_SHARDS = 16;
 /** The upstream is given up and dialled again after this long without a frame (a node that went silent). */
 export const UPSTREAM_SILENCE_MS = 20_000;
+/**
+ * A node whose socket brings no new height for `blocks` block times (as the published heights show
+ * them, within `min` and `max`; `unknownBlockTime` before two heights) counts as lagging, and the feed
+ * looks for a node past the last height published.
+ */
+export const LAGGING_MS = { blocks: 4, min: 5_000, max: 60_000, unknownBlockTime: 20_000 } as const;
+/** Tries of one height's delivery to a shard before its subscriptions are cancelled instead. */
+export const DELIVERY_TRIES = 3;
 /** The header on a forwarded upgrade that names the shard it went to. */
 export const SHARD_NAME_HEADER = "x-live-shard";
+/** The header on a forwarded upgrade that names the client IP the socket is tagged with. */
+export const CLIENT_IP_HEADER = "x-live-client-ip";
+/** The header on a forwarded upgrade that carries the per-IP cap of sockets held (absent: no cap). */
+export const SOCKET_CAP_HEADER = "x-live-socket-cap";
+/** Frames a socket may send per second, on average; a CometBFT client sends a handful per subscription change. */
+export const FRAME_RATE_PER_SECOND = 20;
+/** Frames a socket may send at once before the rate applies (a page subscribing and reading as it loads). */
+export const FRAME_BURST = 50;
+/** A socket whose frames are refused this many times in a row is closed with 1008. */
+export const REFUSED_FRAMES_TO_CLOSE = 100;

@@ -24,10 +24,26 @@ const LIVE_METHODS = ["subscribe", "unsubscribe", "unsubscribe_all"];
 /** CometBFT answers a Go error of a method as -32603 with the error's text. */
 const failure = (data: string) => new RpcError(-32603, data);
 
+/**
+ * Whether a text frame is over MAX_FRAME_BYTES in UTF-8, judged without copying it: a UTF-16 unit is 1 to 3 bytes,
+ * so only a frame between a third of the limit and the limit in units has its bytes counted.
+ */
+function textOverLimit(frame: string): boolean {
+  if (frame.length > MAX_FRAME_BYTES) return true;
+  if (frame.length * 3 <= MAX_FRAME_BYTES) return false;
+  let bytes = 0;
+  for (let i = 0; i < frame.length; i++) {
+    const unit = frame.charCodeAt(i);
+    // A surrogate pair is 4 bytes: 2 for each half.
+    bytes += unit < 0x80 ? 1 : unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 2 : 3;
+    if (bytes > MAX_FRAME_BYTES) return true;
+  }
+  return false;
+}
+
 export function socketCall(frame: string | ArrayBuffer, subs: readonly Subscribed[]): CallOutcome {
   const refuse = (idJson: string, error: RpcError) => ({ reply: reply(idJson, error.member()) });
-  const size = typeof frame === "string" ? new TextEncoder().encode(frame).length : frame.byteLength;
-  if (size > MAX_FRAME_BYTES)
+  if (typeof frame === "string" ? textOverLimit(frame) : frame.byteLength > MAX_FRAME_BYTES)
     return refuse("null", new RpcError(-32600, `a frame holds at most ${MAX_FRAME_BYTES} bytes`));
   if (typeof frame !== "string") return refuse("null", new RpcError(-32600, "calls come in text frames"));
   let call: Record<string, unknown>;

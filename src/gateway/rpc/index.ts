@@ -18,7 +18,7 @@ import type { GatewayEnv } from "../gateway-env";
 import { hotFresh } from "../hot-cache";
 import { HEIGHT_HEADER } from "../match";
 import { publicCors } from "../public-cors";
-import { recorded, serveFromTiers, tiersOf } from "../serve";
+import { recorded, serveFromTiers, type TierOutcome, type Tiers, tiersOf } from "../serve";
 import { belowFloor, markServed, servedHeight } from "../served-height";
 import { servingHeaders } from "../serving-headers";
 import { callShape, keptBody, rememberCall } from "./call-memo";
@@ -37,10 +37,38 @@ interface Answered {
   key?: string;
 }
 
+/** What answering calls needs of a request, with or without a Hono context around it. */
+export interface RpcScope {
+  /** The request's URL (its origin keys the cache). */
+  url: string;
+  config: Config;
+  /** Epoch ms when the request arrived. */
+  startedAt: number;
+  tiers: Tiers;
+  /** Records a miss's wait and the shield's part on the request (the Worker's access log). */
+  record?: (outcome: TierOutcome) => void;
+}
+
+/** A JSON-RPC reply: its text and HTTP status; for answered calls, the tier (X-Cache) and the highest height. */
+export interface RpcReply {
+  text: string;
+  status: number;
+  cache?: CacheStatus;
+  height?: number;
+}
+
 type RpcContext = Context<GatewayEnv>;
 
+const tables = new WeakMap<Config, AbciTable>();
+/** The abci_query table of `config`, built once. */
+function tableOf(config: Config): AbciTable {
+  let table = tables.get(config);
+  if (!table) tables.set(config, (table = abciTable(config)));
+  return table;
+}
+
 export function rpcRoutes(config: Config): Hono<GatewayEnv> {
-  const table = abciTable(config);
+  tableOf(config);
   const app = new Hono<GatewayEnv>();
   app.use(
     "*",
@@ -51,55 +79,71 @@ export function rpcRoutes(config: Config): Hono<GatewayEnv> {
       maxAgeSeconds: 86_400,
     }),
   );
-  const post = (c: RpcContext) => answerBody(c, table);
+  const post = async (c: RpcContext) => {
+    if (isOverBodyLimit(c.req.raw))
+      return respond(c, refuse(new RpcError(-32600, `the body is over ${MAX_BODY_BYTES} bytes`), 413));
+    // The memory tier may have read the body already.
+    const body = keptBody(c.req.raw) ?? (await c.req.text());
+    return respond(c, await answerRpcBody(scopeOf(c), body));
+  };
   app.post("/", post);
   app.post("", post);
-  app.get("/:method", (c) => {
+  app.get("/:method", async (c) => {
     // CometBFT answers a URI-style call with the id -1.
     const call = { jsonrpc: "2.0", id: -1, method: c.req.param("method"), params: uriParams(c.req.url) };
-    return answerCalls(c, table, [call], false);
+    return respond(c, await answerRpcCalls(scopeOf(c), [call], false));
   });
   app.all("*", methodNotAllowed(METHODS.join(", ")));
   return app;
 }
 
-/** A POST: the body within the Worker's one limit (measured at the entry), parsed, one call or a batch. */
-async function answerBody(c: RpcContext, table: AbciTable): Promise<Response> {
-  if (isOverBodyLimit(c.req.raw)) return refuse(new RpcError(-32600, `the body is over ${MAX_BODY_BYTES} bytes`), 413);
-  // The memory tier may have read the body already.
-  const body = keptBody(c.req.raw) ?? (await c.req.text());
+function scopeOf(c: RpcContext): RpcScope {
+  return {
+    url: c.req.url,
+    config: c.get("config"),
+    startedAt: c.get("startedAt"),
+    tiers: tiersOf(c),
+    record: (outcome) => void recorded(c, outcome),
+  };
+}
+
+/**
+ * Answers one JSON-RPC body (a call or a batch) as `POST /rpc` does, with no app around it: the same checks, cache
+ * tiers, coalescing and failover. The live face answers its sockets' reads with it.
+ */
+export async function answerRpcBody(scope: RpcScope, body: string): Promise<RpcReply> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
     return refuse(new RpcError(-32700, "the body is not JSON"));
   }
-  if (!Array.isArray(parsed)) return answerCalls(c, table, [parsed], false, body);
+  if (!Array.isArray(parsed)) return answerRpcCalls(scope, [parsed], false, body);
   if (parsed.length === 0 || parsed.length > RPC_MAX_BATCH)
     return refuse(new RpcError(-32600, `a batch holds 1 to ${RPC_MAX_BATCH} calls`));
-  return answerCalls(c, table, parsed, true);
+  return answerRpcCalls(scope, parsed, true);
 }
 
 /** `body`: a single call's, which is remembered (call-memo.ts) once it is answered from a cache entry. */
-async function answerCalls(
-  c: RpcContext,
-  table: AbciTable,
-  calls: unknown[],
-  batch: boolean,
-  body?: string,
-): Promise<Response> {
-  const config = c.get("config");
-  if (config.rpcUpstreamUrls.length === 0)
+async function answerRpcCalls(scope: RpcScope, calls: unknown[], batch: boolean, body?: string): Promise<RpcReply> {
+  if (scope.config.rpcUpstreamUrls.length === 0)
     return refuse(new RpcError(-32603, "no CometBFT node is configured (RPC_UPSTREAM_URLS)"), 503);
-  const answers = await Promise.all(calls.map((call) => answerCall(c, table, call)));
-  const url = c.req.url;
+  const table = tableOf(scope.config);
+  const answers = await Promise.all(calls.map((call) => answerCall(scope, table, call)));
+  const url = scope.url;
   const shape = body === undefined ? null : callShape(url.slice(0, url.indexOf("/", 8)), body);
   if (shape && answers[0]!.key) rememberCall(shape.rest, answers[0]!.key);
-  return send(c, answers, batch);
+  // X-Cache is HIT only when every call was one; the height is the highest.
+  return {
+    text: batch ? `[${answers.map((a) => a.text).join(",")}]` : answers[0]!.text,
+    status: 200,
+    cache: answers.find((a) => a.cache !== "HIT")?.cache ?? "HIT",
+    height: Math.max(...answers.map((a) => a.height ?? 0)),
+  };
 }
 
 /** One call: refused before any upstream is asked, or served from the first tier that has it. */
-async function answerCall(c: RpcContext, table: AbciTable, call: unknown): Promise<Answered> {
+async function answerCall(scope: RpcScope, table: AbciTable, call: unknown): Promise<Answered> {
   const request = call !== null && typeof call === "object" ? (call as Record<string, unknown>) : {};
   const id = request.id;
   const idJson =
@@ -131,12 +175,14 @@ async function answerCall(c: RpcContext, table: AbciTable, call: unknown): Promi
     throw err;
   }
   const query = { upstreamPath: prepared.upstreamPath, height: null, rpc: { pinned: prepared.pinned } };
-  const keys = queryKeys(c.req.url, RPC_ROUTE, c.get("config"), query);
+  const keys = queryKeys(scope.url, RPC_ROUTE, scope.config, query);
   const floor = prepared.pinned ? undefined : servedHeight();
-  const hot = hotFresh(keys.hot, c.get("startedAt"));
+  const hot = hotFresh(keys.hot, scope.startedAt);
   if (hot && !belowFloor(hot.height, floor ?? 0)) return { ...fromEntry(idJson, "HIT", hot), key: keys.hot };
   const ask = { query: { ...query, floor }, ttls: prepared.ttls };
-  const served = recorded(c, await serveFromTiers(tiersOf(c), keys, ask));
+  const outcome = await serveFromTiers(scope.tiers, keys, ask);
+  scope.record?.(outcome);
+  const served = outcome.served;
   if ("entry" in served) return { ...fromEntry(idJson, served.status, served.entry), key: keys.hot };
   const why = served.failure instanceof Error ? served.failure.message : String(served.failure);
   return { text: reply(idJson, new RpcError(-32603, why).member()), cache: "MISS", height: null };
@@ -148,19 +194,16 @@ function fromEntry(idJson: string, cache: CacheStatus, entry: CacheEntry): Answe
   return { text: reply(idJson, entry.body), cache, height: entry.height };
 }
 
-/** The reply (a batch in the caller's order); X-Cache is HIT only when every call was one, the height the highest. */
-function send(c: RpcContext, answers: Answered[], batch: boolean): Response {
-  c.set("cache", answers.find((a) => a.cache !== "HIT")?.cache ?? "HIT");
-  const heights = answers.map((a) => a.height ?? 0);
-  const height = Math.max(...heights);
+/** The Response of a reply, with X-Cache and the height header set from it. */
+function respond(c: RpcContext, answer: RpcReply): Response {
+  if (answer.cache) c.set("cache", answer.cache);
   const headers: Record<string, string> = { "content-type": "application/json" };
-  if (height > 0) headers[HEIGHT_HEADER] = String(height);
-  const text = batch ? `[${answers.map((a) => a.text).join(",")}]` : answers[0]!.text;
-  return new Response(text, { status: 200, headers });
+  if (answer.height && answer.height > 0) headers[HEIGHT_HEADER] = String(answer.height);
+  return new Response(answer.text, { status: answer.status, headers });
 }
 
-function refuse(error: RpcError, status = 200): Response {
-  return new Response(reply("null", error.member()), { status, headers: { "content-type": "application/json" } });
+function refuse(error: RpcError, status = 200): RpcReply {
+  return { text: reply("null", error.member()), status };
 }
 
 /** CometBFT's URI params: `"text"` is a string, anything else is taken as written (numbers, booleans, `0x` bytes). */

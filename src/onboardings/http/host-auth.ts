@@ -66,7 +66,8 @@ export function hostAuth(): MiddlewareHandler<AppEnv> {
         code: GrpcCode.FAILED_PRECONDITION,
         reason: "HOST_API_NOT_CONFIGURED",
         message:
-          "The host API is not configured on this deployment: set HOST_API_KEYS (wrangler secret put HOST_API_KEYS)",
+          "The host API is not configured on this deployment: set HOST_API_KEYS " +
+          "(npx wrangler secret put HOST_API_KEYS --env <environment>)",
         metadata: { variable: "HOST_API_KEYS" },
       });
     }

@@ -117,9 +117,9 @@ export const INDEX_NOT_READY: ErrorSpec = {
   code: GrpcCode.UNAVAILABLE,
   reason: "INDEX_NOT_READY",
   message:
-    "The onboarding index has no tables on this deployment: run `wrangler d1 migrations " +
-    "apply ONBOARDING_INDEX --remote` (with --env for a named environment), then ask again",
-  metadata: { command: "wrangler d1 migrations apply ONBOARDING_INDEX --remote" },
+    "The onboarding index has no tables on this deployment: run `npx wrangler d1 migrations " +
+    "apply ONBOARDING_INDEX --remote --env <environment>`, then ask again",
+  metadata: { command: "npx wrangler d1 migrations apply ONBOARDING_INDEX --remote --env <environment>" },
 };
 
 /** `read` of the index, a missing table answered as INDEX_NOT_READY (503) rather than an internal error. */

@@ -4,7 +4,9 @@
  * (`<event type>.<attribute key>`) with their values, `tm.event` among them. A condition whose tag
  * is an event type itself (`transfer EXISTS`) is matched against the empty string. Numbers compare
  * exactly as decimals, and a value may carry a suffix after its number (`8stake` is 8), as
- * CometBFT reads amounts; a value that is not a number, date or time satisfies no order.
+ * CometBFT reads amounts; a value that is not a number, date or time satisfies no order. A tag is
+ * looked up as the event's own key only: `constructor`, `__proto__` or `toString` are names like any
+ * other, never the object's inherited members.
  */
 import { type Argument, type Condition, instantOf } from "./parse";
 
@@ -65,7 +67,7 @@ export function compileQuery(conditions: readonly Condition[]): (event: EventKey
     const keys = Object.keys(event);
     if (keys.length === 0) return false;
     return compiled.every(({ tag, test }) => {
-      if (event[tag]?.some(test)) return true;
+      if (Object.hasOwn(event, tag) && event[tag]!.some(test)) return true;
       // A tag that is an event's type (the key before its last dot) is matched against "".
       return keys.some((key) => key.slice(0, key.lastIndexOf(".")) === tag) && test("");
     });

@@ -232,6 +232,21 @@ export class LiveCrowd {
     if (Number.isFinite(height)) sub.heights.push({ height, at: now });
   }
 
+  /** What the crowd did, in a line (a run's report). */
+  summary(): string {
+    const subs = [...this.subscriptions.values()];
+    const refused = this.clients.filter((c) => c.refusedWith !== null).map((c) => c.refusedWith);
+    return (
+      `live: ${this.clients.length} clients (${this.clients.filter((c) => !c.honest).length} hostile),` +
+      ` ${this.clients.filter((c) => c.socket).length} sockets, ${refused.length} refused at the door` +
+      `${refused.length ? ` (${[...new Set(refused)].join(", ")})` : ""}; ${subs.length} subscribes,` +
+      ` ${subs.filter((s) => s.answeredAt !== null).length} answered {}, ${subs.filter((s) => s.refused).length}` +
+      ` refused, ${subs.filter((s) => s.cancelledAt !== null).length} cancelled;` +
+      ` ${subs.reduce((n, s) => n + s.heights.length, 0)} heights received` +
+      (this.flood ? `; ${this.flood.client} sent ${this.flood.sent} frames at once` : "")
+    );
+  }
+
   /** The sockets the shards closed (marks their subscriptions ended). */
   settle(): void {
     for (const client of this.clients)

@@ -160,7 +160,7 @@ async function runWorld(
     profile,
     violations,
     trace: world.traceOf(traceSubjects(violations)),
-    faults: [...world.faults.describe(), ...world.live.describe()],
+    faults: [...world.faults.describe(), ...world.live.describe(), ...(crowd ? [crowd.summary()] : [])],
     steps: kernel.steps,
     simulatedMs: settledAt - START,
     world,

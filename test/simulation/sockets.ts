@@ -94,6 +94,11 @@ export class ServerEnd {
   /** Frames sent (the world's count of the shard's work). */
   sent = 0;
 
+  /** WebSocket.OPEN (1) until closed, then CLOSED (3). */
+  get readyState(): number {
+    return this.closed || this.client.closed ? 3 : 1;
+  }
+
   constructor(
     readonly kernel: Kernel,
     readonly client: ClientEnd,
@@ -155,6 +160,10 @@ export class OutboundSocket {
   private readonly toEdge: Wire;
   open = true;
   node!: NodeEnd;
+
+  get readyState(): number {
+    return this.open ? 1 : 3;
+  }
 
   constructor(
     readonly kernel: Kernel,

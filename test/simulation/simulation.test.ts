@@ -12,7 +12,8 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { report, type RunResult, runSeed } from "./run";
-import { profileOf } from "./scenario";
+import { installGlobals } from "./globals";
+import { buildWorld, profileOf } from "./scenario";
 import type { Migration } from "./sim-d1";
 import type { IndexHost } from "./world";
 
@@ -92,6 +93,31 @@ describe("the simulation", () => {
     const result = await withIndex((index) => runSeed(REPLAY!, index, FIND, settings.live));
     console.log(report(result, 3000));
     expect(result.violations).toEqual([]);
+  });
+
+  it.skipIf(REPLAY !== null)("fails a run that reads a binding the world lacks, or logs a TypeError", async () => {
+    await withIndex(async (index) => {
+      const { world } = buildWorld(1, index, false, true);
+      const faults: string[] = [];
+      const restore = installGlobals({
+        kernel: world.kernel,
+        receiver: world.receiver,
+        chain: world.chain,
+        nodes: world.nodes,
+        faulted: (line) => faults.push(line),
+        warned: () => {},
+      });
+      try {
+        expect((world.env as unknown as Record<string, unknown>).NOT_A_BINDING).toBeUndefined();
+        expect((world.env as unknown as Record<string, unknown>).LIVE_FEEDS).toBe(world.feeds);
+        console.warn(JSON.stringify({ level: "warn", event: "x", error: "TypeError: y is not a function" }));
+        console.warn(JSON.stringify({ level: "warn", event: "webhook_attempt_failed", error: "HTTP 503" }));
+      } finally {
+        restore();
+      }
+      expect(world.errors).toEqual([expect.stringContaining("env.NOT_A_BINDING was read")]);
+      expect(faults).toEqual([expect.stringContaining("TypeError")]);
+    });
   });
 
   it.skipIf(REPLAY !== null)("replays a seed identically", { timeout: 600_000 }, async () => {

@@ -67,6 +67,11 @@ const LIVE_FOUND: readonly { what: string; seed: number; invariant: string }[] =
     invariant: "subscriber",
   },
   { what: "the prototype tag: a hostile query silences its shard", seed: 48, invariant: "subscriber" },
+  {
+    what: "the lagging freeze after a failover to a node 22 blocks behind (with live-shard merged)",
+    seed: 2147483641,
+    invariant: "follower-head",
+  },
 ];
 
 /** Whether the sweep's draw takes this seed: not the heavy profiles (the named seeds above stand for them). */

@@ -12,10 +12,7 @@
  * `NewBlockEvents` are not published (a 0.38 `NewBlock` carries what both hold).
  *
  * For the fault tests, `drop(ms)` closes every socket and refuses new ones for `ms` (Infinity: a
- * node gone for good); `stall(ms)` sends nothing for `ms` with the sockets open; `lag(blocks)` publishes from `blocks` below
- * the head on (a node behind);
- * `counts()` tells how many clients and subscriptions the node holds, and how many sockets it
- * ever accepted and subscribes it was ever sent.
+ * node gone for good); `counts()` tells how many clients and subscriptions the node holds.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
@@ -51,12 +48,7 @@ interface Published {
 export interface CometWebsocket {
   /** Closes every socket and refuses new ones for `ms` milliseconds. */
   drop(ms: number): void;
-  /** Keeps every socket open but sends no frame for `ms` milliseconds (a node gone silent); then the heights missed. */
-  stall(ms: number): void;
-  /** From now on publishes each height `blocks` behind the chain's head (0: level again), as a node that fell behind. */
-  lag(blocks: number): void;
-  /** Sockets and subscriptions held now; `opened` and `subscribes`: how many were ever accepted and asked. */
-  counts(): { clients: number; subscriptions: number; sockets: number; opened: number; subscribes: number };
+  counts(): { clients: number; subscriptions: number; sockets: number };
   /** When the node sent the `NewBlock` of `height` (epoch ms), for the latency benchmarks. */
   sentAt(height: number): number | undefined;
   close(): void;
@@ -67,10 +59,6 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const clients = new Map<WebSocket, Subscription[]>();
   let refusedUntil = 0;
-  let lagBlocks = 0;
-  let stalledUntil = 0;
-  let opened = 0;
-  let subscribes = 0;
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(req.url ?? "/", "http://devnet.invalid").pathname;
     if (!PATH.test(path) || Date.now() < refusedUntil) {
@@ -78,12 +66,8 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      opened++;
       clients.set(ws, []);
-      ws.on("message", (data) => {
-        if (String(data).includes('"subscribe"')) subscribes++;
-        ws.send(JSON.stringify(answer(ledger, clients, ws, String(data))));
-      });
+      ws.on("message", (data) => ws.send(JSON.stringify(answer(ledger, clients, ws, String(data)))));
       ws.on("close", () => clients.delete(ws));
       ws.on("error", () => clients.delete(ws));
     });
@@ -93,8 +77,7 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
   const sent = new Map<number, number>();
   const timer = setInterval(
     () => {
-      if (Date.now() < stalledUntil) return;
-      const latest = ledger.height() - lagBlocks;
+      const latest = ledger.height();
       // Nothing is built while no one subscribes; a pruning node publishes only what it still holds.
       const from = Math.max(published + 1, ledger.lowestBlock(latest));
       if ([...clients.values()].some((subs) => subs.length > 0))
@@ -113,20 +96,10 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
       for (const ws of clients.keys()) ws.terminate();
       clients.clear();
     },
-    stall(ms) {
-      stalledUntil = Date.now() + ms;
-    },
-    lag(blocks) {
-      lagBlocks = blocks;
-      // A node that fell behind goes on sending heights, its own: from `blocks` below the head on.
-      published = ledger.height() - blocks - 1;
-    },
     sentAt: (height) => sent.get(height),
     counts() {
       const subs = [...clients.values()];
       return {
-        opened,
-        subscribes,
         sockets: subs.length,
         clients: subs.filter((s) => s.length > 0).length,
         subscriptions: subs.reduce((n, s) => n + s.length, 0),

@@ -16,14 +16,12 @@
  *   POST   /__devnet/nodes  {operator, label?} → 201 the new node record (paying the operator) | 409 exists | 400 bad address
  *   GET    /__devnet/requests?prefix=~tag/path  → {count, by_path, last_headers} (keys are `~tag/path?query`, untagged `/path?query`)
  *   POST   /__devnet/faults  {tag?, prefix?, status?, delay_ms?, body?, content_type?, height_offset?, omit_height?,
- *          rename_height?, rpc_error?: {code, data}, drop?, times?} → 201 {id,…}
+ *          rename_height?, fixed_height?, headers?, rpc_error?: {code, data}, drop?, times?} → 201 {id,…}
  *   GET    /__devnet/faults  → active faults;  DELETE /__devnet/faults[/<id>] → 204
  *   POST   /__devnet/reset   → clears counters and faults (authorizations, nodes and transactions stay) → 204
  *   GET    /__devnet/status  → {height, chain_id, namespace, bech32_prefix, native_denom, height_header}
  *   GET    /__devnet/websocket  → {sockets, clients, subscriptions} of the CometBFT `/rpc/websocket`
  *   POST   /__devnet/websocket/drop  {ms} → 204: every socket closed, new ones refused for ms (-1: for good)
- *   POST   /__devnet/websocket/stall  {ms} → 204: sockets kept open, no frame sent for ms (then the heights missed)
- *   POST   /__devnet/websocket/lag  {blocks} → 204: heights published from `blocks` below the head on (0: level)
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -112,9 +110,14 @@ function send(
   body: unknown,
   stamp: HeightStamp,
   contentType = "application/json",
+  extra: Record<string, string> = {},
 ): void {
   // Like a node run with CORS enabled: pages on another local port may ask it directly.
-  const headers: Record<string, string> = { "content-type": contentType, "access-control-allow-origin": "*" };
+  const headers: Record<string, string> = {
+    ...extra,
+    "content-type": contentType,
+    "access-control-allow-origin": "*",
+  };
   if (stamp) headers[stamp.header] = String(stamp.height);
   res.writeHead(status, headers);
   res.end(typeof body === "string" ? body : JSON.stringify(body));
@@ -171,7 +174,7 @@ async function handle(node: LocalNode, req: IncomingMessage, res: ServerResponse
   if (fault?.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms));
   if (fault?.drop) return void res.destroy();
   const header = HEIGHT_HEADER[fault?.rename_height ? "bare" : node.heightHeader];
-  const offset = fault?.height_offset ?? 0;
+  const offset = fault?.fixed_height !== undefined ? fault.fixed_height - ledger.height() : (fault?.height_offset ?? 0);
   const stamp = (height: number): HeightStamp => (fault?.omit_height ? null : { header, height: height + offset });
   if (fault?.body !== undefined)
     return send(res, fault.status ?? 200, fault.body, stamp(ledger.height()), fault.content_type ?? "text/html");
@@ -181,6 +184,8 @@ async function handle(node: LocalNode, req: IncomingMessage, res: ServerResponse
       fault.status,
       { code: Code.INTERNAL, message: `injected fault ${fault.status}`, details: [] },
       stamp(ledger.height()),
+      "application/json",
+      fault.headers,
     );
 
   if (pathname === "/rpc" || pathname.startsWith("/rpc/")) {
@@ -284,14 +289,6 @@ async function control(node: LocalNode, req: IncomingMessage, res: ServerRespons
     case "POST /__devnet/websocket/drop": {
       const ms = Number((await readJson(req)).ms ?? 5000);
       node.websocket?.drop(ms < 0 ? Infinity : ms);
-      return void res.writeHead(204, { "access-control-allow-origin": "*" }).end();
-    }
-    case "POST /__devnet/websocket/stall": {
-      node.websocket?.stall(Number((await readJson(req)).ms ?? 5000));
-      return void res.writeHead(204, { "access-control-allow-origin": "*" }).end();
-    }
-    case "POST /__devnet/websocket/lag": {
-      node.websocket?.lag(Number((await readJson(req)).blocks ?? 0));
       return void res.writeHead(204, { "access-control-allow-origin": "*" }).end();
     }
     case "GET /__devnet/status": {

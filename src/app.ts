@@ -14,6 +14,7 @@ import { liveUpgrade } from "./gateway/live/upgrade";
 import { routeNotFound } from "./gateway/route-not-found";
 import { rpcRoutes } from "./gateway/rpc";
 import { healthRoute } from "./http/health";
+import { gatewayViewRoutes } from "./gateway/view";
 import { log } from "./log";
 import { openApiRoute } from "./openapi/template";
 import { pathOf, requestContext } from "./middleware/request-context";
@@ -35,6 +36,7 @@ export function buildApp(config: Config): Hono<AppEnv> {
     "/api/webhook": webhookRoutes(),
     "/api/onboarding-pages": customerRoutes(),
     "/api/overview": overviewRoutes(),
+    "/api/gateway": gatewayViewRoutes(),
     "/dashboard": dashboardRoutes(),
   };
   for (const [mount, routes] of Object.entries(mounts)) {

@@ -1,105 +1,85 @@
 /**
- * LiveFeed: the root of a network's live face (`idFromName(chain id)`). Its dialler
- * (src/gateway/live/feed-dialler.ts) holds the network's one upstream socket, opened when the first
- * shard with a subscriber joins or a follower starts listening, and closed IDLE_CLOSE_MS after the
- * last one leaves (an alarm). Its sequencer (height-sequencer.ts) numbers the node's NewBlocks by
- * height, stores the last one published and backfills missed heights through the cache, also after a
- * restart; its registry (feed-registry.ts) pushes each height's events to every joined LiveShard, in
- * order per shard, retrying or cancelling, one shard never waiting on another, and tells the listening
- * ChainFollowers each height.
+ * LiveFeed: the root of a network's live face (`idFromName(chain id)`). It holds the network's
+ * one upstream socket (src/gateway/live/upstream-socket.ts), opened when the first shard with a
+ * subscriber joins and closed IDLE_CLOSE_MS after the last one leaves (an alarm), so an idle
+ * network costs nothing. It numbers the node's NewBlocks by height, backfills missed heights
+ * through the cache (height-sequencer.ts) and pushes each height's events to every joined
+ * LiveShard, in order per shard, one shard never waiting on another. When the socket drops it
+ * dials again, from the first node of RPC_UPSTREAM_URLS on, until one takes it; an alarm every
+ * few seconds while subscribers remain is the watchdog (a dead or silent socket is dialled again).
  *
- * The alarm, every WATCH_MS while anyone listens, is the watchdog: a silent socket is dialled again, a
- * lagging one (or one off the first node) looks for a better node, and the followers are told the last
- * height with the time it was new, so a height that stopped moving is never taken for the head.
+ * The network's ChainFollower listens too, but only while onboardings wait for the chain: it is told
+ * each height in order (`heightPushed`) and counts as a subscriber for the idle rule only while it
+ * listens, so it never holds the socket open by itself once no onboarding waits.
  */
 import { DurableObject } from "cloudflare:workers";
 import { type Config, readConfig } from "../../src/config";
-import { newBlockOf } from "../../src/gateway/live/block-events";
+import { type HeightEvents, newBlockOf } from "../../src/gateway/live/block-events";
 import { cachedResult } from "../../src/gateway/live/cached-read";
-import { FeedDialler } from "../../src/gateway/live/feed-dialler";
-import { FeedRegistry } from "../../src/gateway/live/feed-registry";
 import { HeightSequencer } from "../../src/gateway/live/height-sequencer";
-import { IDLE_CLOSE_MS } from "../../src/gateway/live/limits";
+import { IDLE_CLOSE_MS, UPSTREAM_SILENCE_MS } from "../../src/gateway/live/limits";
+import { openUpstream, type Upstream } from "../../src/gateway/live/upstream-socket";
 
-/** The watchdog's period while anyone listens. */
+/** The watchdog's period while subscribers remain. */
+// An alarm also keeps the object in memory: an object no request reaches is evicted within seconds, and its
+// outbound socket with it (seen under wrangler dev, where the socket dropped every 5 s with a 5 s period).
 const WATCH_MS = 2_000;
+/** Pause before dialling again after a drop; doubled after each round every node refused, up to MAX_REDIAL_MS. */
+const REDIAL_MS = 500;
+const MAX_REDIAL_MS = 5_000;
 /** Where the backfill's reads are keyed in the cache when no shard has named an origin. */
 const INTERNAL_ORIGIN = "https://live.internal";
-/** The stored last height published. */
-const HEIGHT_KEY = "height";
 
 export class LiveFeed extends DurableObject<Env> {
   private readonly config: Config;
+  private shards = new Set<string>();
+  /** ChainFollower ids (`id.toString()`) listening while their onboardings wait. */
+  private followers = new Set<string>();
   private origin = INTERNAL_ORIGIN;
-  private registry!: FeedRegistry;
-  private sequencer!: HeightSequencer;
-  private readonly dialler: FeedDialler;
-  /** When the last height published was new (0: none since this object started). */
-  private lastNewAt = 0;
+  private upstream: Upstream | null = null;
+  private dialling = false;
+  private redialMs = REDIAL_MS;
+  private lastFrameAt = 0;
+  private readonly deliveries = new Map<string, Promise<unknown>>();
+  private readonly sequencer: HeightSequencer;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.config = readConfig(env);
-    const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-    this.dialler = new FeedDialler(() => this.config, {
-      block: (value) => void this.sequencer.take(value),
-      lost: () => this.registry.followersLost(),
-      wanted: () => !this.registry.idle(),
-      lastHeight: () => this.sequencer.last,
+    this.sequencer = new HeightSequencer({
+      backfill: async (height) => {
+        const read = (method: string) => cachedResult(this.env, this.ctx, this.origin, method, height);
+        const [block, results] = await Promise.all([read("block"), read("block_results")]);
+        return newBlockOf(block, results);
+      },
+      publish: (batch) => {
+        this.toShards((shard) => shard.deliver(batch), batch);
+        this.toFollowers(batch.height);
+      },
+      cancel: (reason) => this.toShards((shard) => shard.cancelAll(reason)),
+      pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     });
     ctx.blockConcurrencyWhile(async () => {
-      const stored = await ctx.storage.get<unknown>(["shards", "followers", "origin", HEIGHT_KEY]);
-      this.origin = (stored.get("origin") as string | undefined) ?? INTERNAL_ORIGIN;
-      this.registry = new FeedRegistry(
-        {
-          deliver: (shard, batch) => this.shard(shard).deliver(batch),
-          cancelAll: (shard, reason) => this.shard(shard).cancelAll(reason),
-          heightPushed: (id, height, seenAt) => this.follower(id).heightPushed(height, seenAt),
-          feedLost: (id) => this.follower(id).feedLost(),
-          pause,
-        },
-        { put: (entries) => void ctx.storage.put(entries) },
-        new Set((stored.get("shards") as string[] | undefined) ?? []),
-        new Set((stored.get("followers") as string[] | undefined) ?? []),
-      );
-      this.sequencer = new HeightSequencer(
-        {
-          backfill: async (height) => {
-            const read = (method: string) => cachedResult(this.env, this.ctx, this.origin, method, height);
-            const [block, results] = await Promise.all([read("block"), read("block_results")]);
-            return newBlockOf(block, results);
-          },
-          publish: (batch) => {
-            this.lastNewAt = Date.now();
-            this.dialler.heightPublished(this.lastNewAt);
-            this.registry.publish(batch);
-            this.registry.tellFollowers(batch.height, this.lastNewAt);
-          },
-          cancel: (reason) => this.registry.cancelAll(reason),
-          pause,
-          store: (height) =>
-            void (height === null ? ctx.storage.delete(HEIGHT_KEY) : ctx.storage.put(HEIGHT_KEY, height)),
-        },
-        (stored.get(HEIGHT_KEY) as number | undefined) ?? null,
-      );
+      this.shards = new Set((await ctx.storage.get<string[]>("shards")) ?? []);
+      this.origin = (await ctx.storage.get<string>("origin")) ?? INTERNAL_ORIGIN;
+      this.followers = new Set((await ctx.storage.get<string[]>("followers")) ?? []);
     });
   }
 
-  /** A shard's first subscriber (or any subscriber of a shard not known to be joined): idempotent. */
+  /** A shard's first subscriber: the upstream opens if it is not open. */
   async join(shard: string, origin?: string): Promise<void> {
-    this.registry.join(shard);
-    if (origin && origin !== this.origin) {
-      this.origin = origin;
-      await this.ctx.storage.put("origin", origin);
-    }
-    await this.watchIn(WATCH_MS);
-    await this.dialler.dial();
+    this.shards.add(shard);
+    if (origin) this.origin = origin;
+    await this.ctx.storage.put({ shards: [...this.shards], origin: this.origin });
+    await this.ctx.storage.setAlarm(Date.now() + WATCH_MS);
+    await this.dial();
   }
 
   /** A shard's last subscriber left: with none anywhere, the upstream closes within IDLE_CLOSE_MS. */
   async leave(shard: string): Promise<void> {
-    this.registry.leave(shard);
-    if (this.registry.idle()) await this.ctx.storage.setAlarm(Date.now() + IDLE_CLOSE_MS);
+    this.shards.delete(shard);
+    await this.ctx.storage.put("shards", [...this.shards]);
+    if (this.idle()) await this.ctx.storage.setAlarm(Date.now() + IDLE_CLOSE_MS);
   }
 
   /**
@@ -108,39 +88,106 @@ export class LiveFeed extends DurableObject<Env> {
    * subscriber leaving.
    */
   async follow(follower: string, listening: boolean): Promise<void> {
-    if (!this.registry.follow(follower, listening)) return;
-    await this.ctx.storage.setAlarm(Date.now() + (this.registry.idle() ? IDLE_CLOSE_MS : WATCH_MS));
-    if (listening) void this.dialler.dial();
+    if (listening === this.followers.has(follower)) return;
+    if (listening) this.followers.add(follower);
+    else this.followers.delete(follower);
+    await this.ctx.storage.put("followers", [...this.followers]);
+    await this.ctx.storage.setAlarm(Date.now() + (this.idle() ? IDLE_CLOSE_MS : WATCH_MS));
+    if (listening) void this.dial();
   }
 
   /** How the feed stands (for tests and operators): its shards, the node it reads and the last height sent. */
   state(): { shards: number; followers: number; upstream: string | null; height: number | null } {
-    return { ...this.registry.counts(), upstream: this.dialler.url, height: this.sequencer.last };
+    const { shards, followers, upstream, sequencer } = this;
+    return { shards: shards.size, followers: followers.size, upstream: upstream?.url ?? null, height: sequencer.last };
   }
 
   override async alarm(): Promise<void> {
-    if (this.registry.idle()) {
-      this.dialler.close();
+    if (this.idle()) {
+      this.upstream?.close();
+      this.upstream = null;
       // Nobody is owed a next height: a later first subscriber starts from the node's.
-      this.sequencer.forget();
+      this.sequencer.last = null;
       return;
     }
-    await this.watchIn(WATCH_MS);
-    await this.dialler.check();
-    // The followers' heartbeat: the last height with the time it was new, never as if it were new again.
-    if (this.dialler.url && this.sequencer.last !== null && this.lastNewAt > 0)
-      this.registry.tellFollowers(this.sequencer.last, this.lastNewAt);
+    if (this.upstream && Date.now() - this.lastFrameAt > UPSTREAM_SILENCE_MS) {
+      this.upstream.close();
+      this.upstream = null;
+      this.toFollowersLost();
+    }
+    await this.ctx.storage.setAlarm(Date.now() + WATCH_MS);
+    // The followers' heartbeat: the socket is up and heard from, so the last height still stands for the head.
+    if (this.upstream && this.sequencer.last !== null) this.toFollowers(this.sequencer.last);
+    await this.dial();
   }
 
-  private async watchIn(ms: number): Promise<void> {
-    await this.ctx.storage.setAlarm(Date.now() + ms);
+  /** Opens the upstream unless it is open, being opened, or nobody listens; retries until a node takes it. */
+  private async dial(): Promise<void> {
+    if (this.upstream || this.dialling || this.idle()) return;
+    this.dialling = true;
+    try {
+      this.upstream = await openUpstream(this.config, {
+        block: (value) => void this.sequencer.take(value),
+        frame: () => (this.lastFrameAt = Date.now()),
+        closed: () => {
+          this.upstream = null;
+          this.toFollowersLost();
+          setTimeout(() => void this.dial(), REDIAL_MS);
+        },
+      });
+      this.lastFrameAt = Date.now();
+    } catch {
+      this.upstream = null;
+    } finally {
+      this.dialling = false;
+    }
+    if (this.upstream) this.redialMs = REDIAL_MS;
+    else {
+      setTimeout(() => void this.dial(), this.redialMs);
+      this.redialMs = Math.min(this.redialMs * 2, MAX_REDIAL_MS);
+    }
   }
 
-  private shard(name: string) {
-    return this.env.LIVE_SHARDS.get(this.env.LIVE_SHARDS.idFromName(name));
+  /** Nobody listens: no shard holds a subscriber and no follower has onboardings waiting. */
+  private idle(): boolean {
+    return this.shards.size === 0 && this.followers.size === 0;
+  }
+
+  /** Tells each listening follower the height; one that cannot be reached reads the head on its own. */
+  private toFollowers(height: number): void {
+    for (const id of this.followers)
+      void this.follower(id)
+        .heightPushed(height)
+        .catch(() => undefined);
+  }
+
+  /** Tells each listening follower the socket is gone, so it reads the head until heights come again. */
+  private toFollowersLost(): void {
+    for (const id of this.followers)
+      void this.follower(id)
+        .feedLost()
+        .catch(() => undefined);
   }
 
   private follower(id: string) {
     return this.env.CHAIN_FOLLOWERS.get(this.env.CHAIN_FOLLOWERS.idFromString(id));
+  }
+
+  /** Sends to every joined shard, in order per shard; a shard that holds nobody is forgotten. */
+  private toShards(
+    send: (shard: DurableObjectStub<import("./LiveShard").LiveShard>) => Promise<unknown>,
+    batch?: HeightEvents,
+  ) {
+    for (const name of this.shards) {
+      const previous = this.deliveries.get(name) ?? Promise.resolve();
+      const push = () => send(this.env.LIVE_SHARDS.get(this.env.LIVE_SHARDS.idFromName(name)));
+      const next = previous
+        .then(push)
+        .then((held) => {
+          if (batch && held === false) void this.leave(name);
+        })
+        .catch(() => undefined);
+      this.deliveries.set(name, next);
+    }
   }
 }

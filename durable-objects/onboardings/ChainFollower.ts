@@ -103,14 +103,9 @@ export class ChainFollower extends DurableObject<Env> {
     return { cursor: { ...this.cursor }, waiting: this.index.ids() };
   }
 
-  /**
-   * The LiveFeed tells a height and when it was new (`seenAt`; its heartbeat tells the last one again with
-   * the same time): a pass starts now if onboardings wait. The height stands for the head while it is fresh
-   * by that time, so a feed stuck on a node that stopped moving is never taken for the head.
-   */
-  async heightPushed(height: number, seenAt = Date.now()): Promise<void> {
-    if (!this.pushed || height > this.pushed.height || (height === this.pushed.height && seenAt > this.pushed.at))
-      this.pushed = { height, at: Math.min(seenAt, Date.now()) };
+  /** The LiveFeed tells a height (new, or its heartbeat): a pass starts now if onboardings wait. */
+  async heightPushed(height: number): Promise<void> {
+    this.pushed = { height: Math.max(height, this.pushed?.height ?? 0), at: Date.now() };
     if (this.index.size === 0) return;
     if (this.running) this.again = true;
     else await this.alarm();

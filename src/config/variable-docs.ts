@@ -21,14 +21,14 @@ export const VARIABLE_DOCS = {
   NODE_HOME: "The node's --home in printed commands (editable on the page)",
   NODE_KEYRING_BACKEND: "The node's --keyring-backend in printed commands (editable on the page)",
   NODE_CONTAINER: "Container the node runs in (docker exec), editable on the page",
-  UPSTREAM_URLS: "Comma-separated LCD (REST) base URLs, tried in order with failover",
+  UPSTREAM_URLS: "Comma-separated LCD (REST) base URLs, asked by score (this order breaks ties) with failover",
   RPC_UPSTREAM_URLS:
-    "Comma-separated CometBFT RPC base URLs behind /rpc, tried in order with failover; " +
+    "Comma-separated CometBFT RPC base URLs behind /rpc, asked by score (this order breaks ties) with failover; " +
     "unset: /rpc answers 503 and asks nothing upstream",
   SESSION_TTL_MAX_SECONDS: "Longest session life; a create asking for a later expires_at is refused",
   SESSION_RETENTION_SECONDS: "Settled sessions are deleted this long after settling",
   RATE_LIMITS:
-    '"off" turns every per-client limit off: session creates, sign-ins, live sockets opened and held (tests only)',
+    '"off" turns every per-client limit off: session creates, sign-ins, live sockets opened and held (local tests only)',
   LIVE_SOCKETS_PER_IP:
     "Live sockets (/rpc/websocket) one client IP may hold at once; the next upgrade answers 429 until one closes",
   UPSTREAM_TIMEOUT_MS: "Milliseconds one upstream attempt may take before the next upstream is tried",

@@ -22,7 +22,7 @@ import { entryResponse } from "./respond";
 import { callShape, keepBody, rememberedKey } from "./rpc/call-memo";
 import { RPC_EXPOSED_HEADERS, RPC_ROUTE } from "./rpc/limits";
 import { reply } from "./rpc/rpc-error";
-import { belowFloor, markServed, servedHeight } from "./served-height";
+import { blocksBehind, boundsNow, markServed, withinBounds } from "./served-height";
 import { serverTiming } from "./serving-headers";
 
 /** The answer from memory, a promise of one (a POST's body is read first), or null: the app answers. */
@@ -45,7 +45,8 @@ export function answerFromMemory(request: Request, config: Config): Response | P
   if (hot.route.startsWith(RPC_ROUTE))
     return method === "GET" ? rpcAnswer(request, startedAt, "-1", hot.entry, hot.route, pathOf(url)) : null;
   const response = entryResponse(request, hot.entry, config, startedAt);
-  return finish(request, response, startedAt, hot.route, pathOf(url));
+  const behind = height === null ? blocksBehind(hot.entry.height) : 0;
+  return finish(request, response, startedAt, hot.route, pathOf(url), behind);
 }
 
 /** `request`: measured at the entry against the Worker's body limit (src/http/body-limit.ts), and within it. */
@@ -62,7 +63,7 @@ async function rpcCall(request: Request, startedAt: number, url: string, path: s
 
 /** Whether a latest-state entry may be served: at or above the mark, which it then raises (served-height.ts). */
 function servable(entry: CacheEntry): boolean {
-  if (belowFloor(entry.height, servedHeight())) return false;
+  if (!withinBounds(entry.height, boundsNow())) return false;
   markServed(entry.height);
   return true;
 }
@@ -97,14 +98,23 @@ function rpcAnswer(
   path: string,
 ): Response {
   const response = new Response(reply(id, entry.body), { headers: rpcHeadersOf(entry) });
-  return finish(request, response, startedAt, route, path);
+  return finish(request, response, startedAt, route, path, blocksBehind(entry.height));
 }
 
 /** The two headers of this request alone, and its access-log line (as src/middleware/request-context.ts prints it). */
-function finish(request: Request, response: Response, startedAt: number, route: string, path: string): Response {
+function finish(
+  request: Request,
+  response: Response,
+  startedAt: number,
+  route: string,
+  path: string,
+  behind = 0,
+): Response {
   const requestId = requestIdOf(request);
   response.headers.set("server-timing", serverTiming("HIT", startedAt));
   response.headers.set("x-request-id", requestId);
+  // A latest-state entry served below the highest height (the floor moved down, served-height.ts) says so.
+  if (behind > 0) response.headers.set("x-edge-behind", String(behind));
   log("info", "request", {
     request_id: requestId,
     method: request.method,

@@ -17,26 +17,20 @@ const blockAt = (height: number): NewBlockValue => ({
   result_finalize_block: { events: [], tx_results: [] },
 });
 
-function sequencer(stored: number | null = null, unreadable: number[] = []) {
+function sequencer() {
   const published: number[] = [];
   const cancelled: string[] = [];
   const backfilled: number[] = [];
-  const kept: (number | null)[] = [];
-  const seq = new HeightSequencer(
-    {
-      backfill: async (height) => {
-        backfilled.push(height);
-        if (unreadable.includes(height)) throw new Error(`block ${height}: 500`);
-        return blockAt(height);
-      },
-      publish: (batch) => published.push(batch.height),
-      cancel: (reason) => cancelled.push(reason),
-      pause: async () => undefined,
-      store: (height) => kept.push(height),
+  const seq = new HeightSequencer({
+    backfill: async (height) => {
+      backfilled.push(height);
+      return blockAt(height);
     },
-    stored,
-  );
-  return { seq, published, cancelled, backfilled, kept };
+    publish: (batch) => published.push(batch.height),
+    cancel: (reason) => cancelled.push(reason),
+    pause: async () => undefined,
+  });
+  return { seq, published, cancelled, backfilled };
 }
 
 describe("the live feed's heights", () => {
@@ -66,41 +60,5 @@ describe("the live feed's heights", () => {
     for (const height of [20, 21, 22, 23]) await seq.take(blockAt(height));
     expect(published).toEqual([20, 21, 22, 23]);
     expect(cancelled).toEqual([]);
-  });
-
-  it("stores each height it publishes, one write per height", async () => {
-    const { seq, kept } = sequencer();
-    await seq.take(blockAt(10));
-    await seq.take(blockAt(13));
-    expect(kept).toEqual([10, 11, 12, 13]);
-    seq.forget();
-    expect(kept.at(-1)).toBeNull();
-    expect(seq.last).toBeNull();
-  });
-
-  it("after a restart, goes on from the stored height: the missed ones backfilled, none sent twice", async () => {
-    const { seq, published, cancelled, backfilled } = sequencer(20);
-    // The node's first frames after the restart: a height already sent, then one three past the stored one.
-    await seq.take(blockAt(20));
-    await seq.take(blockAt(23));
-    expect(backfilled).toEqual([21, 22]);
-    expect(published).toEqual([21, 22, 23]);
-    expect(cancelled).toEqual([]);
-  });
-
-  it(`after a restart past ${MAX_BACKFILL} heights, cancels with a reason, never a silent gap`, async () => {
-    const { seq, published, cancelled } = sequencer(20);
-    await seq.take(blockAt(20 + MAX_BACKFILL + 2));
-    expect(cancelled).toEqual([`${MAX_BACKFILL + 1} heights missed, more than the ${MAX_BACKFILL} backfilled`]);
-    expect(published).toEqual([20 + MAX_BACKFILL + 2]);
-  });
-
-  it("cancels when a missed height cannot be read after three tries, rather than skip it in silence", async () => {
-    const { seq, published, cancelled, backfilled } = sequencer(null, [12]);
-    await seq.take(blockAt(10));
-    await seq.take(blockAt(14));
-    expect(backfilled.filter((h) => h === 12)).toHaveLength(3);
-    expect(cancelled).toEqual(["height 12 could not be read"]);
-    expect(published).toEqual([10, 11, 14]);
   });
 });

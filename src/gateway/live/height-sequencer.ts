@@ -5,9 +5,6 @@
  * oldest first, before the new one goes out; a jump of more than MAX_BACKFILL_HEIGHTS is not
  * filled: the subscriptions are cancelled with CometBFT's error and delivery goes on from the new
  * height. A height that cannot be read after a few tries cancels them too, rather than leave a gap.
- * The last height published is stored with each one, so a feed that restarts (an eviction, a
- * deploy) takes its next height from the node as a jump from the stored one: backfilled, or an
- * honest cancel, never a silent gap nor a height sent twice.
  */
 import { eventsOfBlock, type HeightEvents, type NewBlockValue } from "./block-events";
 import { MAX_BACKFILL_HEIGHTS } from "./limits";
@@ -19,31 +16,16 @@ export interface SequencerLinks {
   cancel(reason: string): void;
   /** Waits before a failed backfill is tried again. */
   pause(ms: number): Promise<void>;
-  /** Keeps the last height published (null: forgotten), one write per height, so a restarted feed goes on from it. */
-  store(height: number | null): void;
 }
 
 const BACKFILL_TRIES = 3;
 
 export class HeightSequencer {
+  /** The last height published; null before the first (or after the feed went idle). */
+  last: number | null = null;
   private queue: Promise<void> = Promise.resolve();
 
-  /** `last`: the height a feed published last before it restarted, as stored; null for none. */
-  constructor(
-    private readonly links: SequencerLinks,
-    private lastPublished: number | null = null,
-  ) {}
-
-  /** The last height published; null before the first (or after the feed went idle). */
-  get last(): number | null {
-    return this.lastPublished;
-  }
-
-  /** Nobody is owed a next height any more: a later first subscriber starts from the node's. */
-  forget(): void {
-    this.lastPublished = null;
-    this.links.store(null);
-  }
+  constructor(private readonly links: SequencerLinks) {}
 
   /** Takes a NewBlock from the upstream; the returned promise settles once it (and any backfill) is published. */
   take(value: NewBlockValue): Promise<void> {
@@ -54,7 +36,7 @@ export class HeightSequencer {
   private async next(value: NewBlockValue): Promise<void> {
     const height = Number(value.block.header.height);
     if (!Number.isSafeInteger(height) || height < 1) return;
-    const last = this.lastPublished;
+    const last = this.last;
     if (last !== null && height <= last) return;
     if (last !== null && height - last - 1 > MAX_BACKFILL_HEIGHTS)
       this.links.cancel(`${height - last - 1} heights missed, more than the ${MAX_BACKFILL_HEIGHTS} backfilled`);
@@ -65,15 +47,11 @@ export class HeightSequencer {
           this.links.cancel(`height ${missed} could not be read`);
           break;
         }
-        this.published(await eventsOfBlock(block));
+        this.links.publish(await eventsOfBlock(block));
+        this.last = missed;
       }
-    this.published(await eventsOfBlock(value));
-  }
-
-  private published(batch: HeightEvents): void {
-    this.links.publish(batch);
-    this.lastPublished = batch.height;
-    this.links.store(batch.height);
+    this.links.publish(await eventsOfBlock(value));
+    this.last = height;
   }
 
   private async read(height: number): Promise<NewBlockValue | null> {

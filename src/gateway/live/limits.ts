@@ -17,14 +17,6 @@ export const IDLE_CLOSE_MS = 30_000;
 export const LIVE_SHARDS = 16;
 /** The upstream is given up and dialled again after this long without a frame (a node that went silent). */
 export const UPSTREAM_SILENCE_MS = 20_000;
-/**
- * A node whose socket brings no new height for `blocks` block times (as the published heights show
- * them, within `min` and `max`; `unknownBlockTime` before two heights) counts as lagging, and the feed
- * looks for a node past the last height published.
- */
-export const LAGGING_MS = { blocks: 4, min: 5_000, max: 60_000, unknownBlockTime: 20_000 } as const;
-/** Tries of one height's delivery to a shard before its subscriptions are cancelled instead. */
-export const DELIVERY_TRIES = 3;
 /** The header on a forwarded upgrade that names the shard it went to. */
 export const SHARD_NAME_HEADER = "x-live-shard";
 /** The header on a forwarded upgrade that names the client IP the socket is tagged with. */

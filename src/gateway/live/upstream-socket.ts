@@ -1,6 +1,6 @@
 /**
- * A network's upstream socket to one node of RPC_UPSTREAM_URLS (`http(s)://host/path` is dialled
- * at `…/path/websocket`, as a Durable Object opens an
+ * The one upstream socket of a network: the first node of RPC_UPSTREAM_URLS that takes the
+ * upgrade (`http(s)://host/path` is dialled at `…/path/websocket`, as a Durable Object opens an
  * outbound WebSocket: a fetch with `Upgrade: websocket`, then `accept()`), subscribed to
  * `tm.event = 'NewBlock'` only: a 0.38 `NewBlock` carries `result_finalize_block` with every
  * transaction's result, so every served type is derived from it and the node holds one
@@ -45,83 +45,53 @@ function newBlockIn(frame: string): NewBlockValue | null {
 /** The node's WebSocket URL for an RPC base URL. */
 const websocketUrlOf = (base: string) => `${base.replace(/\/+$/, "")}/websocket`;
 
-/**
- * Opens `base`'s socket and subscribes; null when the node refuses or the handshake takes longer
- * than `upstreamTimeoutMs`. The timeout bounds the handshake only: a signal given to the upgrade's
- * `fetch` stays tied to the socket it returns, and ended a healthy socket that many milliseconds
- * after it opened (the node saw a new connection every 4 s), so the wait is a timer raced against
- * the fetch, and a socket that arrives after it is closed.
- */
+/** Opens the first node that takes the upgrade, in configured order; null when none does. */
 export async function openUpstream(
-  base: string,
-  config: Pick<Config, "upstreamAuthHeader" | "upstreamTimeoutMs">,
+  config: Pick<Config, "rpcUpstreamUrls" | "upstreamAuthHeader" | "upstreamTimeoutMs">,
   listener: UpstreamListener,
 ): Promise<Upstream | null> {
-  const headers = new Headers({ upgrade: "websocket" });
-  if (config.upstreamAuthHeader) headers.set(config.upstreamAuthHeader[0], config.upstreamAuthHeader[1]);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let late = false;
-  const upgrade = fetch(websocketUrlOf(base), { headers }).then(
-    (response) => {
-      if (late) response.webSocket?.close(1000, "handshake took too long");
-      return response.webSocket;
-    },
-    () => null,
-  );
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => {
-      late = true;
-      resolve(null);
-    }, config.upstreamTimeoutMs);
-  });
-  const socket = await Promise.race([upgrade, timeout]);
-  clearTimeout(timer);
-  if (!socket) return null;
-  socket.accept();
-  let open = true;
-  const end = () => {
-    if (!open) return;
-    open = false;
-    listener.closed();
-  };
-  socket.addEventListener("message", (event) => {
-    listener.frame();
-    if (typeof event.data !== "string") return;
-    const value = newBlockIn(event.data);
-    if (value) listener.block(value);
-  });
-  socket.addEventListener("close", end);
-  socket.addEventListener("error", end);
-  socket.send(SUBSCRIBE);
-  return {
-    url: base,
-    close() {
+  for (const base of config.rpcUpstreamUrls) {
+    const headers = new Headers({ upgrade: "websocket" });
+    if (config.upstreamAuthHeader) headers.set(config.upstreamAuthHeader[0], config.upstreamAuthHeader[1]);
+    let socket: WebSocket | null | undefined;
+    try {
+      const response = await fetch(websocketUrlOf(base), {
+        headers,
+        signal: AbortSignal.timeout(config.upstreamTimeoutMs),
+      });
+      socket = response.webSocket;
+    } catch {
+      socket = null;
+    }
+    if (!socket) continue;
+    socket.accept();
+    let open = true;
+    const end = () => {
+      if (!open) return;
       open = false;
-      try {
-        socket.close(1000, "no subscribers");
-      } catch {
-        // Already closed.
-      }
-    },
-  };
-}
-
-/** The latest height `base` reports (`status`), or null when it does not answer in time. */
-export async function nodeHeight(
-  base: string,
-  config: Pick<Config, "upstreamAuthHeader" | "upstreamTimeoutMs">,
-): Promise<number | null> {
-  const headers = new Headers();
-  if (config.upstreamAuthHeader) headers.set(config.upstreamAuthHeader[0], config.upstreamAuthHeader[1]);
-  try {
-    const response = await fetch(`${base.replace(/\/+$/, "")}/status`, {
-      headers,
-      signal: AbortSignal.timeout(config.upstreamTimeoutMs),
+      listener.closed();
+    };
+    socket.addEventListener("message", (event) => {
+      listener.frame();
+      if (typeof event.data !== "string") return;
+      const value = newBlockIn(event.data);
+      if (value) listener.block(value);
     });
-    const body = (await response.json()) as { result?: { sync_info?: { latest_block_height?: unknown } } };
-    const height = Number(body.result?.sync_info?.latest_block_height);
-    return Number.isSafeInteger(height) && height > 0 ? height : null;
-  } catch {
-    return null;
+    socket.addEventListener("close", end);
+    socket.addEventListener("error", end);
+    socket.send(SUBSCRIBE);
+    const opened = socket;
+    return {
+      url: base,
+      close() {
+        open = false;
+        try {
+          opened.close(1000, "no subscribers");
+        } catch {
+          // Already closed.
+        }
+      },
+    };
   }
+  return null;
 }

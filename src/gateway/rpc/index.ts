@@ -19,7 +19,7 @@ import { hotFresh } from "../hot-cache";
 import { HEIGHT_HEADER } from "../match";
 import { publicCors } from "../public-cors";
 import { recorded, serveFromTiers, type TierOutcome, type Tiers, tiersOf } from "../serve";
-import { belowFloor, markServed, servedHeight } from "../served-height";
+import { blocksBehind, boundsNow, markServed, withinBounds } from "../served-height";
 import { servingHeaders } from "../serving-headers";
 import { callShape, keptBody, rememberCall } from "./call-memo";
 import { RPC_EXPOSED_HEADERS, RPC_MAX_BATCH, RPC_ROUTE } from "./limits";
@@ -35,6 +35,8 @@ interface Answered {
   height: number | null;
   /** The hot key of the entry that answered. */
   key?: string;
+  /** Blocks a latest-state answer is below the highest height served (`X-Edge-Behind`). */
+  behind?: number;
 }
 
 /** What answering calls needs of a request, with or without a Hono context around it. */
@@ -55,6 +57,8 @@ export interface RpcReply {
   status: number;
   cache?: CacheStatus;
   height?: number;
+  /** Blocks the lowest latest-state answer is below the highest height served (`X-Edge-Behind`). */
+  behind?: number;
 }
 
 type RpcContext = Context<GatewayEnv>;
@@ -139,6 +143,7 @@ async function answerRpcCalls(scope: RpcScope, calls: unknown[], batch: boolean,
     status: 200,
     cache: answers.find((a) => a.cache !== "HIT")?.cache ?? "HIT",
     height: Math.max(...answers.map((a) => a.height ?? 0)),
+    behind: Math.max(...answers.map((a) => a.behind ?? 0)),
   };
 }
 
@@ -176,10 +181,10 @@ async function answerCall(scope: RpcScope, table: AbciTable, call: unknown): Pro
   }
   const query = { upstreamPath: prepared.upstreamPath, height: null, rpc: { pinned: prepared.pinned } };
   const keys = queryKeys(scope.url, RPC_ROUTE, scope.config, query);
-  const floor = prepared.pinned ? undefined : servedHeight();
+  const bounds = prepared.pinned ? {} : boundsNow();
   const hot = hotFresh(keys.hot, scope.startedAt);
-  if (hot && !belowFloor(hot.height, floor ?? 0)) return { ...fromEntry(idJson, "HIT", hot), key: keys.hot };
-  const ask = { query: { ...query, floor }, ttls: prepared.ttls };
+  if (hot && withinBounds(hot.height, bounds)) return { ...fromEntry(idJson, "HIT", hot), key: keys.hot };
+  const ask = { query: { ...query, ...bounds }, ttls: prepared.ttls };
   const outcome = await serveFromTiers(scope.tiers, keys, ask);
   scope.record?.(outcome);
   const served = outcome.served;
@@ -191,12 +196,13 @@ async function answerCall(scope: RpcScope, table: AbciTable, call: unknown): Pro
 /** A pinned answer's entry has no height (rpc/answer.ts), so only a latest-state answer raises the mark. */
 function fromEntry(idJson: string, cache: CacheStatus, entry: CacheEntry): Answered {
   markServed(entry.height);
-  return { text: reply(idJson, entry.body), cache, height: entry.height };
+  return { text: reply(idJson, entry.body), cache, height: entry.height, behind: blocksBehind(entry.height) };
 }
 
 /** The Response of a reply, with X-Cache and the height header set from it. */
 function respond(c: RpcContext, answer: RpcReply): Response {
   if (answer.cache) c.set("cache", answer.cache);
+  if (answer.behind && answer.behind > 0) c.set("behind", answer.behind);
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (answer.height && answer.height > 0) headers[HEIGHT_HEADER] = String(answer.height);
   return new Response(answer.text, { status: answer.status, headers });

@@ -12,7 +12,7 @@
  * `NewBlockEvents` are not published (a 0.38 `NewBlock` carries what both hold).
  *
  * For the fault tests, `drop(ms)` closes every socket and refuses new ones for `ms` (Infinity: a
- * node gone for good); `counts()` tells how many clients and subscriptions the node holds.
+ * node gone for good), `lag(blocks)` publishes that many heights behind the chain; `counts()` tells how many clients and subscriptions the node holds.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
@@ -48,9 +48,12 @@ interface Published {
 export interface CometWebsocket {
   /** Closes every socket and refuses new ones for `ms` milliseconds. */
   drop(ms: number): void;
-  counts(): { clients: number; subscriptions: number; sockets: number };
+  /** Sockets held, clients with a subscription, subscriptions held, and sockets and subscriptions ever taken. */
+  counts(): { clients: number; subscriptions: number; sockets: number; opened: number; subscribed: number };
   /** When the node sent the `NewBlock` of `height` (epoch ms), for the latency benchmarks. */
   sentAt(height: number): number | undefined;
+  /** Publishes from now on `blocks` heights behind the chain (a node that fell behind), from that height on. */
+  lag(blocks: number): void;
   close(): void;
 }
 
@@ -59,6 +62,8 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const clients = new Map<WebSocket, Subscription[]>();
   let refusedUntil = 0;
+  /** Upgrades ever taken and subscriptions ever made: a client that re-dials shows here, not in what is held. */
+  const ever = { opened: 0, subscribed: 0 };
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(req.url ?? "/", "http://devnet.invalid").pathname;
     if (!PATH.test(path) || Date.now() < refusedUntil) {
@@ -67,17 +72,23 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.set(ws, []);
-      ws.on("message", (data) => ws.send(JSON.stringify(answer(ledger, clients, ws, String(data)))));
+      ever.opened++;
+      ws.on("message", (data) => {
+        const before = clients.get(ws)?.length ?? 0;
+        ws.send(JSON.stringify(answer(ledger, clients, ws, String(data))));
+        ever.subscribed += Math.max(0, (clients.get(ws)?.length ?? 0) - before);
+      });
       ws.on("close", () => clients.delete(ws));
       ws.on("error", () => clients.delete(ws));
     });
   });
 
   let published = ledger.height();
+  let lagBlocks = 0;
   const sent = new Map<number, number>();
   const timer = setInterval(
     () => {
-      const latest = ledger.height();
+      const latest = ledger.height() - lagBlocks;
       // Nothing is built while no one subscribes; a pruning node publishes only what it still holds.
       const from = Math.max(published + 1, ledger.lowestBlock(latest));
       if ([...clients.values()].some((subs) => subs.length > 0))
@@ -97,12 +108,17 @@ export function serveCometWebsocket(server: Server, ledger: Ledger): CometWebsoc
       clients.clear();
     },
     sentAt: (height) => sent.get(height),
+    lag(blocks) {
+      lagBlocks = blocks;
+      published = Math.min(published, ledger.height() - blocks - 1);
+    },
     counts() {
       const subs = [...clients.values()];
       return {
         sockets: subs.length,
         clients: subs.filter((s) => s.length > 0).length,
         subscriptions: subs.reduce((n, s) => n + s.length, 0),
+        ...ever,
       };
     },
     close() {

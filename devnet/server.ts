@@ -20,7 +20,7 @@
  *   GET    /__devnet/faults  → active faults;  DELETE /__devnet/faults[/<id>] → 204
  *   POST   /__devnet/reset   → clears counters and faults (authorizations, nodes and transactions stay) → 204
  *   GET    /__devnet/status  → {height, chain_id, namespace, bech32_prefix, native_denom, height_header}
- *   GET    /__devnet/websocket  → {sockets, clients, subscriptions} of the CometBFT `/rpc/websocket`
+ *   GET    /__devnet/websocket  → {sockets, clients, subscriptions, opened, subscribed} of the CometBFT `/rpc/websocket`
  *   POST   /__devnet/websocket/drop  {ms} → 204: every socket closed, new ones refused for ms (-1: for good)
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";

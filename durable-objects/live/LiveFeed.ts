@@ -1,85 +1,87 @@
 /**
- * LiveFeed: the root of a network's live face (`idFromName(chain id)`). It holds the network's
- * one upstream socket (src/gateway/live/upstream-socket.ts), opened when the first shard with a
- * subscriber joins and closed IDLE_CLOSE_MS after the last one leaves (an alarm), so an idle
- * network costs nothing. It numbers the node's NewBlocks by height, backfills missed heights
- * through the cache (height-sequencer.ts) and pushes each height's events to every joined
- * LiveShard, in order per shard, one shard never waiting on another. When the socket drops it
- * dials again, from the first node of RPC_UPSTREAM_URLS on, until one takes it; an alarm every
- * few seconds while subscribers remain is the watchdog (a dead or silent socket is dialled again).
+ * LiveFeed: the root of a network's live face (`idFromName(chain id)`), wiring its three parts:
+ * the dialler (src/gateway/live/feed-dialler.ts: the one upstream socket and which node it is on),
+ * the stored sequencer (height-sequencer.ts: every height, in order, once, across restarts) and the
+ * registry (feed-registry.ts: the joined shards and listening followers, each shard's delivery
+ * queue). The socket opens when the first shard with a subscriber joins (or a follower listens) and
+ * closes IDLE_CLOSE_MS after the last one leaves, so an idle network costs nothing.
  *
- * The network's ChainFollower listens too, but only while onboardings wait for the chain: it is told
- * each height in order (`heightPushed`) and counts as a subscriber for the idle rule only while it
- * listens, so it never holds the socket open by itself once no onboarding waits.
+ * The network's ChainFollower listens only while onboardings wait for the chain: it is told each
+ * new height (`heightPushed`) and, on each watchdog round, the last one with the time it was new
+ * (its heartbeat), so a follower never takes a height that stopped moving for the head.
  */
 import { DurableObject } from "cloudflare:workers";
-import { type Config, readConfig } from "../../src/config";
-import { type HeightEvents, newBlockOf } from "../../src/gateway/live/block-events";
+import { readConfig } from "../../src/config";
+import { newBlockOf } from "../../src/gateway/live/block-events";
 import { cachedResult } from "../../src/gateway/live/cached-read";
+import { FeedDialler } from "../../src/gateway/live/feed-dialler";
+import { FeedRegistry } from "../../src/gateway/live/feed-registry";
 import { HeightSequencer } from "../../src/gateway/live/height-sequencer";
-import { IDLE_CLOSE_MS, UPSTREAM_SILENCE_MS } from "../../src/gateway/live/limits";
-import { openUpstream, type Upstream } from "../../src/gateway/live/upstream-socket";
+import { IDLE_CLOSE_MS } from "../../src/gateway/live/limits";
 
-/** The watchdog's period while subscribers remain. */
-// An alarm also keeps the object in memory: an object no request reaches is evicted within seconds, and its
-// outbound socket with it (seen under wrangler dev, where the socket dropped every 5 s with a 5 s period).
-const WATCH_MS = 2_000;
-/** Pause before dialling again after a drop; doubled after each round every node refused, up to MAX_REDIAL_MS. */
-const REDIAL_MS = 500;
-const MAX_REDIAL_MS = 5_000;
+/**
+ * The watchdog's period while anyone listens: it gives up a silent socket, leaves a lagging node, on a
+ * node that is not the first asks the earlier ones whether they are ahead again (so a first node's
+ * return is seen within about this long), and dials again after a restart. Not a keep-alive: under
+ * `wrangler dev` the upstream socket ended every 4 s because of the upgrade fetch's abort signal
+ * (close code 1006 at 3.8–4.0 s), not by eviction; with the signal gone and no alarm due for 300 s,
+ * one connection held through 60 s of 50 steady subscribers.
+ */
+const WATCH_MS = 5_000;
 /** Where the backfill's reads are keyed in the cache when no shard has named an origin. */
 const INTERNAL_ORIGIN = "https://live.internal";
 
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 export class LiveFeed extends DurableObject<Env> {
-  private readonly config: Config;
-  private shards = new Set<string>();
-  /** ChainFollower ids (`id.toString()`) listening while their onboardings wait. */
-  private followers = new Set<string>();
-  private origin = INTERNAL_ORIGIN;
-  private upstream: Upstream | null = null;
-  private dialling = false;
-  private redialMs = REDIAL_MS;
-  private lastFrameAt = 0;
-  private readonly deliveries = new Map<string, Promise<unknown>>();
+  private readonly registry: FeedRegistry;
   private readonly sequencer: HeightSequencer;
+  private readonly dialler: FeedDialler;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.config = readConfig(env);
-    this.sequencer = new HeightSequencer({
+    this.registry = new FeedRegistry(ctx.storage, {
+      shard: (name) => env.LIVE_SHARDS.get(env.LIVE_SHARDS.idFromName(name)),
+      follower: (id) => env.CHAIN_FOLLOWERS.get(env.CHAIN_FOLLOWERS.idFromString(id)),
+      pause,
+    });
+    this.sequencer = new HeightSequencer(ctx.storage, {
       backfill: async (height) => {
-        const read = (method: string) => cachedResult(this.env, this.ctx, this.origin, method, height);
+        const origin = this.registry.readOrigin ?? INTERNAL_ORIGIN;
+        const read = (method: string) => cachedResult(env, ctx, origin, method, height);
         const [block, results] = await Promise.all([read("block"), read("block_results")]);
         return newBlockOf(block, results);
       },
       publish: (batch) => {
-        this.toShards((shard) => shard.deliver(batch), batch);
-        this.toFollowers(batch.height);
+        this.dialler.progressed();
+        this.registry.deliver(batch);
+        this.registry.toFollowers(batch.height, Date.now());
       },
-      cancel: (reason) => this.toShards((shard) => shard.cancelAll(reason)),
-      pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      cancel: (reason) => this.registry.cancel(reason),
+      pause,
+    });
+    this.dialler = new FeedDialler(readConfig(env), {
+      block: (value) => void this.sequencer.take(value),
+      lost: () => this.registry.toFollowers(),
+      wanted: () => !this.registry.idle(),
     });
     ctx.blockConcurrencyWhile(async () => {
-      this.shards = new Set((await ctx.storage.get<string[]>("shards")) ?? []);
-      this.origin = (await ctx.storage.get<string>("origin")) ?? INTERNAL_ORIGIN;
-      this.followers = new Set((await ctx.storage.get<string[]>("followers")) ?? []);
+      await this.registry.restore();
+      await this.sequencer.restore();
     });
   }
 
-  /** A shard's first subscriber: the upstream opens if it is not open. */
+  /** A shard holds a subscriber: joined (again, harmlessly), and the upstream open or being opened. */
   async join(shard: string, origin?: string): Promise<void> {
-    this.shards.add(shard);
-    if (origin) this.origin = origin;
-    await this.ctx.storage.put({ shards: [...this.shards], origin: this.origin });
-    await this.ctx.storage.setAlarm(Date.now() + WATCH_MS);
-    await this.dial();
+    await this.registry.join(shard, origin);
+    await this.watchIn(WATCH_MS);
+    await this.dialler.dial();
   }
 
   /** A shard's last subscriber left: with none anywhere, the upstream closes within IDLE_CLOSE_MS. */
   async leave(shard: string): Promise<void> {
-    this.shards.delete(shard);
-    await this.ctx.storage.put("shards", [...this.shards]);
-    if (this.idle()) await this.ctx.storage.setAlarm(Date.now() + IDLE_CLOSE_MS);
+    await this.registry.leave(shard);
+    if (this.registry.idle()) await this.ctx.storage.setAlarm(Date.now() + IDLE_CLOSE_MS);
   }
 
   /**
@@ -88,106 +90,33 @@ export class LiveFeed extends DurableObject<Env> {
    * subscriber leaving.
    */
   async follow(follower: string, listening: boolean): Promise<void> {
-    if (listening === this.followers.has(follower)) return;
-    if (listening) this.followers.add(follower);
-    else this.followers.delete(follower);
-    await this.ctx.storage.put("followers", [...this.followers]);
-    await this.ctx.storage.setAlarm(Date.now() + (this.idle() ? IDLE_CLOSE_MS : WATCH_MS));
-    if (listening) void this.dial();
+    if (!(await this.registry.follow(follower, listening))) return;
+    if (this.registry.idle()) await this.ctx.storage.setAlarm(Date.now() + IDLE_CLOSE_MS);
+    else await this.watchIn(WATCH_MS);
+    if (listening) void this.dialler.dial();
   }
 
   /** How the feed stands (for tests and operators): its shards, the node it reads and the last height sent. */
   state(): { shards: number; followers: number; upstream: string | null; height: number | null } {
-    const { shards, followers, upstream, sequencer } = this;
-    return { shards: shards.size, followers: followers.size, upstream: upstream?.url ?? null, height: sequencer.last };
+    return { ...this.registry.counts(), upstream: this.dialler.node, height: this.sequencer.last };
   }
 
   override async alarm(): Promise<void> {
-    if (this.idle()) {
-      this.upstream?.close();
-      this.upstream = null;
-      // Nobody is owed a next height: a later first subscriber starts from the node's.
-      this.sequencer.last = null;
+    if (this.registry.idle()) {
+      this.dialler.close();
+      await this.sequencer.forget();
       return;
     }
-    if (this.upstream && Date.now() - this.lastFrameAt > UPSTREAM_SILENCE_MS) {
-      this.upstream.close();
-      this.upstream = null;
-      this.toFollowersLost();
-    }
     await this.ctx.storage.setAlarm(Date.now() + WATCH_MS);
-    // The followers' heartbeat: the socket is up and heard from, so the last height still stands for the head.
-    if (this.upstream && this.sequencer.last !== null) this.toFollowers(this.sequencer.last);
-    await this.dial();
+    await this.dialler.watch(this.sequencer.last);
+    // The heartbeat: the last new height and when it was new, never a told-again height passed off as fresh.
+    const { last, lastPublishedAt } = this.sequencer;
+    if (this.dialler.node && last !== null && lastPublishedAt > 0) this.registry.toFollowers(last, lastPublishedAt);
   }
 
-  /** Opens the upstream unless it is open, being opened, or nobody listens; retries until a node takes it. */
-  private async dial(): Promise<void> {
-    if (this.upstream || this.dialling || this.idle()) return;
-    this.dialling = true;
-    try {
-      this.upstream = await openUpstream(this.config, {
-        block: (value) => void this.sequencer.take(value),
-        frame: () => (this.lastFrameAt = Date.now()),
-        closed: () => {
-          this.upstream = null;
-          this.toFollowersLost();
-          setTimeout(() => void this.dial(), REDIAL_MS);
-        },
-      });
-      this.lastFrameAt = Date.now();
-    } catch {
-      this.upstream = null;
-    } finally {
-      this.dialling = false;
-    }
-    if (this.upstream) this.redialMs = REDIAL_MS;
-    else {
-      setTimeout(() => void this.dial(), this.redialMs);
-      this.redialMs = Math.min(this.redialMs * 2, MAX_REDIAL_MS);
-    }
-  }
-
-  /** Nobody listens: no shard holds a subscriber and no follower has onboardings waiting. */
-  private idle(): boolean {
-    return this.shards.size === 0 && this.followers.size === 0;
-  }
-
-  /** Tells each listening follower the height; one that cannot be reached reads the head on its own. */
-  private toFollowers(height: number): void {
-    for (const id of this.followers)
-      void this.follower(id)
-        .heightPushed(height)
-        .catch(() => undefined);
-  }
-
-  /** Tells each listening follower the socket is gone, so it reads the head until heights come again. */
-  private toFollowersLost(): void {
-    for (const id of this.followers)
-      void this.follower(id)
-        .feedLost()
-        .catch(() => undefined);
-  }
-
-  private follower(id: string) {
-    return this.env.CHAIN_FOLLOWERS.get(this.env.CHAIN_FOLLOWERS.idFromString(id));
-  }
-
-  /** Sends to every joined shard, in order per shard; a shard that holds nobody is forgotten. */
-  private toShards(
-    send: (shard: DurableObjectStub<import("./LiveShard").LiveShard>) => Promise<unknown>,
-    batch?: HeightEvents,
-  ) {
-    for (const name of this.shards) {
-      const previous = this.deliveries.get(name) ?? Promise.resolve();
-      const push = () => send(this.env.LIVE_SHARDS.get(this.env.LIVE_SHARDS.idFromName(name)));
-      const next = previous
-        .then(push)
-        .then((held) => {
-          if (batch && held === false) void this.leave(name);
-        })
-        .catch(() => undefined);
-      this.deliveries.set(name, next);
-    }
+  /** Sets the watchdog unless an earlier alarm is set. */
+  private async watchIn(ms: number): Promise<void> {
+    const due = await this.ctx.storage.getAlarm();
+    if (due === null || due > Date.now() + ms) await this.ctx.storage.setAlarm(Date.now() + ms);
   }
 }

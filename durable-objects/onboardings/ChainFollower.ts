@@ -10,9 +10,10 @@
  * waiting, is dropped, so a lost `unwatch` never keeps the follower awake.
  *
  * On push: while onboardings wait and an RPC node is configured, the follower listens to the network's
- * LiveFeed, which tells it each new height as the node sends it and, every few seconds, the last one
- * (its heartbeat). A told height starts a pass at once, without a head read; the head is read when the feed
- * says it lost its socket (`feedLost`), or when nothing was told for PUSH_STALE_MS (the feed went quiet). Once no
+ * LiveFeed, which tells it each new height as the node sends it and, every few seconds, the last one with
+ * the time it was new (its heartbeat). A told height starts a pass at once, without a head read; the head is
+ * read when the feed says it lost its socket (`feedLost`), or once the last told height is PUSH_STALE_MS old
+ * (the feed went quiet, or its node stopped moving). Once no
  * onboarding waits it stops listening, so it never holds the feed's upstream socket open by itself.
  *
  * Stored: one key per waiting onboarding (`w:<id>` → its addresses and when it was last renewed) and the cursor.
@@ -40,8 +41,11 @@ import { fanOut } from "../../src/fan-out";
 import { errorText, log } from "../../src/log";
 
 const CURSOR_KEY = "cursor";
-/** A told height older than this no longer stands for the head: the pass reads it (the feed's heartbeat is 2 s). */
-const PUSH_STALE_MS = 5_000;
+/**
+ * A told height that was new longer ago than this no longer stands for the head: the pass reads the head.
+ * Two and a half of the network's 6 s blocks, so a healthy feed's gap between heights never reads it.
+ */
+const PUSH_STALE_MS = 15_000;
 const WATCH_PREFIX = "w:";
 
 /** A registration as stored: the addresses, and when it was last renewed (ms). */
@@ -60,7 +64,7 @@ export class ChainFollower extends DurableObject<Env> {
   private running: Promise<void> | null = null;
   /** A height was told while a pass ran: run another once it ends. */
   private again = false;
-  /** The last height the LiveFeed told, and when. */
+  /** The last height the LiveFeed told, and when it was new at the feed. */
   private pushed: { height: number; at: number } | null = null;
   /** Whether the LiveFeed was asked to tell this follower its heights. */
   // null: not known (a fresh instance after an eviction, or a call that failed): the next pass tells the feed either
@@ -103,9 +107,16 @@ export class ChainFollower extends DurableObject<Env> {
     return { cursor: { ...this.cursor }, waiting: this.index.ids() };
   }
 
-  /** The LiveFeed tells a height (new, or its heartbeat): a pass starts now if onboardings wait. */
-  async heightPushed(height: number): Promise<void> {
-    this.pushed = { height: Math.max(height, this.pushed?.height ?? 0), at: Date.now() };
+  /**
+   * The LiveFeed tells a height and when it was new at the feed (`newAt`, epoch ms): told as it comes, or
+   * again as the feed's heartbeat. Its age is counted from `newAt`, so a height that stopped moving (the feed on
+   * a lagging node) goes stale and the head is read; a height below one already told is never taken for the head.
+   */
+  async heightPushed(height: number, newAt: number = Date.now()): Promise<void> {
+    const known = this.pushed;
+    if (known && height < known.height) return;
+    if (known && height === known.height && newAt <= known.at) return;
+    this.pushed = { height, at: Math.min(newAt, Date.now()) };
     if (this.index.size === 0) return;
     if (this.running) this.again = true;
     else await this.alarm();

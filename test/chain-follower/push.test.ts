@@ -1,21 +1,22 @@
 /**
  * The chain follower on push: while onboardings wait, the network's LiveFeed tells the follower each
- * height the node sends (and the last one every 2 s), so the follower reads no head while that socket
- * is up; with nothing told for 5 s it reads the head again. The follower counts as the feed's
+ * height the node sends with the time it was new (and, as its heartbeat, the last one with that same
+ * time), so the follower reads no head while heights come; once the last height told is 15 s old, or
+ * the feed says it lost its socket, it reads the head again. The follower counts as the feed's
  * subscriber only while it listens, so the feed's idle close still comes once it stops. Real Durable
- * Objects against the devnet's chain and its CometBFT `/websocket`; the head reads are made to fail
- * (503) so that a pass that read the head shows as a failure.
+ * Objects against the devnet's chain; the head reads are made to fail (503) so that a pass that read
+ * the head shows as a failure. The feed's side (its socket, its heartbeat) is tested in
+ * test/gateway/live-dialler.test.ts and from outside in test/e2e/live-upstream.test.ts.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChainFollower } from "../../durable-objects/onboardings/ChainFollower";
 import type { LiveFeed } from "../../durable-objects/live/LiveFeed";
-import type { Config } from "../../src/config";
 import { accountAddress, clockTo, DEVNET } from "../onboardings/helpers";
 
-/** With nothing told for this long the follower reads the head (docs/GATEWAY.md). */
-const PUSH_STALE_MS = 5_000;
+/** Once the last height told was new this long ago the follower reads the head (docs/GATEWAY.md). */
+const PUSH_STALE_MS = 15_000;
 /** The feed's upstream closes within this after its last subscriber leaves (docs/GATEWAY.md). */
 const IDLE_CLOSE_BOUND_MS = 60_000;
 
@@ -58,34 +59,25 @@ async function following(): Promise<Stub> {
   return stub;
 }
 
-/** A LiveFeed of its own whose node is the devnet's CometBFT face (the suite configures no RPC node). */
-async function feedOnDevnet() {
-  const feed = feeds.get(feeds.idFromName(`push-${crypto.randomUUID()}`));
-  await runInDurableObject(feed, (instance) => {
-    const held = instance as unknown as { config: Config };
-    held.config = { ...held.config, rpcUpstreamUrls: [`${DEVNET}/~push/rpc`] };
-  });
-  return feed;
-}
-
 describe("the chain follower on push", () => {
-  it("takes each height from the feed's socket, no head read, and the feed closes once it stops", async () => {
+  it("takes each height told, no head read, and the feed closes once it stops listening", async () => {
     const stub = await following();
-    const feed = await feedOnDevnet();
     await headReadsFail();
-    const from = await devnetHeight();
-    await feed.follow(stub.id.toString(), true);
-    expect((await feed.state()).followers).toBe(1);
-    // The devnet makes a block every 200 ms: a few must reach the follower through the feed alone.
-    await vi.waitFor(async () => expect((await cursorOf(stub)).readThrough).toBeGreaterThanOrEqual(from + 3), {
-      timeout: 30_000,
-      interval: 100,
-    });
+    const head = await devnetHeight();
+    // What the feed does for each new height the node sends: tells it, with the time it was new.
+    for (let height = head - 3; height <= head; height++) await stub.heightPushed(height, Date.now());
+    expect((await cursorOf(stub)).readThrough).toBe(head);
     // Any head read in between would have failed (503) and counted.
     expect(await cursorOf(stub)).toMatchObject({ following: true, failures: 0 });
     // The alarm is only the watchdog now: not the 1 s head read.
     expect(await alarmOf(stub)).toBeGreaterThan(Date.now() + 1_000);
 
+    const feed = feeds.get(feeds.idFromName(`push-${crypto.randomUUID()}`));
+    await feed.follow(stub.id.toString(), true);
+    expect((await feed.state()).followers).toBe(1);
+    // A listening follower keeps the feed awake: its watchdog runs and sets the next round.
+    expect(await runDurableObjectAlarm(feed)).toBe(true);
+    expect(await alarmOf(feed)).not.toBeNull();
     const before = Date.now();
     await feed.follow(stub.id.toString(), false);
     expect(await feed.state()).toMatchObject({ followers: 0, shards: 0 });
@@ -96,10 +88,10 @@ describe("the chain follower on push", () => {
     expect(await feed.state()).toMatchObject({ upstream: null, height: null });
   });
 
-  it("reads the head again once nothing was told for 5 s (the feed's socket down or quiet)", async () => {
+  it("reads the head again once the last height told is 15 s old (the feed's socket down or quiet)", async () => {
     const stub = await following();
     await headReadsFail();
-    await stub.heightPushed(await devnetHeight());
+    await stub.heightPushed(await devnetHeight(), Date.now());
     await runInDurableObject(stub, (_instance, state) => state.storage.deleteAlarm());
     expect(await cursorOf(stub)).toMatchObject({ following: true, failures: 0 });
 
@@ -111,10 +103,34 @@ describe("the chain follower on push", () => {
     expect(due).toBeLessThanOrEqual(Date.now() + 1_000);
   });
 
-  it("reads the head at once when the feed lost its socket, not only once 5 s passed without a height", async () => {
+  it("counts a height's age from when it was new: a heartbeat telling an old height again is no head", async () => {
     const stub = await following();
     await headReadsFail();
-    await stub.heightPushed(await devnetHeight());
+    const height = await devnetHeight();
+    await stub.heightPushed(height, Date.now());
+    expect(await cursorOf(stub)).toMatchObject({ following: true, failures: 0 });
+    // The feed's node stopped moving: its heartbeat tells the same height, new more than 15 s ago.
+    clockTo(Date.now() + PUSH_STALE_MS + 100);
+    await stub.heightPushed(height, Date.now() - PUSH_STALE_MS - 100);
+    await runInDurableObject(stub, (instance) => instance.alarm());
+    expect((await cursorOf(stub)).failures).toBeGreaterThan(0);
+  });
+
+  it("never takes a height below one already told for the head", async () => {
+    const stub = await following();
+    await headReadsFail();
+    const height = await devnetHeight();
+    await stub.heightPushed(height, Date.now() - PUSH_STALE_MS - 100);
+    // A lower height, told as new (a feed on a lagging node): the head is still read, and fails.
+    await stub.heightPushed(height - 5, Date.now());
+    await runInDurableObject(stub, (instance) => instance.alarm());
+    expect((await cursorOf(stub)).failures).toBeGreaterThan(0);
+  });
+
+  it("reads the head at once when the feed lost its socket, not only once 15 s passed without a height", async () => {
+    const stub = await following();
+    await headReadsFail();
+    await stub.heightPushed(await devnetHeight(), Date.now());
     await runInDurableObject(stub, (_instance, state) => state.storage.deleteAlarm());
     expect(await cursorOf(stub)).toMatchObject({ following: true, failures: 0 });
     await stub.feedLost();
@@ -123,40 +139,15 @@ describe("the chain follower on push", () => {
     expect((await alarmOf(stub))!).toBeLessThanOrEqual(Date.now() + 1_000);
   });
 
-  it("tells its follower when it closes a silent socket: the last height told is no longer the head", async () => {
-    const stub = await following();
-    const feed = await feedOnDevnet();
-    await feed.follow(stub.id.toString(), true);
-    const pushedOf = () =>
-      runInDurableObject(stub, (instance) => (instance as unknown as { pushed: unknown }).pushed ?? null);
-    await vi.waitFor(async () => expect(await pushedOf()).not.toBeNull(), { timeout: 30_000, interval: 100 });
-    await runInDurableObject(feed, (instance) => {
-      const held = instance as unknown as { config: Config; lastFrameAt: number };
-      // Nothing heard for longer than the watchdog allows, and no node to dial again (nothing listens on port 9).
-      held.lastFrameAt = 0;
-      held.config = { ...held.config, rpcUpstreamUrls: ["http://127.0.0.1:9/rpc"] };
-    });
-    expect(await runDurableObjectAlarm(feed)).toBe(true);
-    expect((await feed.state()).upstream).toBeNull();
-    await vi.waitFor(async () => expect(await pushedOf()).toBeNull(), { timeout: 30_000, interval: 100 });
-    await feed.follow(stub.id.toString(), false);
-  });
-
-  it("listens only where an RPC node is configured, and only while an onboarding waits", async () => {
-    for (const rpcUpstreamUrls of [[], [`${DEVNET}/~push/rpc`]]) {
-      const chainId = `push-${crypto.randomUUID()}`;
-      const stub = newFollower(chainId);
-      await runInDurableObject(stub, (instance) => {
-        const held = instance as unknown as { config: Config };
-        held.config = { ...held.config, chainId, rpcUpstreamUrls };
-      });
-      await stub.watch("ob_push", [accountAddress()]);
-      await runInDurableObject(stub, (instance) => instance.alarm());
-      const feed = feeds.get(feeds.idFromName(chainId));
-      expect((await feed.state()).followers).toBe(rpcUpstreamUrls.length);
-      await stub.unwatch("ob_push");
-      await runInDurableObject(stub, (instance) => instance.alarm());
-      expect((await feed.state()).followers).toBe(0);
-    }
+  it("listens to the network's feed only while an onboarding waits", async () => {
+    const chainId = (env as unknown as { CHAIN_ID: string }).CHAIN_ID;
+    const stub = newFollower(chainId);
+    const feed = feeds.get(feeds.idFromName(chainId));
+    await stub.watch("ob_push", [accountAddress()]);
+    await runInDurableObject(stub, (instance) => instance.alarm());
+    expect((await feed.state()).followers).toBe(1);
+    await stub.unwatch("ob_push");
+    await runInDurableObject(stub, (instance) => instance.alarm());
+    expect((await feed.state()).followers).toBe(0);
   });
 });

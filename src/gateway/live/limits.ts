@@ -17,6 +17,8 @@ export const IDLE_CLOSE_MS = 30_000;
 export const LIVE_SHARDS = 16;
 /** The upstream is given up and dialled again after this long without a frame (a node that went silent). */
 export const UPSTREAM_SILENCE_MS = 20_000;
+/** A node that sends frames but no new height for this long (five 6 s blocks) is left for the next node. */
+export const LAGGING_NODE_MS = 30_000;
 /** The header on a forwarded upgrade that names the shard it went to. */
 export const SHARD_NAME_HEADER = "x-live-shard";
 /** The header on a forwarded upgrade that names the client IP the socket is tagged with. */

@@ -12,6 +12,8 @@ import { freeLoopbackPort } from "./ports.ts";
 
 export interface WranglerDev {
   url: string;
+  /** What the server printed so far (its log lines). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -82,7 +84,7 @@ export async function startWranglerDev(vars: Record<string, string>, port?: numb
       (r) => ({ status: r.status, text: r.text() }),
       () => null,
     );
-    if (answer?.status === 200) return { url, stop };
+    if (answer?.status === 200) return { url, output: () => log, stop };
     if (answer?.status === 500) {
       // Up, but refusing its configuration: waiting longer changes nothing.
       const reason = await answer.text;

@@ -247,6 +247,9 @@ export class World implements PlatformHooks {
   /** What an object stored (called by its simulated storage after each write, with copies). */
   observe(object: SimObject, key: string, value: unknown): void {
     if (object.kind === "follower" && key === "cursor" && value) this.onFollowerCursor(value as FollowerCursor);
+    // The feed's registry and a shard's joined flag, as they are stored (a live trace's story); heights are too many.
+    if ((object.kind === "feed" || object.kind === "shard") && !/height/i.test(key))
+      this.trace(`${object.kind} ${object.name} stores ${key}: ${JSON.stringify(value ?? null).slice(0, 160)}`);
     if (object.name.startsWith("ob_") && key === "state" && value) this.observeOnboarding(value as OnboardingState);
     if (object === this.lane && key === "lane") {
       const lane = value as LaneState;

@@ -74,6 +74,21 @@ const LIVE_FOUND: readonly { what: string; seed: number; invariant: string }[] =
   },
 ];
 
+/**
+ * The live face's bugs still open on the merged code (main with `live-shard` and `live-feed`, docs/SIMULATION.md, "Bugs
+ * found"): the live sweep tolerates these invariants' violations, and "still finds the bugs not fixed yet" replays each
+ * seed and checks that it still breaks. Empty this once they are fixed: every live seed must then hold.
+ */
+const LIVE_OPEN: readonly { bug: string; seed: number; invariant: string }[] = [
+  { bug: "a shard the feed gave up on, its cancel rejected too, is never fed again", seed: 5, invariant: "subscriber" },
+  {
+    bug: "the follower's head behind a lagging node after a failover, the first node still down",
+    seed: 2147483641,
+    invariant: "follower-head",
+  },
+];
+const liveOpen = new Set(LIVE_OPEN.map((b) => b.invariant));
+
 /** Whether the sweep's draw takes this seed: not the heavy profiles (the named seeds above stand for them). */
 const light = (seed: number) => profileOf(seed, false).receiverDown === null;
 
@@ -161,7 +176,7 @@ describe("the simulation", () => {
     async () => {
       const holds = async (seed: number) => {
         const result = await withIndex((index) => runSeed(seed, index, false, true));
-        if (result.violations.length > 0)
+        if (result.violations.some((v) => !liveOpen.has(v.invariant)))
           throw new Error(`\n${report(result)}\nreplay: SIM_LIVE=1 SIM_SEED=${seed} npx vitest run test/simulation`);
       };
       for (const { seed } of LIVE_FOUND) await holds(seed);
@@ -173,10 +188,17 @@ describe("the simulation", () => {
     },
   );
 
-  it.skipIf(REPLAY !== null || OPEN.length === 0)(
+  it.skipIf(REPLAY !== null || OPEN.length + LIVE_OPEN.length === 0)(
     "still finds the bugs not fixed yet",
     { timeout: 3_600_000 },
     async () => {
+      for (const bug of LIVE_OPEN) {
+        const result = await withIndex((index) => runSeed(bug.seed, index, false, true));
+        expect(
+          result.violations.map((v) => v.invariant),
+          `${bug.bug}, live seed ${bug.seed}`,
+        ).toContain(bug.invariant);
+      }
       for (const bug of OPEN) {
         if (bug.crowd && !FIND) continue;
         const result = await withIndex((index) => runSeed(bug.seed, index, bug.crowd ?? false));

@@ -28,7 +28,7 @@ export const VARIABLE_DOCS = {
   SESSION_TTL_MAX_SECONDS: "Longest session life; a create asking for a later expires_at is refused",
   SESSION_RETENTION_SECONDS: "Settled sessions are deleted this long after settling",
   RATE_LIMITS:
-    '"off" turns every per-client limit off: session creates, sign-ins, live sockets opened and held (local tests only)',
+    '"off" turns every per-client limit off: session creates, sign-ins, live sockets opened and held (tests only)',
   LIVE_SOCKETS_PER_IP:
     "Live sockets (/rpc/websocket) one client IP may hold at once; the next upgrade answers 429 until one closes",
   UPSTREAM_TIMEOUT_MS: "Milliseconds one upstream attempt may take before the next upstream is tried",

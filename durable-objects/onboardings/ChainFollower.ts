@@ -67,7 +67,9 @@ export class ChainFollower extends DurableObject<Env> {
   /** The last height the LiveFeed told, and when it was new at the feed. */
   private pushed: { height: number; at: number } | null = null;
   /** Whether the LiveFeed was asked to tell this follower its heights. */
-  private listening = false;
+  // null: not known (a fresh instance after an eviction, or a call that failed): the next pass tells the feed either
+  // way, so a follower restarted while listening still stops holding the feed's upstream once nothing waits.
+  private listening: boolean | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -163,7 +165,7 @@ export class ChainFollower extends DurableObject<Env> {
       await feeds.get(feeds.idFromName(this.config.chainId)).follow(this.ctx.id.toString(), on);
     } catch (err) {
       // Not listening: the follower reads the head as before, and asks again on its next pass.
-      this.listening = !on && this.listening;
+      this.listening = null;
       log("warn", "chain_follower_feed_unreachable", { error: String(err) });
     }
   }

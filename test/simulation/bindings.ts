@@ -8,6 +8,10 @@
 import type { Kernel } from "./kernel";
 import { type Incarnation, running, type SimObject } from "./platform";
 
+/** The platform's classes as they were before a run replaced any global. */
+const RealResponse = Response;
+const RealRequest = Request;
+
 /** An RPC's latency each way, in ms. */
 const LATENCY_MIN_MS = 1;
 const LATENCY_MAX_MS = 25;
@@ -23,6 +27,8 @@ export class SimNamespace {
     private readonly unreachable: (caller: Incarnation | undefined) => boolean = () => false,
     /** How many extra copies of a call of `method` arrive, later and in any order (a fault window). */
     private readonly copies: (method: string) => number = () => 0,
+    /** A call of `method` made now: refused before it reaches the object (a string: why), or slowed by ms. */
+    private readonly weather: (method: string) => { refuse?: string; slowMs?: number } = () => ({}),
   ) {}
 
   object(name: string): SimObject {
@@ -34,8 +40,13 @@ export class SimNamespace {
     return object;
   }
 
-  idFromName(name: string): { name: string; toString(): string } {
-    return { name, toString: () => name };
+  idFromName(name: string): { name: string; toString(): string; equals(other: { name?: string }): boolean } {
+    return { name, toString: () => name, equals: (other) => other.name === name };
+  }
+
+  /** An id from its `toString()` (the world's ids are their names). */
+  idFromString(text: string): { name: string; toString(): string; equals(other: { name?: string }): boolean } {
+    return this.idFromName(text);
   }
 
   get(id: { name: string }): Record<string, (...args: unknown[]) => Promise<unknown>> {
@@ -64,7 +75,8 @@ export class SimNamespace {
     const kernel = this.kernel;
     const caller = running.getStore();
     if (caller) caller.pending++;
-    const sent = structuredClone(args);
+    const sent = wireCopy(args);
+    const weather = this.weather(method);
     for (let n = this.copies(method); n > 0; n--)
       kernel.after(
         kernel.random.int(0, 3_000),
@@ -91,20 +103,52 @@ export class SimNamespace {
           back(() => reject(new Error(`${name} could not be reached (network connection lost)`)));
           return;
         }
-        this.object(name)
-          .invoke(method, sent)
-          .then(
-            (value) => {
-              const answer = structuredClone(value);
-              back(() => resolve(answer));
-            },
-            (error: unknown) => {
-              // The platform passes an error on by its message (a new Error on the caller's side).
-              const message = error instanceof Error ? error.message : String(error);
-              back(() => reject(new Error(message)));
-            },
-          );
+        if (weather.refuse) {
+          back(() => reject(new Error(`${name}: ${weather.refuse}`)));
+          return;
+        }
+        const invoke = () =>
+          this.object(name)
+            .invoke(method, sent)
+            .then(
+              (value) => {
+                const answer = wireCopy(value);
+                back(() => resolve(answer));
+              },
+              (error: unknown) => {
+                // The platform passes an error on by its message (a new Error on the caller's side).
+                const message = error instanceof Error ? error.message : String(error);
+                back(() => reject(new Error(message)));
+              },
+            );
+        if (weather.slowMs) kernel.after(weather.slowMs, invoke);
+        else invoke();
       });
     });
   }
+}
+
+/**
+ * An RPC's arguments or result as the platform passes them: data through structuredClone; a stream, a Request,
+ * a Response or a socket by reference (the platform streams these across; a structured clone would refuse them).
+ */
+function wireCopy<T>(value: T): T {
+  if (value === null || typeof value !== "object") return value;
+  if (byReference(value)) return value;
+  if (Array.isArray(value)) return value.map(wireCopy) as T;
+  if (Object.getPrototypeOf(value) === Object.prototype && Object.values(value).some(holdsReference))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wireCopy(v)])) as T;
+  return structuredClone(value);
+}
+
+const byReference = (value: object) =>
+  value instanceof ReadableStream ||
+  value instanceof RealRequest ||
+  value instanceof RealResponse ||
+  "webSocket" in value;
+
+function holdsReference(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (byReference(value)) return true;
+  return Array.isArray(value) ? value.some(holdsReference) : false;
 }

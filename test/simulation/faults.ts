@@ -33,6 +33,8 @@ export interface FaultPlan {
   /** Blocks an answering node may trail the head by (0: none). */
   nodeLag(now: number): number;
   nodesDown(now: number): boolean;
+  /** Whether the LCD nodes lagged or failed, or the follower could not be reached, at some time in [from, to]. */
+  lcdTroubleDuring(from: number, to: number): boolean;
   /** Hints sent more than once and out of order. */
   hintsShuffled(now: number): boolean;
   /** The chance that an object is evicted right after one of its steps. */
@@ -155,6 +157,7 @@ export function planFaults(
     tellsLost: (now) => within(tells, now),
     nodeLag: (now) => lag.find((w) => now >= w.from && now < w.to)?.blocks ?? 0,
     nodesDown: (now) => within(down, now),
+    lcdTroubleDuring: (from, to) => [...lag, ...down, ...follower].some((w) => w.from <= to && w.to >= from),
     hintsShuffled: (now) => within(hints, now),
     evictionRate: (now) => (now < calmAt ? evictionRate : 0),
     unauthorizedFrom,

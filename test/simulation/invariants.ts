@@ -19,7 +19,10 @@ export type Invariant =
   | "release"
   | "confirm"
   | "refusing-endpoint"
-  | "tells";
+  | "tells"
+  | "subscriber"
+  | "compiled"
+  | "follower-head";
 
 export interface Violation {
   invariant: Invariant;

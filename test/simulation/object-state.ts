@@ -8,10 +8,15 @@
  * between steps, never inside one, so a step's writes are never lost while its answer goes out).
  */
 import type { Incarnation, SimObject } from "./platform";
+import { ServerEnd } from "./sockets";
+
+/** A socket an object holds through the Hibernation API: a page's subscription or a live subscriber's. */
+export type HeldSocket = SimSocket | ServerEnd;
 
 /** A page's subscription: records what it was sent and whether it was closed. */
-export class SimSocket {
+class SimSocket {
   readonly sent: string[] = [];
+  tags: string[] = [];
   closed: { code: number; reason: string } | null = null;
 
   send(message: string): void {
@@ -91,11 +96,19 @@ export function objectState(object: SimObject, inc: Incarnation, blocks: Promise
       return held;
     },
     waitUntil(_promise: Promise<unknown>): void {},
-    acceptWebSocket(socket: SimSocket): void {
+    acceptWebSocket(socket: HeldSocket, tags: string[] = []): void {
+      socket.tags = [...tags];
+      if (socket instanceof ServerEnd) socket.object = object;
       object.sockets.add(socket);
     },
-    getWebSockets(): SimSocket[] {
-      return [...object.sockets].filter((s) => s.closed === null);
+    getWebSockets(tag?: string): HeldSocket[] {
+      // The newest first, as workerd lists them.
+      return [...object.sockets]
+        .filter((s) => s.closed === null && (tag === undefined || s.tags.includes(tag)))
+        .reverse();
+    },
+    getTags(socket: HeldSocket): string[] {
+      return [...socket.tags];
     },
     setWebSocketAutoResponse(): void {},
   };

@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Kernel } from "./kernel";
-import { objectState, type SimSocket } from "./object-state";
+import { type HeldSocket, objectState } from "./object-state";
 
 /** One life of an object between two evictions. */
 export class Incarnation {
@@ -88,7 +88,7 @@ type Constructor = new (ctx: DurableObjectState, env: Env) => object;
 export class SimObject {
   readonly storage = new Map<string, unknown>();
   alarm: number | null = null;
-  readonly sockets = new Set<SimSocket>();
+  readonly sockets = new Set<HeldSocket>();
   readonly evictions: number[] = [];
   inc: Incarnation | null = null;
   private instance: Record<string, (...args: unknown[]) => unknown> | null = null;
@@ -108,6 +108,8 @@ export class SimObject {
     readonly name: string,
     /** An object whose alarms are its own clock (the follower): its steps do not keep the world busy. */
     readonly background = false,
+    /** What the world calls this kind of object (its checks and faults pick objects by it). */
+    readonly kind = "",
   ) {}
 
   /** The live instance, constructed from storage if there is none (its constructor's load holds every event). */
@@ -159,6 +161,16 @@ export class SimObject {
     });
   }
 
+  /**
+   * An event the platform delivers (a socket's frame or close): the handler runs on the live instance (a fresh one
+   * after an eviction); a handler that throws is a fault the world records.
+   */
+  dispatch(method: string, args: readonly unknown[]): void {
+    this.invoke(method, args).catch((error: unknown) => {
+      if (!(error instanceof Evicted)) this.hooks.threw(this, method, error);
+    });
+  }
+
   /** The object is evicted: its memory and in-flight work are gone, its storage, alarm and sockets stay. */
   evict(reason: string): void {
     if (!this.inc) return;
@@ -166,7 +178,7 @@ export class SimObject {
     this.inc = null;
     this.instance = null;
     this.evictions.push(this.kernel.now);
-    this.hooks.trace(`${this.name} evicted (${reason})`);
+    this.hooks.trace(`${this.kind ? `${this.kind} ` : ""}${this.name} evicted (${reason})`);
   }
 
   setAlarm(at: number): void {

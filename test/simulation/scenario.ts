@@ -12,6 +12,8 @@ import type { SessionAnswer } from "../../src/sessions/machine";
 import { onboardingsWithGivenUpEvents } from "../../src/onboardings/index/store";
 import { planFaults, type Profile, slowGiveUps } from "./faults";
 import { Kernel, Random } from "./kernel";
+import { LiveCrowd } from "./live-clients";
+import { calmLive, planLiveFaults } from "./live-faults";
 import { RECEIVER_URL } from "./services";
 import { type IndexHost, World } from "./world";
 
@@ -57,14 +59,28 @@ export function profileOf(seed: number, crowds = true, random = new Random(seed)
   return slowGiveUps(seed, chosen) ? { ...chosen, slowGiveUps: true } : chosen;
 }
 
-/** Builds the world of `seed` with its whole schedule queued. */
-export function buildWorld(seed: number, index: IndexHost, crowds = true) {
+/** Subscriber shards per network (src/gateway/live/limits.ts's LIVE_SHARDS, as the door spreads sockets over them). */
+const LIVE_SHARDS = 16;
+
+/**
+ * Builds the world of `seed` with its whole schedule queued; with `live`, the live face's crowd and faults too,
+ * drawn from a random source of their own (the seed's other draws stay as they were).
+ */
+export function buildWorld(seed: number, index: IndexHost, crowds = true, live = false) {
   const random = new Random(seed);
   const kernel = new Kernel(START, random);
   const profile = profileOf(seed, crowds, random);
   const ids = Array.from({ length: profile.onboardings }, (_, i) => `ob_${i + 1}`);
   const faults = planFaults(random, START, profile, ids, seed);
-  const world = new World(kernel, START, faults, index);
+  const liveRandom = new Random(seed ^ 0x11fe);
+  const liveFaults = live ? planLiveFaults(liveRandom, START, LIVE_SHARDS) : calmLive(START);
+  const world = new World(kernel, START, faults, index, liveFaults);
+  const crowd = live ? new LiveCrowd(world, liveFaults.leaveAt) : null;
+  crowd?.plan(liveRandom, START, liveFaults.feedRefusals);
+  const chainIdOf = () => String((world.env as unknown as Record<string, string>).CHAIN_ID);
+  for (const at of liveFaults.feedRestarts) kernel.at(at, () => world.feeds.objects.get(chainIdOf())?.evict("restart"));
+  for (const { at, shard } of liveFaults.shardRestarts)
+    kernel.at(at, () => world.shards.objects.get(`${chainIdOf()}:${shard}`)?.evict("restart"));
   const confirms: Confirm[] = [];
   const vars = world.env as unknown as Record<string, string>;
   const chainId = String(vars.CHAIN_ID);
@@ -217,5 +233,5 @@ export function buildWorld(seed: number, index: IndexHost, crowds = true) {
       for (let at = START + 3 * 24 * HOUR - 5 * MINUTE; at < START + 3 * 24 * HOUR + 30 * MINUTE; )
         kernel.at((at += reads.int(2, 6) * SECOND), () => void world.onboardings.call(id, "read", []).catch(() => {}));
   }
-  return { world, profile, confirms };
+  return { world, profile, confirms, crowd };
 }

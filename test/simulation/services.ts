@@ -79,7 +79,7 @@ export class SimChain {
 
   constructor(
     private readonly kernel: Kernel,
-    private readonly genesis: number,
+    readonly genesis: number,
     private readonly faults: FaultPlan,
     private readonly namespace: string,
   ) {}
@@ -87,6 +87,11 @@ export class SimChain {
   /** The real head. */
   head(): number {
     return 1 + Math.floor((this.kernel.now - this.genesis) / BLOCK_MS);
+  }
+
+  /** The hashes of the transactions in block `height`. */
+  txsAt(height: number): string[] {
+    return (this.blocks.get(height) ?? []).map((tx) => tx.hash);
   }
 
   /** The payout's wallet broadcasts the authorization: the next block holds it; its hash is returned. */

@@ -13,6 +13,10 @@ export interface SimulationSettings {
   draw: string | null;
   /** SIM_FIND=1: the heavy recorded seeds too. */
   find: boolean;
+  /** SIM_LIVE=1: a replayed seed (SIM_SEED) runs with the live face's crowd and faults. */
+  live: boolean;
+  /** SIM_LIVE_SEEDS: how many seeds the live sweep draws. */
+  liveSeeds: string | null;
 }
 
 declare module "vitest" {
@@ -28,5 +32,7 @@ export default function setup(project: TestProject): void {
     seeds: env.SIM_SEEDS ?? null,
     draw: env.SIM_DRAW ?? null,
     find: env.SIM_FIND === "1",
+    live: env.SIM_LIVE === "1",
+    liveSeeds: env.SIM_LIVE_SEEDS ?? null,
   });
 }

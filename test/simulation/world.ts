@@ -1,16 +1,24 @@
 /**
- * The simulated world: the REAL classes of durable-objects/ (Onboarding, WebhookLane,
- * ChainFollower, PairingSession, IdempotencyKey) in their namespaces, the deployment's variables
- * with the simulated bindings as their `env`, D1, the receiver and the chain. What the invariants
- * need is observed from outside: the states the objects store, the receipts at the receiver, the
- * answers callers get, never from a copy of the objects' code.
+ * The simulated world: the REAL classes of durable-objects/, all nine (Onboarding, WebhookLane,
+ * ChainFollower, PairingSession, IdempotencyKey, QueryShield, UpstreamHealth, LiveFeed, LiveShard)
+ * in their namespaces, the deployment's variables with every binding production has as their
+ * `env` (a name the world does not bind fails the run), D1, the receiver, the chain and its RPC
+ * nodes. What the invariants need is observed from outside: the states the objects store, the
+ * receipts at the receiver, the frames the subscribers get, the answers callers get, never from a
+ * copy of the objects' code.
  */
 import { env as suiteEnv } from "cloudflare:workers";
+import { QueryShield } from "../../durable-objects/gateway/QueryShield";
+import { UpstreamHealth } from "../../durable-objects/gateway/UpstreamHealth";
+import { LiveFeed } from "../../durable-objects/live/LiveFeed";
+import { LiveShard } from "../../durable-objects/live/LiveShard";
+import { VARIABLES } from "../../src/config/variables";
 import { ChainFollower } from "../../durable-objects/onboardings/ChainFollower";
 import { IdempotencyKey } from "../../durable-objects/onboardings/IdempotencyKey";
 import { Onboarding } from "../../durable-objects/onboardings/Onboarding";
 import { PairingSession } from "../../durable-objects/sessions/PairingSession";
 import { WebhookLane } from "../../durable-objects/onboardings/WebhookLane";
+import type { FollowerCursor } from "../../src/chain-follower/machine";
 import type { OnboardingState } from "../../src/onboardings/state";
 import type { LaneState } from "../../src/webhooks/lane";
 import { SimNamespace } from "./bindings";
@@ -19,6 +27,8 @@ import type { Kernel } from "./kernel";
 import { type PlatformHooks, SimObject } from "./platform";
 import { NODE_URLS, RECEIVER_URL, SimChain, SimReceiver } from "./services";
 import { type Migration, SimD1 } from "./sim-d1";
+import type { LiveFaults } from "./live-faults";
+import { RPC_NODE_URLS, SimNode } from "./sim-node";
 
 /** The deployment the world runs (the customers act within minutes: a short life keeps each run short). */
 const DEPLOYMENT = {
@@ -29,7 +39,49 @@ const DEPLOYMENT = {
   UPSTREAM_URLS: NODE_URLS.join(","),
   UPSTREAM_TIMEOUT_MS: "2000",
   UPSTREAM_BUDGET_MS: "5000",
+  RPC_UPSTREAM_URLS: RPC_NODE_URLS.join(","),
 } as const;
+
+/** A rate-limit binding on the world's clock: `limit` answers within its period's budget per key. */
+class SimRateLimiter {
+  private readonly used = new Map<string, number>();
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly limitPerPeriod: number,
+    private readonly periodMs: number,
+  ) {}
+  async limit({ key }: { key: string }): Promise<{ success: boolean }> {
+    const slot = `${Math.floor(this.kernel.now / this.periodMs)}|${key}`;
+    const n = (this.used.get(slot) ?? 0) + 1;
+    this.used.set(slot, n);
+    return { success: n <= this.limitPerPeriod };
+  }
+}
+
+/**
+ * The bindings of wrangler.toml a run gives the objects, by kind; `env.<name>` of any other name that is not a
+ * variable of src/config/variables.ts fails the run (the world lacks a binding production has).
+ */
+const BINDINGS = [
+  "ONBOARDING_INDEX",
+  "SESSION_CREATE_LIMITER",
+  "DASHBOARD_SIGN_IN_LIMITER",
+  "LIVE_OPEN_LIMITER",
+  "ASSETS",
+  "CF_VERSION_METADATA",
+  "PAIRING_SESSIONS",
+  "QUERY_SHIELDS",
+  "UPSTREAM_HEALTH",
+  "ONBOARDINGS",
+  "IDEMPOTENCY_KEYS",
+  "WEBHOOK_LANES",
+  "CHAIN_FOLLOWERS",
+  "LIVE_FEEDS",
+  "LIVE_SHARDS",
+] as const;
+
+/** The live objects' names: the feed's is the chain id, a shard's `<chain id>:<n>`. */
+const isLive = (object: SimObject) => object.kind === "feed" || object.kind === "shard";
 
 /** The suite's variables the world does not set itself: the ones the runtime tests run with. */
 function suiteVars(): Record<string, string> {
@@ -60,6 +112,14 @@ export class World implements PlatformHooks {
   readonly followers: SimNamespace;
   readonly sessions: SimNamespace;
   readonly keys: SimNamespace;
+  readonly shields: SimNamespace;
+  readonly health: SimNamespace;
+  readonly feeds: SimNamespace;
+  readonly shards: SimNamespace;
+  /** The CometBFT RPC nodes, in RPC_UPSTREAM_URLS order. */
+  readonly nodes: SimNode[];
+  /** Warnings logged, by event (the world's weather). */
+  readonly warnings = new Map<string, number>();
   /** Every state each onboarding stored, the last one kept (erased ones too). */
   readonly lastState = new Map<string, OnboardingState>();
   /** Alarm runs per pairing session (its tells retried). */
@@ -78,14 +138,27 @@ export class World implements PlatformHooks {
     readonly start: number,
     readonly faults: FaultPlan,
     index: IndexHost,
+    readonly live: LiveFaults,
   ) {
     this.receiver = new SimReceiver(kernel, faults);
     this.chain = new SimChain(kernel, start, faults, String(suiteVars().CHAIN_NAMESPACE ?? "hope"));
     this.d1 = new SimD1(index.sql, index.transactionSync, kernel, faults);
     this.d1.reset(index.migrations);
     const env = () => this.env;
-    const ns = (Class: ConstructorParameters<typeof SimObject>[2], background = false, unreachable?: () => boolean) =>
-      new SimNamespace(kernel, (name) => new SimObject(kernel, this, Class, env, name, background), unreachable);
+    const ns = (
+      Class: ConstructorParameters<typeof SimObject>[2],
+      background = false,
+      unreachable?: () => boolean,
+      weather?: ConstructorParameters<typeof SimNamespace>[4],
+      kind?: string,
+    ) =>
+      new SimNamespace(
+        kernel,
+        (name) => new SimObject(kernel, this, Class, env, name, background, kind),
+        unreachable,
+        undefined,
+        weather,
+      );
     // While hints are shuffled, each hint also arrives once or twice more, up to 3 s later.
     const hintCopies = (method: string) =>
       method === "chainHint" && faults.hintsShuffled(kernel.now) ? kernel.random.int(1, 2) : 0;
@@ -97,19 +170,60 @@ export class World implements PlatformHooks {
       hintCopies,
     );
     this.lanes = ns(WebhookLane);
-    this.followers = ns(ChainFollower, true, () => faults.followerUnreachable(kernel.now));
+    this.followers = ns(ChainFollower, true, () => faults.followerUnreachable(kernel.now), undefined, "follower");
     this.sessions = ns(PairingSession);
     this.keys = ns(IdempotencyKey);
-    this.env = {
-      ...suiteVars(),
-      ...DEPLOYMENT,
+    this.shields = ns(QueryShield);
+    this.health = ns(UpstreamHealth);
+    // A shard's join or leave fails in the feed's refusal windows; a delivery to a shard is rejected or slow in theirs.
+    const feedWeather = (method: string) =>
+      (method === "join" || method === "leave") && live.feedRefuses(kernel.now)
+        ? { refuse: "the live feed could not be reached (simulated)" }
+        : {};
+    this.feeds = ns(LiveFeed, false, undefined, feedWeather, "feed");
+    this.shards = ns(
+      LiveShard,
+      false,
+      undefined,
+      (method) => {
+        if (method !== "deliver" && method !== "cancelAll") return {};
+        if (live.deliveryRejected(kernel.now)) return { refuse: "the delivery was rejected (simulated overload)" };
+        const slowMs = live.deliverySlowMs(kernel.now);
+        return slowMs > 0 ? { slowMs } : {};
+      },
+      "shard",
+    );
+    const chainId = String(suiteVars().CHAIN_ID ?? "");
+    this.nodes = RPC_NODE_URLS.map(
+      (_, i) => new SimNode(kernel, this.chain, live, i, chainId, (line) => this.trace(line)),
+    );
+    const bound: Record<(typeof BINDINGS)[number], unknown> = {
+      ONBOARDING_INDEX: this.d1,
+      SESSION_CREATE_LIMITER: new SimRateLimiter(kernel, 30, 60_000),
+      DASHBOARD_SIGN_IN_LIMITER: new SimRateLimiter(kernel, 10, 60_000),
+      LIVE_OPEN_LIMITER: new SimRateLimiter(kernel, 120, 60_000),
+      ASSETS: { fetch: async () => new Response("not found", { status: 404 }) },
+      CF_VERSION_METADATA: { id: "simulation", tag: "simulation", timestamp: new Date(start).toISOString() },
+      PAIRING_SESSIONS: this.sessions,
+      QUERY_SHIELDS: this.shields,
+      UPSTREAM_HEALTH: this.health,
       ONBOARDINGS: this.onboardings,
+      IDEMPOTENCY_KEYS: this.keys,
       WEBHOOK_LANES: this.lanes,
       CHAIN_FOLLOWERS: this.followers,
-      PAIRING_SESSIONS: this.sessions,
-      IDEMPOTENCY_KEYS: this.keys,
-      ONBOARDING_INDEX: this.d1,
-    } as unknown as Env;
+      LIVE_FEEDS: this.feeds,
+      LIVE_SHARDS: this.shards,
+    };
+    const values: Record<string, unknown> = { ...suiteVars(), ...DEPLOYMENT, ...bound };
+    const variables = new Set(Object.keys(VARIABLES));
+    this.env = new Proxy(values, {
+      get: (target, name) => {
+        if (typeof name !== "string" || name in target || variables.has(name)) return target[name as string];
+        if (name === "then" || name === "toJSON") return undefined;
+        this.errors.push(`env.${name} was read: the world binds no such name (a binding production has is missing)`);
+        return undefined;
+      },
+    }) as unknown as Env;
   }
 
   /** The lane of the deployment's webhook, and the network's follower. */
@@ -132,6 +246,10 @@ export class World implements PlatformHooks {
 
   /** What an object stored (called by its simulated storage after each write, with copies). */
   observe(object: SimObject, key: string, value: unknown): void {
+    if (object.kind === "follower" && key === "cursor" && value) this.onFollowerCursor(value as FollowerCursor);
+    // The feed's registry and a shard's joined flag, as they are stored (a live trace's story); heights are too many.
+    if ((object.kind === "feed" || object.kind === "shard") && !/height/i.test(key))
+      this.trace(`${object.kind} ${object.name} stores ${key}: ${JSON.stringify(value ?? null).slice(0, 160)}`);
     if (object.name.startsWith("ob_") && key === "state" && value) this.observeOnboarding(value as OnboardingState);
     if (object === this.lane && key === "lane") {
       const lane = value as LaneState;
@@ -146,6 +264,8 @@ export class World implements PlatformHooks {
   }
 
   private lastLane: LaneState | null = null;
+  /** Told of each cursor the follower stores (the live invariants watch its head). */
+  onFollowerCursor: (cursor: FollowerCursor) => void = () => {};
 
   private observeOnboarding(state: OnboardingState): void {
     const id = state.record.id;
@@ -218,7 +338,7 @@ export class World implements PlatformHooks {
   }
 
   touched(object: SimObject): void {
-    const rate = this.faults.evictionRate(this.kernel.now);
+    const rate = isLive(object) ? this.live.evictionRate(this.kernel.now) : this.faults.evictionRate(this.kernel.now);
     if (rate > 0 && this.kernel.random.chance(rate)) this.kernel.at(this.kernel.now, () => object.evict("fault"));
   }
 

@@ -68,6 +68,16 @@ const LIVE_FOUND: readonly { what: string; seed: number; invariant: string }[] =
   },
   { what: "the prototype tag: a hostile query silences its shard", seed: 48, invariant: "subscriber" },
   {
+    what: "a shard the feed gave up on, its cancel rejected too, never fed again (found with live-feed merged)",
+    seed: 5,
+    invariant: "subscriber",
+  },
+  {
+    what: "a shard told 'nobody here' while its first subscribe waited on the join: forgotten, never fed",
+    seed: 208891499,
+    invariant: "subscriber",
+  },
+  {
     what: "the lagging freeze after a failover to a node 22 blocks behind (with live-shard merged)",
     seed: 2147483641,
     invariant: "follower-head",
@@ -80,7 +90,6 @@ const LIVE_FOUND: readonly { what: string; seed: number; invariant: string }[] =
  * seed and checks that it still breaks. Empty this once they are fixed: every live seed must then hold.
  */
 const LIVE_OPEN: readonly { bug: string; seed: number; invariant: string }[] = [
-  { bug: "a shard the feed gave up on, its cancel rejected too, is never fed again", seed: 5, invariant: "subscriber" },
   {
     bug: "the follower's head behind a lagging node after a failover, the first node still down",
     seed: 2147483641,

@@ -185,6 +185,8 @@ export class ShardSockets {
   /** One height's events, to every subscription whose query matches. False: nobody here (the feed may forget it). */
   deliver(batch: HeightEvents): boolean {
     if (this.subscriptions === 0) {
+      // A subscribe waiting on its join is somebody: the feed, which may already count the join, must keep this shard.
+      if (this.joining) return true;
       this.emptied();
       return false;
     }

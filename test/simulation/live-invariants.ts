@@ -9,12 +9,14 @@
  * - `compiled`: once every client has left, no shard holds a subscription or a compiled query.
  * - `follower-head`: the follower's head never goes back, and never stays behind the chain by 3
  *   blocks or more for more than a minute while onboardings wait (outside the windows in which the
- *   LCD nodes lag or fail, or the follower cannot be reached).
+ *   LCD nodes lag or fail, no CometBFT node is up and level, so the feed itself is behind, or the
+ *   follower cannot be reached).
  */
 import type { FollowerCursor } from "../../src/chain-follower/machine";
 import { clock } from "./faults";
 import type { Violation } from "./invariants";
 import type { LiveCrowd } from "./live-clients";
+import { RPC_NODE_URLS } from "./sim-node";
 import type { World } from "./world";
 
 const BLOCK_MS = 5_000;
@@ -156,8 +158,21 @@ export function watchFollowerHead(world: World, until: number): Violation[] {
       });
     lastHead = Math.max(lastHead ?? 0, cursor.head);
   };
+  /** Whether, at some time in [from, to], no CometBFT node was up and level: the feed itself was behind the chain. */
+  const noLevelRpcNode = (from: number, to: number) => {
+    for (let at = from; at <= to; at += BLOCK_MS)
+      if (
+        !RPC_NODE_URLS.some(
+          (_, i) => !world.live.down(i, at) && !world.live.stalled(i, at) && world.live.lag(i, at) < BEHIND_BLOCKS,
+        )
+      )
+        return true;
+    return false;
+  };
   const excused = (from: number, to: number) =>
-    world.faults.lcdTroubleDuring(from, to) || world.follower.evictions.some((t) => t >= from && t <= to);
+    world.faults.lcdTroubleDuring(from, to) ||
+    noLevelRpcNode(from, to) ||
+    world.follower.evictions.some((t) => t >= from && t <= to);
   const sample = () => {
     const now = kernel.now;
     const cursor = world.follower.storage.get("cursor") as FollowerCursor | undefined;

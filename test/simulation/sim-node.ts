@@ -72,7 +72,7 @@ export class SimNode {
     return socket;
   }
 
-  /** A read (`GET <base>/block?height=N`, `/block_results?height=N`): a JSON-RPC answer. */
+  /** A read (`GET <base>/block?height=N`, `/block_results?height=N`, `/status`): a JSON-RPC answer. */
   read(url: URL): Promise<Response> | "unreachable" {
     if (this.faults.down(this.index, this.kernel.now)) return "unreachable";
     return kernelIo(this.kernel, this.kernel.random.int(20, 200), () => {
@@ -90,6 +90,8 @@ export class SimNode {
         });
       if (method === "block") return reply({ result: this.block(height) });
       if (method === "block_results") return reply({ result: this.results(height) });
+      // The feed asks an earlier node how far it is before it moves back to it (src/gateway/live/feed-dialler.ts).
+      if (method === "status") return reply({ result: { sync_info: { latest_block_height: String(head) } } });
       return reply({ error: { code: -32601, message: "Method not found", data: method } });
     });
   }

@@ -91,9 +91,9 @@ const LIVE_FOUND: readonly { what: string; seed: number; invariant: string }[] =
  */
 const LIVE_OPEN: readonly { bug: string; seed: number; invariant: string }[] = [
   {
-    bug: "the follower's head behind a lagging node after a failover, the first node still down",
-    seed: 2147483641,
-    invariant: "follower-head",
+    bug: "after the feed moved back to the first node, deliveries stopped at 103, its socket open, no cancel",
+    seed: 9,
+    invariant: "subscriber",
   },
 ];
 const liveOpen = new Set(LIVE_OPEN.map((b) => b.invariant));

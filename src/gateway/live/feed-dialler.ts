@@ -91,7 +91,10 @@ export class FeedDialler {
   /** A node's latest height from its `status`, 0 when it does not answer in time. */
   private async heightOf(base: string): Promise<number> {
     try {
+      const headers = new Headers();
+      if (this.config.upstreamAuthHeader) headers.set(...this.config.upstreamAuthHeader);
       const response = await fetch(`${base.replace(/\/+$/, "")}/status`, {
+        headers,
         signal: AbortSignal.timeout(this.config.upstreamTimeoutMs),
       });
       const body = (await response.json()) as { result?: { sync_info?: { latest_block_height?: string } } };

@@ -1,8 +1,8 @@
 /**
  * The host's dashboard at /dashboard/ in Chromium, at 390 px and 1280 px, as a support engineer
  * uses it: sign-in refused and accepted (the cookie's flags, the key nowhere in a URL or storage),
- * the list with its status filter, search and paging, an onboarding's attempts after a 500 and a
- * 200, resend seen at the receiver with the same webhook id, cancel and create seen by the API, a
+ * the list with its status filter, its one search box (a pasted reference, id or address) and
+ * paging, an onboarding's attempts after a 500 and a 200, resend seen at the receiver with the same webhook id, cancel and create seen by the API, a
  * failing receiver and "Retry now", the overview's figures as the API answers them, a hostile label
  * shown as text, a cross-site post refused, and the old cookie refused after sign-out.
  */
@@ -85,13 +85,21 @@ describe.each(WIDTHS)("the dashboard at $name", ({ name, viewport }) => {
     await expectNoSidewaysScroll(page);
     await screenshot(page, `dashboard-list-${shot}`);
 
-    await page.getByLabel("Search in").selectOption("reference");
-    await page.getByLabel("Search", { exact: true }).fill(reference);
+    // One box, no field to pick: a pasted reference finds its onboarding alone (another's begins with it).
+    expect(await page.getByLabel("Search in").count()).toBe(0);
+    const box = page.getByLabel("Search", { exact: true });
+    expect(await box.getAttribute("placeholder")).toMatch(/reference.*label.*ob_ id.*operator.*payout/);
+    await box.fill(reference);
     await page.getByRole("button", { name: "Search" }).click();
     await expect.poll(() => page.locator(".onboardings .row").count()).toBe(1);
     expect(await page.locator(".row").getAttribute("data-id")).toBe(mine.id);
+    for (const id of [mine.id, mine.operator]) {
+      await box.fill(id);
+      await page.getByRole("button", { name: "Search" }).click();
+      await expect.poll(() => page.locator(".onboardings .row").count()).toBe(1);
+      expect(await page.locator(".row").getAttribute("data-id")).toBe(mine.id);
+    }
 
-    await page.getByLabel("Search in").selectOption("label");
     await page.getByLabel("Search", { exact: true }).fill(hostile);
     await page.getByRole("button", { name: "Search" }).click();
     await expect.poll(() => page.locator(".onboardings .row").first().getAttribute("data-id")).toBe(mine.id);
@@ -136,7 +144,6 @@ describe.each(WIDTHS)("the dashboard at $name", ({ name, viewport }) => {
       .poll(async () => (await hostPage(`/api/onboardings?operator=${operator}&limit=100`)).data.length)
       .toBe(60);
     const { page, guard } = await signedIn(viewport);
-    await page.getByLabel("Search in").selectOption("operator");
     await page.getByLabel("Search", { exact: true }).fill(operator);
     await page.getByRole("button", { name: "Search" }).click();
     await page.locator(`[data-id="${created[59]}"]`).waitFor();

@@ -31,12 +31,16 @@ export async function requireAccessJwt(c: Context<AppEnv>): Promise<number> {
 }
 
 /**
- * The request's live dashboard session; throws a 401 when the cookie is missing, forged, expired or
- * revoked, or, behind Access, when the request carries no valid Access JWT of its own.
+ * The request's live dashboard session; throws a 401: `SIGN_IN_REQUIRED` without the cookie,
+ * `SESSION_INVALID` when it is forged, expired or revoked, and, behind Access, `ACCESS_JWT_INVALID`
+ * when the request carries no valid Access JWT of its own.
  */
 export async function requireSession(c: Context<AppEnv>): Promise<DashboardSession> {
   const signIn = c.get("config").access ? "access" : "key";
   if (signIn === "access") await requireAccessJwt(c);
+  // Never signed in is not "signed out": the page asks a first visit to sign in, not to sign in again.
+  if (!hasSessionCookie(c))
+    throw signedOut("SIGN_IN_REQUIRED", "Sign in to the dashboard: no session came with the request", signIn);
   const now = nowSeconds();
   const id = await cookieSessionId(c, now);
   const session = id === null ? null : await liveSession(c.env.ONBOARDING_INDEX, id, now);

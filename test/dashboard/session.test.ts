@@ -177,10 +177,10 @@ describe("the session in the host API's door", () => {
     expect(row?.revoked_at).not.toBeNull();
   });
 
-  it("answers the session check without a cookie with 401, naming the key sign-in", async () => {
+  it("answers the session check without a cookie with 401 SIGN_IN_REQUIRED (never signed in, not ended)", async () => {
     const response = await api("/dashboard/session");
     expect(response.status).toBe(401);
     const body = (await response.json()) as { details: { reason: string; metadata: Record<string, string> }[] };
-    expect(body.details[0]).toMatchObject({ reason: "SESSION_INVALID", metadata: { sign_in: "key" } });
+    expect(body.details[0]).toMatchObject({ reason: "SIGN_IN_REQUIRED", metadata: { sign_in: "key" } });
   });
 });

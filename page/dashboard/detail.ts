@@ -156,7 +156,7 @@ function resendButton(o: OnboardingView, e: LoggedEvent, notice: HTMLElement, re
   return resend;
 }
 
-/** Reads the events again until the resent one is delivered or given up, then shows it so (while still on this page). */
+/** Reads the events until the resent one is delivered or given up, then shows it so (while still on this page). */
 function watchResent(id: string, eventId: string, refresh: () => void): void {
   const here = () => location.hash === `#/onboardings/${id}`;
   pollWhileVisible(

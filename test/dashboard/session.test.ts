@@ -62,7 +62,7 @@ describe("signing in to the dashboard", () => {
     expect(response.headers.get("set-cookie")).toBeNull();
   });
 
-  it("refuses a sign-in posted by a page of another origin, one whose origin only begins with this one, or none", async () => {
+  it("refuses a sign-in from another origin, from one that only begins with this one, or with none", async () => {
     for (const origin of ["https://attacker.example", `${ORIGIN}.attacker.example`, ""]) {
       const response = await signIn(HOST_KEYS[0], { origin });
       expect(response.status, origin).toBe(403);

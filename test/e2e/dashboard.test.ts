@@ -2,8 +2,10 @@
  * The host's dashboard at /dashboard/ in Chromium, at 390 px and 1280 px, as a support engineer
  * uses it: sign-in refused and accepted (the cookie's flags, the key nowhere in a URL or storage),
  * the list with its status filter, its one search box (a pasted reference, id or address) and
- * paging, an onboarding's attempts after a 500 and a 200, resend seen at the receiver with the same webhook id, cancel and create seen by the API, a
- * failing receiver and "Retry now", the overview's figures as the API answers them, a hostile label
+ * paging, an onboarding's attempts after a 500 and a 200, resend seen at the receiver with the
+ * same webhook id, Resend offered only where it applies, an authorized onboarding whose node still
+ * pays another address not shown as paying, cancel and create seen by the API, a failing receiver
+ * and "Retry now", the overview's figures as the API answers them, a hostile label
  * shown as text, a cross-site post refused, and the old cookie refused after sign-out.
  */
 import { afterEach, describe, expect, inject, it } from "vitest";
@@ -124,7 +126,7 @@ describe.each(WIDTHS)("the dashboard at $name", ({ name, viewport }) => {
     assertClean(guard);
   });
 
-  it("shows an authorized onboarding whose node still pays another address as not paying, with the command", async () => {
+  it("shows an authorized onboarding whose node pays another address as not paying, with the command", async () => {
     // A devnet node paying an address of its own; the payout is its operator, so the onboarding is authorized at once.
     const nodes = (await (await fetch(`${inject("devnetUrl")}/${ctx.namespace}/incentives/v1/nodes`)).json()) as {
       nodes: { operator: string; payout_recipient: string }[];

@@ -1,4 +1,4 @@
-/** The host API's refusal when it has no keys, shared by its door and the dashboard's cookie, which stands for a key. */
+/** The host API's refusal when it has no keys: its door's, and the dashboard cookie's, which stands for a key. */
 import { ApiError, GrpcCode } from "../../errors";
 
 /** The 503 of a deployment without HOST_API_KEYS: the host API and the dashboard, which stands for a key, are off. */

@@ -39,8 +39,7 @@ export async function requireSession(c: Context<AppEnv>): Promise<DashboardSessi
   const signIn = c.get("config").access ? "access" : "key";
   if (signIn === "access") await requireAccessJwt(c);
   // Never signed in is not "signed out": the page asks a first visit to sign in, not to sign in again.
-  if (!hasSessionCookie(c))
-    throw signedOut("SIGN_IN_REQUIRED", "Sign in to the dashboard: no session came with the request", signIn);
+  if (!hasSessionCookie(c)) throw signedOut("SIGN_IN_REQUIRED", "Sign in to the dashboard first", signIn);
   const now = nowSeconds();
   const id = await cookieSessionId(c, now);
   const session = id === null ? null : await liveSession(c.env.ONBOARDING_INDEX, id, now);
@@ -64,8 +63,6 @@ export async function passesAsDashboard(c: Context<AppEnv>): Promise<boolean> {
 
 /** The Origin rule (src/http/origin-guards.ts) for a request made with the dashboard's cookie. */
 export function requireCookieOrigin(c: Context<AppEnv>): void {
-  requireSameOriginBrowser(c.req.raw.headers, new URL(c.req.url).origin, {
-    credential: "cookie",
-    method: c.req.method,
-  });
+  const change = c.req.method !== "GET" && c.req.method !== "HEAD";
+  requireSameOriginBrowser(c.req.raw.headers, new URL(c.req.url).origin, change);
 }

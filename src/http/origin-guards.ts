@@ -33,23 +33,20 @@ export const sameOriginBrowser: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-/** Methods that change nothing: the cookie rule asks no `Origin` of them. */
-const SAFE_METHODS = ["GET", "HEAD", "OPTIONS"];
-
 /**
- * The one Origin rule (see the top of this file). `credential` says what the request acts with:
- * `"cookie"` for a dashboard session, whose state changes need this origin's `Origin`; `"none"` for
- * a request carrying no ambient credential, which passes without the headers browsers add.
+ * The one Origin rule (see the top of this file). `cookieChange`: the request changes state with a
+ * cookie (the dashboard's session), so it must carry this origin's `Origin`; otherwise a request
+ * without the headers browsers add passes (it carries no ambient credential).
  */
-export function requireSameOriginBrowser(
-  headers: Headers,
-  serverOrigin: string,
-  { credential = "none", method = "GET" }: { credential?: "cookie" | "none"; method?: string } = {},
-): void {
+export function requireSameOriginBrowser(headers: Headers, serverOrigin: string, cookieChange = false): void {
   const origin = headers.get("origin");
   const site = headers.get("sec-fetch-site");
-  const missing = origin === null && credential === "cookie" && !SAFE_METHODS.includes(method.toUpperCase());
-  if (missing || (origin !== null && origin !== serverOrigin) || site === "cross-site" || site === "same-site") {
+  if (
+    (origin === null && cookieChange) ||
+    (origin !== null && origin !== serverOrigin) ||
+    site === "cross-site" ||
+    site === "same-site"
+  ) {
     throw permissionDenied("CROSS_ORIGIN", `Only pages of ${serverOrigin} may use this endpoint`, {
       origin: origin ?? "",
     });

@@ -2,8 +2,9 @@
  * The dashboard behind Cloudflare Access: a server of its own with ACCESS_TEAM_DOMAIN pointed at a
  * key server this test starts (the `/cdn-cgi/access/certs` shape), and JWTs the test signs with
  * jose as Access would. A valid token opens a session (in Chromium, the header added as Access's
- * edge adds it) whose cookie reaches the host API only beside a valid token of its own; a wrong `aud`, an expired token, another issuer, a key the team does not publish,
- * or no token at all is a 401 in the one error shape, and key sign-in is off.
+ * edge adds it) whose cookie reaches the host API only beside a valid token of its own; a wrong
+ * `aud`, an expired token, another issuer, a key the team does not publish, or no token at all is
+ * a 401 in the one error shape, and key sign-in is off.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -4,8 +4,10 @@
  * attempts and what comes next; cancel, and resend an event with its same webhook id.
  */
 import type { OnboardingEventsLog, OnboardingView } from "../../src/protocol/index.ts";
+import { nodePaysPayoutAt } from "../../src/protocol/node-pays.ts";
 import { el, show } from "../dom.ts";
 import { qrElement } from "../qr.ts";
+import { pollWhileVisible } from "../visible-polling.ts";
 import { call, post } from "./api.ts";
 import { badge, loading, problem, when } from "./view.ts";
 
@@ -69,8 +71,16 @@ function facts(o: OnboardingView): HTMLElement {
           ? `verified at height ${auth.height}${auth.txhash ? `, transaction ${auth.txhash}` : ""}`
           : null,
     ),
-    row("node pays the payout", o.node.height ? `verified at height ${o.node.height}` : null),
+    row("node pays the payout", nodePays(o)),
   );
+}
+
+/** From the node's own record only: paying the payout at a height, or what it paid when last read. */
+function nodePays(o: OnboardingView): string | null {
+  const paying = nodePaysPayoutAt(o);
+  if (paying !== null) return `verified at height ${paying}`;
+  if (o.node.height === undefined || o.payout === null) return null;
+  return `not yet: at height ${o.node.height} the node pays ${o.node.payout_recipient ?? "no payout address"}`;
 }
 
 function actions(o: OnboardingView, notice: HTMLElement, refresh: () => void): HTMLElement | null {
@@ -124,7 +134,12 @@ function timeline(o: OnboardingView, log: OnboardingEventsLog, notice: HTMLEleme
   return el("ol", { class: "timeline" }, created, ...log.events.map((e) => eventItem(o, e, notice, refresh)));
 }
 
-function eventItem(o: OnboardingView, e: LoggedEvent, notice: HTMLElement, refresh: () => void): HTMLElement {
+/**
+ * Resend, offered where it applies (docs/HOSTS.md): an event delivered or given up. One still owed
+ * (its next attempt, held, waiting for the one before) is on its way already.
+ */
+function resendButton(o: OnboardingView, e: LoggedEvent, notice: HTMLElement, refresh: () => void) {
+  if (!e.delivered_at && !e.failed_at) return null;
   const resend = el("button", { type: "button" }, "Resend");
   resend.addEventListener("click", async () => {
     resend.disabled = true;
@@ -132,11 +147,33 @@ function eventItem(o: OnboardingView, e: LoggedEvent, notice: HTMLElement, refre
       await post(`/api/onboardings/${o.id}/events/${e.id}/resend`);
       show(notice, el("p", {}, `${e.type} (${e.id}) is being sent again with the same webhook id.`));
       refresh();
+      watchResent(o.id, e.id, refresh);
     } catch (failure) {
       show(notice, problem(failure, "Not resent"));
       resend.disabled = false;
     }
   });
+  return resend;
+}
+
+/** Reads the events until the resent one is delivered or given up, then shows it so (while still on this page). */
+function watchResent(id: string, eventId: string, refresh: () => void): void {
+  const here = () => location.hash === `#/onboardings/${id}`;
+  pollWhileVisible(
+    async () => {
+      if (!here()) return "done";
+      const log = await call<OnboardingEventsLog>(`/api/onboardings/${encodeURIComponent(id)}/events`);
+      const event = log.events.find((e) => e.id === eventId);
+      if (event && !event.delivered_at && !event.failed_at) return "again";
+      if (here()) refresh();
+      return "done";
+    },
+    { intervalMs: 1000, limitMs: 120_000, onGaveUp: () => here() && refresh() },
+  );
+}
+
+function eventItem(o: OnboardingView, e: LoggedEvent, notice: HTMLElement, refresh: () => void): HTMLElement {
+  const resend = resendButton(o, e, notice, refresh);
   const attempts = e.attempts.map((a) =>
     el(
       "li",

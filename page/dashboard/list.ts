@@ -1,6 +1,7 @@
 /**
  * The onboardings: the host API's list (the D1 index), newest first, filtered by status, searched
- * by label, reference, operator or payout, paged by cursor, each row marked when it waits too long.
+ * with one box by any of their ids (`q`: label, reference, operator, payout, `ob_` id) in one
+ * request, paged by cursor, each row marked when it waits too long.
  */
 import type { OnboardingView } from "../../src/protocol/index.ts";
 import { el, show } from "../dom.ts";
@@ -9,7 +10,6 @@ import { ago, badge, loading, problem } from "./view.ts";
 import { waitsTooLong } from "./waiting.ts";
 
 const STATUSES = ["open", "connected", "authorized", "applied", "expired", "cancelled"];
-const SEARCH_FIELDS = ["label", "reference", "operator", "payout"] as const;
 const PAGE_SIZE = 25;
 
 type ListPage = { data: OnboardingView[]; has_more: boolean };
@@ -19,7 +19,6 @@ export const firstPage = (): Promise<ListPage> => call<ListPage>(`/api/onboardin
 
 interface ListState {
   status: string;
-  field: (typeof SEARCH_FIELDS)[number];
   term: string;
   /** The `starting_after` of each page shown so far (the first page's is null). */
   cursors: (string | null)[];
@@ -27,29 +26,23 @@ interface ListState {
 
 /** Renders the list into `root`; `first`, when given, is its first page already asked for. */
 export function showList(root: HTMLElement, first?: Promise<ListPage>): void {
-  const state: ListState = { status: "", field: "label", term: "", cursors: [null] };
+  const state: ListState = { status: "", term: "", cursors: [null] };
   const status = el(
     "select",
     { name: "status", "aria-label": "Status" },
     el("option", { value: "" }, "every status"),
     ...STATUSES.map((s) => el("option", { value: s }, s)),
   );
-  const field = el(
-    "select",
-    { name: "field", "aria-label": "Search in" },
-    ...SEARCH_FIELDS.map((f) => el("option", { value: f }, f)),
-  );
   const term = el("input", {
     name: "term",
     type: "search",
-    placeholder: "order-1042 or hope1…",
+    placeholder: "Paste a reference, label, ob_ id, operator or payout address",
     "aria-label": "Search",
   });
   const form = el(
     "form",
     { class: "filters", role: "search" },
     status,
-    field,
     term,
     el("button", { type: "submit" }, "Search"),
   );
@@ -63,7 +56,7 @@ export function showList(root: HTMLElement, first?: Promise<ListPage>): void {
     show(results, loading("onboardings"));
     const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
     if (state.status) query.set("status", state.status);
-    if (state.term) query.set(state.field, state.term);
+    if (state.term) query.set("q", state.term);
     const cursor = state.cursors.at(-1);
     if (cursor) query.set("starting_after", cursor);
     const asked = first;
@@ -77,7 +70,7 @@ export function showList(root: HTMLElement, first?: Promise<ListPage>): void {
   };
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    Object.assign(state, { status: status.value, field: field.value, term: term.value.trim(), cursors: [null] });
+    Object.assign(state, { status: status.value, term: term.value.trim(), cursors: [null] });
     void load();
   });
   status.addEventListener("change", () => form.requestSubmit());

@@ -31,10 +31,11 @@ export function showSignIn(root: HTMLElement, via: "key" | "access", reason: str
     el("button", { type: "submit" }, "Sign in"),
   );
   const message = el("div", { role: "status" });
+  // "Ended" only for a session that was there (the server tells SESSION_INVALID from no session, SIGN_IN_REQUIRED).
   if (reason === "SESSION_INVALID") show(message, el("p", { class: "muted" }, "Your session ended. Sign in again."));
   show(
     root,
-    el("h2", {}, "Sign in"),
+    el("h2", {}, "Sign in with a host key"),
     el("p", {}, "Use one of this deployment's host API keys (HOST_API_KEYS)."),
     form,
     message,

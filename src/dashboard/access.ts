@@ -1,7 +1,7 @@
 /**
  * Cloudflare Access in front of the dashboard: the `Cf-Access-Jwt-Assertion` JWT that Access adds
  * to every request it lets through, verified with `jose` against the team's published keys
- * (`<team domain>/cdn-cgi/access/certs`): its signature, `aud`, `exp` and issuer.
+ * (`<team domain>/cdn-cgi/access/certs`): its signature, `aud`, `exp` (30 s of clock tolerance) and issuer.
  */
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import type { AccessSettings } from "../config";
@@ -23,6 +23,8 @@ export async function accessValidUntil(settings: AccessSettings, token: string |
       audience: settings.audience,
       algorithms: ["RS256"],
       requiredClaims: ["exp"],
+      // Access's edge and this Worker keep separate clocks: a token is taken up to 30 s either side of its times.
+      clockTolerance: 30,
     });
     return payload.exp ?? null;
   } catch {

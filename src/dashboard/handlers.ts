@@ -7,9 +7,8 @@ import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { enforceRateLimit } from "../http/rate-limit";
 import { isHostKey } from "../onboardings/http/host-auth";
-import { accessValidUntil } from "./access";
 import { SIGN_IN_LIMIT, signedOut } from "./refusals";
-import { nowSeconds, requireSameOriginChange, requireSession } from "./session-auth";
+import { nowSeconds, requireAccessJwt, requireCookieOrigin, requireSession } from "./session-auth";
 import { clearSessionCookie, cookieSessionId, setSessionCookie } from "./session-cookie";
 import { liveSession, openSession, revokeSession, SESSION_SECONDS, type DashboardSession } from "./session-store";
 
@@ -31,7 +30,7 @@ function sessionBody(c: C, session: DashboardSession): Response {
 /** `POST /dashboard/sign-in` (a form with `key`): a session for a valid host API key, rate-limited per client. */
 export async function signIn(c: C): Promise<Response> {
   const config = c.get("config");
-  requireSameOriginChange(c);
+  requireCookieOrigin(c);
   if (config.access)
     throw signedOut("ACCESS_REQUIRED", "This dashboard is entered through Cloudflare Access, not with a key", "access");
   await enforceRateLimit(c, SIGN_IN_LIMIT);
@@ -52,15 +51,8 @@ export async function signIn(c: C): Promise<Response> {
  * required every time, and opens a session when there is none (ending when the JWT does, at most 12 hours).
  */
 export async function currentSession(c: C): Promise<Response> {
-  const access = c.get("config").access;
-  if (!access) return sessionBody(c, await requireSession(c));
-  const validUntil = await accessValidUntil(access, c.req.header("cf-access-jwt-assertion"));
-  if (validUntil === null)
-    throw signedOut(
-      "ACCESS_JWT_INVALID",
-      "No valid Cloudflare Access token came with the request: sign in through Access again",
-      "access",
-    );
+  if (!c.get("config").access) return sessionBody(c, await requireSession(c));
+  const validUntil = await requireAccessJwt(c);
   const now = nowSeconds();
   const id = await cookieSessionId(c, now);
   const live = id === null ? null : await liveSession(c.env.ONBOARDING_INDEX, id, now);
@@ -72,7 +64,7 @@ export async function currentSession(c: C): Promise<Response> {
 
 /** `POST /dashboard/sign-out`: the session is revoked (its token refused from now on) and the cookie removed. */
 export async function signOut(c: C): Promise<Response> {
-  requireSameOriginChange(c);
+  requireCookieOrigin(c);
   const session = await requireSession(c);
   await revokeSession(c.env.ONBOARDING_INDEX, session.id, nowSeconds());
   clearSessionCookie(c);

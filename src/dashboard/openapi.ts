@@ -17,7 +17,10 @@ const eventParam = {
 export function dashboardPaths({ errorAnswer }: Pick<OpenApiParts, "errorAnswer">): Record<string, Json> {
   const security = [{ hostKey: [] }];
   const refusals = {
-    "401": errorAnswer("No key and no dashboard session, a wrong key, or a session that ended (SESSION_INVALID)"),
+    "401": errorAnswer(
+      "No key and no dashboard session, a wrong key, a session that ended (SESSION_INVALID), or, behind " +
+        "Access, a request without a valid Access JWT (ACCESS_JWT_INVALID)",
+    ),
     "503": errorAnswer("HOST_API_KEYS is not set on this deployment (HOST_API_NOT_CONFIGURED)"),
   };
   return {

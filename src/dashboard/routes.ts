@@ -4,19 +4,21 @@
  */
 import type { AppEnv } from "../app-env";
 import { methodNotAllowed } from "../http/method-not-allowed";
+import { secureTransport } from "../http/origin-guards";
 import { Hono } from "../http/router";
 import { hostAuth } from "../onboardings/http/host-auth";
 import { noQuery } from "../onboardings/http/requests";
 import { currentSession, signIn, signOut } from "./handlers";
 import { overview } from "./overview";
 
-/** The dashboard's session endpoints, answered `no-store` like the host API. */
+/** The dashboard's session endpoints, answered `no-store` like the host API, over https only (http on loopback). */
 export function dashboardRoutes(): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .use(async (c, next) => {
       await next();
       c.res.headers.set("cache-control", "no-store");
     })
+    .use(secureTransport)
     .post("/sign-in", signIn)
     .get("/session", currentSession)
     .post("/sign-out", signOut)

@@ -2,15 +2,22 @@
  * The dashboard's session cookie: `HttpOnly`, `SameSite=Strict`, `Path=/`, `Secure` on https,
  * holding a signed, expiring token (`<session id>.<expiry>` with its HMAC), never the key. The
  * token is signed with the host API keys themselves, so a key rotation also ends every session.
+ * Without HOST_API_KEYS there is no secret to sign with, so the dashboard refuses (503, naming the
+ * variable) rather than sign with a public constant, Access or not.
  */
 import type { Context } from "hono";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import type { AppEnv } from "../app-env";
+import { hostApiNotConfigured } from "../onboardings/http/host-api-refusals";
 
 /** The cookie's name. */
 const SESSION_COOKIE = "dashboard_session";
 
-const secretOf = (c: Context<AppEnv>) => `dashboard-session:${c.get("config").hostApiKeys.join(",")}`;
+function secretOf(c: Context<AppEnv>): string {
+  const keys = c.get("config").hostApiKeys;
+  if (keys.length === 0) throw hostApiNotConfigured();
+  return `dashboard-session:${keys.join(",")}`;
+}
 const isHttps = (c: Context<AppEnv>) => new URL(c.req.url).protocol === "https:";
 
 /** Sets the cookie for session `id`, ending at `expiresAt` (Unix seconds). */

@@ -26,6 +26,7 @@ export {
   type PayoutSource,
 } from "./onboarding.ts";
 export type { OnboardingCustomerView, OnboardingEventsLog } from "./onboarding-answers.ts";
+export { nodePaysPayoutAt } from "./node-pays.ts";
 export { describeFirstIssue, issueProblem } from "./schema-issues.ts";
 export { freeText } from "./text.ts";
 export type { SessionRow, SessionStatus } from "./session-row.ts";

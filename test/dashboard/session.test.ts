@@ -13,10 +13,14 @@ import { accountAddress, createOnboarding } from "../onboardings/helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
+/** A sign-in form post; `origin: ""` sends none. */
 const signIn = (key: string, init: { ip?: string; origin?: string } = {}) =>
   api("/dashboard/sign-in", {
     method: "POST",
-    headers: { origin: init.origin ?? ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+    headers: {
+      ...(init.origin === "" ? {} : { origin: init.origin ?? ORIGIN }),
+      "content-type": "application/x-www-form-urlencoded",
+    },
     body: new URLSearchParams({ key }),
     ...(init.ip ? { ip: init.ip } : {}),
   });
@@ -58,10 +62,41 @@ describe("signing in to the dashboard", () => {
     expect(response.headers.get("set-cookie")).toBeNull();
   });
 
-  it("refuses a sign-in posted by a page of another origin", async () => {
-    const response = await signIn(HOST_KEYS[0], { origin: "https://attacker.example" });
-    expect(response.status).toBe(403);
-    expect(await errorReason(response)).toBe("CROSS_ORIGIN");
+  it("refuses a sign-in from another origin, from one that only begins with this one, or with none", async () => {
+    for (const origin of ["https://attacker.example", `${ORIGIN}.attacker.example`, ""]) {
+      const response = await signIn(HOST_KEYS[0], { origin });
+      expect(response.status, origin).toBe(403);
+      expect(await errorReason(response), origin).toBe("CROSS_ORIGIN");
+      expect(response.headers.get("set-cookie"), origin).toBeNull();
+    }
+  });
+
+  it("refuses a key posted over plain http to a host that is not loopback, and takes it on loopback", async () => {
+    const form = () => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ key: HOST_KEYS[0] }),
+    });
+    const plain = await api("http://edge.test/dashboard/sign-in", {
+      ...form(),
+      headers: { ...form().headers, origin: "http://edge.test" },
+    });
+    expect(plain.status).toBe(403);
+    expect(await errorReason(plain)).toBe("INSECURE_TRANSPORT");
+    expect(plain.headers.get("set-cookie")).toBeNull();
+    const loopback = await api("http://127.0.0.1:8787/dashboard/sign-in", {
+      ...form(),
+      headers: { ...form().headers, origin: "http://127.0.0.1:8787" },
+    });
+    expect(loopback.status).toBe(200);
+    expect(loopback.headers.get("set-cookie")).not.toMatch(/Secure/);
+  });
+
+  it("refuses a session's cookie sent to the host API over plain http to a host that is not loopback", async () => {
+    const cookie = await signedInCookie();
+    const plain = await api("http://edge.test/api/onboardings", { headers: { cookie } });
+    expect(plain.status).toBe(403);
+    expect(await errorReason(plain)).toBe("INSECURE_TRANSPORT");
   });
 
   it("rate-limits sign-ins: the 11th in a minute from one client is refused before its key is looked at", async () => {
@@ -92,10 +127,15 @@ describe("the session in the host API's door", () => {
     const { id } = await createOnboarding({ operator: accountAddress() });
     const cancel = (headers: Record<string, string>) =>
       api(`/api/onboardings/${id}/cancel`, { method: "POST", headers: { cookie, ...headers } });
-    for (const headers of [{}, { origin: "https://attacker.example" }, { origin: "null" }] as Record<
-      string,
-      string
-    >[]) {
+    for (const headers of [
+      {},
+      { origin: "https://attacker.example" },
+      { origin: "null" },
+      // Begins with this origin and is another: origins are compared whole, never by prefix.
+      { origin: `${ORIGIN}.attacker.example` },
+      { origin: `${ORIGIN}:8443` },
+      { origin: ORIGIN, "sec-fetch-site": "same-site" },
+    ] as Record<string, string>[]) {
       const refused = await cancel(headers);
       expect(refused.status).toBe(403);
       expect(await errorReason(refused)).toBe("CROSS_ORIGIN");
@@ -137,10 +177,10 @@ describe("the session in the host API's door", () => {
     expect(row?.revoked_at).not.toBeNull();
   });
 
-  it("answers the session check without a cookie with 401, naming the key sign-in", async () => {
+  it("answers the session check without a cookie with 401 SIGN_IN_REQUIRED (never signed in, not ended)", async () => {
     const response = await api("/dashboard/session");
     expect(response.status).toBe(401);
     const body = (await response.json()) as { details: { reason: string; metadata: Record<string, string> }[] };
-    expect(body.details[0]).toMatchObject({ reason: "SESSION_INVALID", metadata: { sign_in: "key" } });
+    expect(body.details[0]).toMatchObject({ reason: "SIGN_IN_REQUIRED", metadata: { sign_in: "key" } });
   });
 });

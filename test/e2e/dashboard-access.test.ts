@@ -2,8 +2,9 @@
  * The dashboard behind Cloudflare Access: a server of its own with ACCESS_TEAM_DOMAIN pointed at a
  * key server this test starts (the `/cdn-cgi/access/certs` shape), and JWTs the test signs with
  * jose as Access would. A valid token opens a session (in Chromium, the header added as Access's
- * edge adds it); a wrong `aud`, an expired token, another issuer, a key the team does not publish,
- * or no token at all is a 401 in the one error shape, and key sign-in is off.
+ * edge adds it) whose cookie reaches the host API only beside a valid token of its own; a wrong
+ * `aud`, an expired token, another issuer, a key the team does not publish, or no token at all is
+ * a 401 in the one error shape, and key sign-in is off.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -88,15 +89,23 @@ describe("the dashboard behind Cloudflare Access", () => {
     expect((await keyForm.json()).details[0].reason).toBe("ACCESS_REQUIRED");
   });
 
-  it("a valid token opens a session whose cookie reads the host API", async () => {
+  it("a valid token opens a session whose cookie reads the host API only beside a valid token", async () => {
     const answer = await session(await accessJwt());
     expect(answer.status).toBe(200);
     expect((await answer.json()).via).toBe("access");
     const cookie = answer.headers.get("set-cookie")!;
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Strict/i);
-    const list = await fetch(`${dev.url}/api/onboardings`, { headers: { cookie: cookie.split(";")[0]! } });
-    expect(list.status).toBe(200);
+    const list = (token?: string) =>
+      fetch(`${dev.url}/api/onboardings`, {
+        headers: { cookie: cookie.split(";")[0]!, ...(token ? { "cf-access-jwt-assertion": token } : {}) },
+      });
+    expect((await list(await accessJwt())).status).toBe(200);
+    // Removed from the Access policy, or the token expired: the cookie alone opens nothing.
+    for (const refused of [await list(), await list(await accessJwt({ exp: Math.floor(Date.now() / 1000) - 120 }))]) {
+      expect(refused.status).toBe(401);
+      expect((await refused.json()).details[0].reason).toBe("ACCESS_JWT_INVALID");
+    }
   });
 
   it.each(WIDTHS)("in Chromium at $name, the page behind Access shows the list without a key", async ({ viewport }) => {

@@ -1,9 +1,11 @@
 /**
  * The host's dashboard at /dashboard/ in Chromium, at 390 px and 1280 px, as a support engineer
  * uses it: sign-in refused and accepted (the cookie's flags, the key nowhere in a URL or storage),
- * the list with its status filter, search and paging, an onboarding's attempts after a 500 and a
- * 200, resend seen at the receiver with the same webhook id, cancel and create seen by the API, a
- * failing receiver and "Retry now", the overview's figures as the API answers them, a hostile label
+ * the list with its status filter, its one search box (a pasted reference, id or address) and
+ * paging, an onboarding's attempts after a 500 and a 200, resend seen at the receiver with the
+ * same webhook id, Resend offered only where it applies, an authorized onboarding whose node still
+ * pays another address not shown as paying, cancel and create seen by the API, a failing receiver
+ * and "Retry now", the overview's figures as the API answers them, a hostile label
  * shown as text, a cross-site post refused, and the old cookie refused after sign-out.
  */
 import { afterEach, describe, expect, inject, it } from "vitest";
@@ -44,6 +46,9 @@ describe.each(WIDTHS)("the dashboard at $name", ({ name, viewport }) => {
     browser = await openBrowser(viewport);
     const { page, guard } = browser;
     await page.goto(`${base}/dashboard/`);
+    // A first visit, never signed in, is asked to sign in, not told a session ended.
+    await page.getByRole("heading", { name: "Sign in with a host key" }).waitFor();
+    expect(await page.getByText("Your session ended").count()).toBe(0);
     await page.getByLabel("Host API key").fill(`wrong-${key}`);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("INVALID_CREDENTIALS");
@@ -85,13 +90,21 @@ describe.each(WIDTHS)("the dashboard at $name", ({ name, viewport }) => {
     await expectNoSidewaysScroll(page);
     await screenshot(page, `dashboard-list-${shot}`);
 
-    await page.getByLabel("Search in").selectOption("reference");
-    await page.getByLabel("Search", { exact: true }).fill(reference);
+    // One box, no field to pick: a pasted reference finds its onboarding alone (another's begins with it).
+    expect(await page.getByLabel("Search in").count()).toBe(0);
+    const box = page.getByLabel("Search", { exact: true });
+    expect(await box.getAttribute("placeholder")).toMatch(/reference.*label.*ob_ id.*operator.*payout/);
+    await box.fill(reference);
     await page.getByRole("button", { name: "Search" }).click();
     await expect.poll(() => page.locator(".onboardings .row").count()).toBe(1);
     expect(await page.locator(".row").getAttribute("data-id")).toBe(mine.id);
+    for (const id of [mine.id, mine.operator]) {
+      await box.fill(id);
+      await page.getByRole("button", { name: "Search" }).click();
+      await expect.poll(() => page.locator(".onboardings .row").count()).toBe(1);
+      expect(await page.locator(".row").getAttribute("data-id")).toBe(mine.id);
+    }
 
-    await page.getByLabel("Search in").selectOption("label");
     await page.getByLabel("Search", { exact: true }).fill(hostile);
     await page.getByRole("button", { name: "Search" }).click();
     await expect.poll(() => page.locator(".onboardings .row").first().getAttribute("data-id")).toBe(mine.id);
@@ -110,6 +123,32 @@ describe.each(WIDTHS)("the dashboard at $name", ({ name, viewport }) => {
     await page.getByRole("heading", { name: "rack-9" }).waitFor();
     expect(dialogs).toBe(0);
     await expectNoSidewaysScroll(page);
+    assertClean(guard);
+  });
+
+  it("shows an authorized onboarding whose node pays another address as not paying, with the command", async () => {
+    // A devnet node paying an address of its own; the payout is its operator, so the onboarding is authorized at once.
+    const nodes = (await (await fetch(`${inject("devnetUrl")}/${ctx.namespace}/incentives/v1/nodes`)).json()) as {
+      nodes: { operator: string; payout_recipient: string }[];
+    };
+    const node = nodes.nodes.find((n) => n.payout_recipient !== n.operator)!;
+    const onboarding = await createOnboarding({ operator: node.operator, label: "not applied yet" });
+    const paired = await fetch(`${base}/api/onboarding-pages/${onboarding.id}/payout`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ source: "in_app", address: node.operator }),
+    });
+    expect(paired.status).toBe(200);
+    await expect.poll(async () => (await hostOnboarding(onboarding.id)).node.height).toBeGreaterThan(0);
+    const read = await hostOnboarding(onboarding.id);
+    expect(read.status).toBe("authorized");
+    const { page, guard } = await signedIn(viewport);
+    await page.goto(`${base}/dashboard/#/onboardings/${onboarding.id}`);
+    const pays = page.locator(".facts").getByText(/^not yet: at height \d+ the node pays /);
+    await pays.waitFor();
+    expect(await pays.textContent()).toContain(node.payout_recipient);
+    expect(await page.locator(".facts").textContent()).not.toMatch(/node pays the payout\s*verified/);
+    expect(await page.locator(".command pre").textContent()).toContain("update-node");
     assertClean(guard);
   });
 
@@ -136,7 +175,6 @@ describe.each(WIDTHS)("the dashboard at $name", ({ name, viewport }) => {
       .poll(async () => (await hostPage(`/api/onboardings?operator=${operator}&limit=100`)).data.length)
       .toBe(60);
     const { page, guard } = await signedIn(viewport);
-    await page.getByLabel("Search in").selectOption("operator");
     await page.getByLabel("Search", { exact: true }).fill(operator);
     await page.getByRole("button", { name: "Search" }).click();
     await page.locator(`[data-id="${created[59]}"]`).waitFor();
@@ -204,13 +242,10 @@ describe.each(WIDTHS)("webhook deliveries in the dashboard at $name", ({ name, v
     await expect.poll(async () => (await verifiedEvents(onboarding.id)).length).toBe(3);
     const ids = (await verifiedEvents(onboarding.id)).map((event) => event.webhookId);
     expect(new Set(ids)).toEqual(new Set([first!.webhookId]));
-    await expect
-      .poll(async () => {
-        await page.reload();
-        await page.getByRole("heading", { name: "Timeline" }).waitFor();
-        return attempts.count();
-      })
-      .toBe(3);
+    // The row follows the resent event to its delivery without a reload: no stale "Next attempt".
+    await expect.poll(() => attempts.count(), { timeout: 30_000 }).toBe(3);
+    const row = page.locator(`[data-event="${first!.webhookId}"]`);
+    await expect.poll(() => row.locator(".next").textContent(), { timeout: 30_000 }).toMatch(/^Delivered /);
     assertClean(guard);
   });
 
@@ -223,6 +258,11 @@ describe.each(WIDTHS)("webhook deliveries in the dashboard at $name", ({ name, v
     await cancelOnboarding(onboarding.id);
     const { page, guard } = await signedIn(viewport);
     await expect.poll(async () => (await verifiedEvents(onboarding.id)).length).toBeGreaterThan(0);
+    // An event still owed (failed, its next attempt due) is not offered Resend: it is on its way already.
+    await page.goto(`${base}/dashboard/#/onboardings/${onboarding.id}`);
+    await page.locator(".event .attempts li").first().waitFor();
+    expect(await page.locator(".event .next").first().textContent()).not.toMatch(/^(Delivered|Given up)/);
+    expect(await page.getByRole("button", { name: "Resend" }).count()).toBe(0);
     await page.getByRole("link", { name: "Webhook and overview" }).click();
     await expect
       .poll(async () => {
@@ -289,12 +329,17 @@ describe.each(WIDTHS)("the overview and the session's end at $name", ({ name, vi
     expect(noOrigin.status).toBe(403);
     expect((await hostOnboarding(onboarding.id)).status).toBe("open");
 
+    const before = (await sessionCookie(page))!;
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("Host API key").waitFor();
     expect(await sessionCookie(page)).toBeUndefined();
     const after = await fetch(`${base}/api/onboardings`, { headers: header });
     expect(after.status).toBe(401);
     expect((await after.json()).details[0].reason).toBe("SESSION_INVALID");
+    // A session that really ended (its revoked cookie comes back): now the page says so.
+    await page.context().addCookies([before]);
+    await page.reload();
+    await page.getByText("Your session ended. Sign in again.").waitFor();
     assertClean(guard);
   });
 });

@@ -7,6 +7,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../app-env";
 import { passesAsDashboard } from "../../dashboard/session-auth";
 import { ApiError, GrpcCode } from "../../errors";
+import { hostApiNotConfigured } from "./host-api-refusals";
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="host API"' };
 
@@ -61,15 +62,7 @@ export function hostAuth(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const keys = c.get("config").hostApiKeys;
     if (keys.length === 0) {
-      throw new ApiError({
-        status: 503,
-        code: GrpcCode.FAILED_PRECONDITION,
-        reason: "HOST_API_NOT_CONFIGURED",
-        message:
-          "The host API is not configured on this deployment: set HOST_API_KEYS " +
-          "(npx wrangler secret put HOST_API_KEYS --env <environment>)",
-        metadata: { variable: "HOST_API_KEYS" },
-      });
+      throw hostApiNotConfigured();
     }
     const params = [...new URL(c.req.url).searchParams.keys()];
     // A key in the URL is exposed (logs, history, referrers) whether or not the header came too: the advice comes

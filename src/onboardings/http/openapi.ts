@@ -88,6 +88,9 @@ export function onboardingPaths(config: Config, parts: OpenApiParts): Record<str
           limit,
           starting_after: "The last id of the previous page: this page holds the onboardings after it",
           label: "Only onboardings with this label (exact)",
+          q:
+            "Search by any of an onboarding's ids in one request: its ob_ id or reference (exact), or the " +
+            "beginning of its label, operator or payout address (case-sensitive; the whole value matches too)",
         }),
         responses: {
           "200": page("OnboardingList", "A page of onboardings, as GET /api/onboardings/{id} answers each"),

@@ -147,6 +147,8 @@ export function onboardingListSchema(config: Config) {
     starting_after: z.optional(onboardingId),
     /** The dashboard's search: an exact label (last, so the parameters named before keep their order). */
     label: z.optional(freeText(64).check(z.minLength(1))),
+    /** One search over every id an onboarding has (store.ts `SEARCH_CLAUSE`): what a support desk pastes. */
+    q: z.optional(freeText(128).check(z.minLength(1))),
   });
 }
 export type OnboardingListQuery = z.output<ReturnType<typeof onboardingListSchema>>;

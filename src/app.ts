@@ -102,7 +102,9 @@ export function buildApp(config: Config): Hono<AppEnv> {
   // against the Worker's one limit before anything reads it (src/http/body-limit.ts).
   const route = app.fetch;
   const answer = (request: Request, env: Parameters<typeof route>[1], ctx: Parameters<typeof route>[2]) => {
-    const memory = isOverBodyLimit(request) ? null : answerFromMemory(request, config);
+    const memory = isOverBodyLimit(request)
+      ? null
+      : answerFromMemory(request, config, (env as Partial<Env> | undefined)?.GATEWAY_METRICS);
     if (memory === null) return route(request, env, ctx);
     if (memory instanceof Response) return memory;
     return memory.then((answered) => answered ?? route(request, env, ctx));

@@ -1,17 +1,41 @@
 /**
  * The dashboard's Gateway tab in Chromium at 390 px and 1280 px: each node's url, state, height, lag, latency,
- * errors and why it is benched and until when, as `GET /api/gateway` answers; it looks again while shown; and it
- * reads the server's own endpoint after a gateway read.
+ * errors and why it is benched and until when, as `GET /api/gateway` answers; it looks again while shown; and,
+ * against a server of its own whose first node answers 429, the real endpoint's benched node and its reason.
  */
+import { randomBytes } from "node:crypto";
 import type { Page } from "playwright-core";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { openBrowser, screenshot, type Browser } from "./helpers/browser.ts";
 import { freshAddress, serverContext } from "./helpers/chain.ts";
 import { assertCleanDashboard, expectNoSidewaysScroll, signIn, WIDTHS } from "./helpers/dashboard.ts";
+import { startWranglerDev, type WranglerDev } from "./helpers/wrangler-dev.ts";
 
-const base = inject("baseUrl");
 const ctx = await serverContext();
+const devnet = inject("devnetUrl");
 let browser: Browser | undefined;
+
+// A server of its own, whose first REST node answers 429 with Retry-After: 120 and whose second answers.
+const ownKey = randomBytes(24).toString("hex");
+const tag = () => `gw${randomBytes(4).toString("hex")}`;
+const [limited, fast] = [tag(), tag()];
+let own: WranglerDev | undefined;
+
+beforeAll(async () => {
+  const response = await fetch(`${devnet}/__devnet/faults`, {
+    method: "POST",
+    body: JSON.stringify({ tag: limited, status: 429, headers: { "retry-after": "120" } }),
+  });
+  expect(response.status).toBe(201);
+  own = await startWranglerDev({
+    UPSTREAM_URLS: [limited, fast].map((t) => `${devnet}/~${t}`).join(","),
+    RATE_LIMITS: "off",
+    HOST_API_KEYS: ownKey,
+  });
+});
+afterAll(async () => {
+  await own?.stop();
+});
 
 afterEach(async () => {
   await browser?.close();
@@ -117,20 +141,24 @@ describe.each(WIDTHS)("the Gateway tab at $name", ({ name, viewport }) => {
     assertCleanDashboard(guard);
   });
 
-  it("reads the server's own view: the devnet's node, serving, at a height, after one gateway read", async () => {
-    const read = await fetch(`${base}/api/cosmos/bank/v1beta1/balances/${freshAddress(ctx)}`);
+  it("reads the server's own view: a node benched by its 429 says why and until when, the other serves", async () => {
+    const read = await fetch(`${own!.url}/api/cosmos/bank/v1beta1/balances/${freshAddress(ctx)}`);
     expect(read.status).toBe(200);
-    browser = await openBrowser(viewport);
+    browser = await openBrowser(viewport, undefined, { base: own!.url });
     const { page, guard } = browser;
-    await signIn(page);
-    await page.getByRole("link", { name: "Gateway" }).click();
-    const node = page.locator("tr.node").first();
-    await node.waitFor();
-    const cells = await rowOf(page, inject("devnetUrl"));
-    expect(cells.node).toContain(inject("devnetUrl"));
-    expect(cells.state).toBe("serving");
-    expect(cells.height).toMatch(/^[\d,]+$/);
+    await page.goto(`${own!.url}/dashboard/#/gateway`);
+    await page.getByLabel("Host API key").fill(ownKey);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "REST nodes (UPSTREAM_URLS)" }).waitFor();
+    await page.locator("tr.node").first().waitFor();
+    const benched = await rowOf(page, `${devnet}/~${limited}`);
+    expect(benched.state).toBe("benched");
+    expect(benched.why).toMatch(/^"429, Retry-After 120 s" until \d\d:\d\d:\d\d UTC$/);
+    const serving = await rowOf(page, `${devnet}/~${fast}`);
+    expect(serving.state).toBe("serving");
+    expect(serving.height).toMatch(/^[\d,]+$/);
     await expectNoSidewaysScroll(page);
+    await screenshot(page, `dashboard-gateway-live-${shot}`);
     assertCleanDashboard(guard);
   });
 });

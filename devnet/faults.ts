@@ -23,6 +23,10 @@ export interface Fault {
   content_type?: string;
   /** Report heights this many blocks off (negative = a lagging node). */
   height_offset?: number;
+  /** Report exactly this height on a latest-state answer (wins over `height_offset`). */
+  fixed_height?: number;
+  /** Extra response headers (e.g. `retry-after` with a 429). */
+  headers?: Record<string, string>;
   /** Send no height header (a node behind a proxy that strips it). */
   omit_height?: boolean;
   /** Send the height as bare `x-cosmos-block-height` instead of grpc-gateway's form (a renaming proxy). */

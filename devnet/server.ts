@@ -16,7 +16,7 @@
  *   POST   /__devnet/nodes  {operator, label?} → 201 the new node record (paying the operator) | 409 exists | 400 bad address
  *   GET    /__devnet/requests?prefix=~tag/path  → {count, by_path, last_headers} (keys are `~tag/path?query`, untagged `/path?query`)
  *   POST   /__devnet/faults  {tag?, prefix?, status?, delay_ms?, body?, content_type?, height_offset?, omit_height?,
- *          rename_height?, rpc_error?: {code, data}, drop?, times?} → 201 {id,…}
+ *          rename_height?, fixed_height?, headers?, rpc_error?: {code, data}, drop?, times?} → 201 {id,…}
  *   GET    /__devnet/faults  → active faults;  DELETE /__devnet/faults[/<id>] → 204
  *   POST   /__devnet/reset   → clears counters and faults (authorizations, nodes and transactions stay) → 204
  *   GET    /__devnet/status  → {height, chain_id, namespace, bech32_prefix, native_denom, height_header}
@@ -110,9 +110,14 @@ function send(
   body: unknown,
   stamp: HeightStamp,
   contentType = "application/json",
+  extra: Record<string, string> = {},
 ): void {
   // Like a node run with CORS enabled: pages on another local port may ask it directly.
-  const headers: Record<string, string> = { "content-type": contentType, "access-control-allow-origin": "*" };
+  const headers: Record<string, string> = {
+    ...extra,
+    "content-type": contentType,
+    "access-control-allow-origin": "*",
+  };
   if (stamp) headers[stamp.header] = String(stamp.height);
   res.writeHead(status, headers);
   res.end(typeof body === "string" ? body : JSON.stringify(body));
@@ -169,7 +174,7 @@ async function handle(node: LocalNode, req: IncomingMessage, res: ServerResponse
   if (fault?.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms));
   if (fault?.drop) return void res.destroy();
   const header = HEIGHT_HEADER[fault?.rename_height ? "bare" : node.heightHeader];
-  const offset = fault?.height_offset ?? 0;
+  const offset = fault?.fixed_height !== undefined ? fault.fixed_height - ledger.height() : (fault?.height_offset ?? 0);
   const stamp = (height: number): HeightStamp => (fault?.omit_height ? null : { header, height: height + offset });
   if (fault?.body !== undefined)
     return send(res, fault.status ?? 200, fault.body, stamp(ledger.height()), fault.content_type ?? "text/html");
@@ -179,6 +184,8 @@ async function handle(node: LocalNode, req: IncomingMessage, res: ServerResponse
       fault.status,
       { code: Code.INTERNAL, message: `injected fault ${fault.status}`, details: [] },
       stamp(ledger.height()),
+      "application/json",
+      fault.headers,
     );
 
   if (pathname === "/rpc" || pathname.startsWith("/rpc/")) {

@@ -20,5 +20,9 @@ export type AppEnv = {
     missMs?: number;
     /** What the shield tier did for this request's data-center miss, or why the Worker went around it. */
     shield?: ShieldTrace;
+    /** The node that answered this request's miss and the attempts it took (`X-Edge-Upstream`, `X-Edge-Attempts`). */
+    upstream?: { origin: string; attempts: number };
+    /** Blocks the latest-state answer is below the highest height served (`X-Edge-Behind`). */
+    behind?: number;
   };
 };

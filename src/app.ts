@@ -15,6 +15,7 @@ import { answerFromMemory } from "./gateway/memory-answer";
 import { routeNotFound } from "./gateway/route-not-found";
 import { rpcRoutes } from "./gateway/rpc";
 import { RPC_ROUTE } from "./gateway/rpc/limits";
+import { gatewayViewRoutes } from "./gateway/view";
 import { sharedUpstreamHealth } from "./gateway/shield/health-link";
 import { healthReport, indexHealth } from "./http/health";
 import { log } from "./log";
@@ -38,6 +39,7 @@ export function buildApp(config: Config): Hono<AppEnv> {
     "/api/webhook": webhookRoutes(),
     "/api/onboarding-pages": customerRoutes(),
     "/api/overview": overviewRoutes(),
+    "/api/gateway": gatewayViewRoutes(),
     "/dashboard": dashboardRoutes(),
   };
   for (const [mount, routes] of Object.entries(mounts)) {

@@ -1,6 +1,8 @@
 /**
- * UpstreamHealth: the one place where what every shield saw of the LCD nodes meets. Shields report
- * their attempts and take the merged view back; `/api/health` reads it. It needs no setting: it
+ * UpstreamHealth: the one place where what every shield saw of the nodes (both faces) meets. Shields
+ * report their attempts and take the merged view back: heights (a node's lag), benches (a node's
+ * Retry-After) and last outcomes travel, latency stays each isolate's own (upstream-board.ts).
+ * `/api/health` and `/api/gateway` read it. It needs no setting: it
  * answers for every upstream it has heard of, and each reader takes the ones it is configured
  * with. Memory only: health is recent by nature, and an evicted object learns again from the
  * next reports.

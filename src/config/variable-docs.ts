@@ -21,9 +21,9 @@ export const VARIABLE_DOCS = {
   NODE_HOME: "The node's --home in printed commands (editable on the page)",
   NODE_KEYRING_BACKEND: "The node's --keyring-backend in printed commands (editable on the page)",
   NODE_CONTAINER: "Container the node runs in (docker exec), editable on the page",
-  UPSTREAM_URLS: "Comma-separated LCD (REST) base URLs, tried in order with failover",
+  UPSTREAM_URLS: "Comma-separated LCD (REST) base URLs, asked by score (this order breaks ties) with failover",
   RPC_UPSTREAM_URLS:
-    "Comma-separated CometBFT RPC base URLs behind /rpc, tried in order with failover; " +
+    "Comma-separated CometBFT RPC base URLs behind /rpc, asked by score (this order breaks ties) with failover; " +
     "unset: /rpc answers 503 and asks nothing upstream",
   SESSION_TTL_MAX_SECONDS: "Longest session life; a create asking for a later expires_at is refused",
   SESSION_RETENTION_SECONDS: "Settled sessions are deleted this long after settling",

@@ -1,6 +1,7 @@
 /**
  * The host API's routes the dashboard added, in the OpenAPI document (src/openapi/document.ts):
- * resending one event and the overview's figures. Both take a bearer key or a dashboard session.
+ * resending one event, the overview's figures and the gateway's nodes. Each takes a bearer key or a
+ * dashboard session.
  */
 import { idParam, noStore, type Json, type OpenApiParts } from "../onboardings/http/openapi-parts";
 
@@ -12,7 +13,7 @@ const eventParam = {
   description: "The event's id (its webhook-id)",
 };
 
-/** `POST /api/onboardings/{id}/events/{event}/resend` and `GET /api/overview`. */
+/** `POST /api/onboardings/{id}/events/{event}/resend`, `GET /api/overview` and `GET /api/gateway`. */
 export function dashboardPaths({ errorAnswer }: Pick<OpenApiParts, "errorAnswer">): Record<string, Json> {
   const security = [{ hostKey: [] }];
   const refusals = {
@@ -57,6 +58,24 @@ export function dashboardPaths({ errorAnswer }: Pick<OpenApiParts, "errorAnswer"
           },
           "503": errorAnswer("The index has no tables on this deployment (INDEX_NOT_READY), or HOST_API_KEYS is unset"),
           "401": refusals["401"],
+        },
+      },
+    },
+    "/api/gateway": {
+      get: {
+        tags: ["onboardings"],
+        operationId: "gatewayNodes",
+        summary: "The gateway's nodes: height, lag, latency, errors, and which are avoided and why",
+        description:
+          "Per face (rest: UPSTREAM_URLS, rpc: RPC_UPSTREAM_URLS) and node in configured order: url, height " +
+          "(reported within the last minute), behind (blocks behind the best node), latency_ms {p50, p99} of its " +
+          "recent answers (a hang counts as slow), errors_last_minute, state (serving, benched or behind), reason " +
+          "and until. With served_height, the highest latest-state height this isolate served. This isolate's " +
+          "view, merged with the shields' when the shield tier is on (docs/GATEWAY.md).",
+        security,
+        responses: {
+          "200": { description: "at, served_height, faces {rest: [Node], rpc: [Node]}", headers: noStore },
+          ...refusals,
         },
       },
     },

@@ -19,6 +19,9 @@ export interface CacheEntry {
   ttl: number;
   /** Strong validator of status and body. */
   etag: string;
+  /** The node that gave it and the attempts its round made, while the entry is the miss's own (not cached). */
+  upstream?: string;
+  attempts?: number;
 }
 
 const STATUS = "x-gateway-status";
@@ -81,6 +84,7 @@ export async function entryOf(answer: UpstreamAnswer, ttls: AnswerTtls, now: num
     storedAt: now,
     ttl,
     etag: await etagOf(answer.status, answer.body),
+    ...(answer.upstream === undefined ? {} : { upstream: answer.upstream, attempts: answer.attempts }),
   };
 }
 

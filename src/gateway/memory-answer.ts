@@ -23,7 +23,7 @@ import { entryResponse } from "./respond";
 import { callShape, keepBody, rememberedKey } from "./rpc/call-memo";
 import { RPC_EXPOSED_HEADERS, RPC_ROUTE } from "./rpc/limits";
 import { reply } from "./rpc/rpc-error";
-import { belowFloor, markServed, servedHeight } from "./served-height";
+import { blocksBehind, boundsNow, markServed, withinBounds } from "./served-height";
 import { serverTiming } from "./serving-headers";
 
 /** The answer from memory, a promise of one (a POST's body is read first), or null: the app answers. */
@@ -50,7 +50,8 @@ export function answerFromMemory(
   if (hot.route.startsWith(RPC_ROUTE))
     return method === "GET" ? rpcAnswer(request, startedAt, "-1", hot.entry, hot.route, pathOf(url), metrics) : null;
   const response = entryResponse(request, hot.entry, config, startedAt);
-  return finish(request, response, startedAt, hot.route, pathOf(url), metrics);
+  const behind = height === null ? blocksBehind(hot.entry.height) : 0;
+  return finish(request, response, startedAt, hot.route, pathOf(url), metrics, behind);
 }
 
 /** `request`: measured at the entry against the Worker's body limit (src/http/body-limit.ts), and within it. */
@@ -73,7 +74,7 @@ async function rpcCall(
 
 /** Whether a latest-state entry may be served: at or above the mark, which it then raises (served-height.ts). */
 function servable(entry: CacheEntry): boolean {
-  if (belowFloor(entry.height, servedHeight())) return false;
+  if (!withinBounds(entry.height, boundsNow())) return false;
   markServed(entry.height);
   return true;
 }
@@ -109,7 +110,7 @@ function rpcAnswer(
   metrics: AnalyticsEngineDataset | undefined,
 ): Response {
   const response = new Response(reply(id, entry.body), { headers: rpcHeadersOf(entry) });
-  return finish(request, response, startedAt, route, path, metrics);
+  return finish(request, response, startedAt, route, path, metrics, blocksBehind(entry.height));
 }
 
 /** The two headers of this request alone, and its access-log line (as src/middleware/request-context.ts prints it). */
@@ -120,10 +121,13 @@ function finish(
   route: string,
   path: string,
   metrics: AnalyticsEngineDataset | undefined,
+  behind = 0,
 ): Response {
   const requestId = requestIdOf(request);
   response.headers.set("server-timing", serverTiming("HIT", startedAt));
   response.headers.set("x-request-id", requestId);
+  // A latest-state entry served below the highest height (the floor moved down, served-height.ts) says so.
+  if (behind > 0) response.headers.set("x-edge-behind", String(behind));
   const line = {
     request_id: requestId,
     method: request.method,

@@ -33,8 +33,9 @@ export async function obtain(
   { query, ttls }: MissAsk,
   mode: ShieldMode,
   requestId?: string,
+  background?: (work: Promise<unknown>) => void,
 ): Promise<Obtained> {
-  if (!shields) return askDirect(config, query, ttls);
+  if (!shields) return askDirect(config, query, ttls, background);
   const started = Date.now();
   let outcome: ShieldOutcome;
   try {
@@ -51,7 +52,7 @@ export async function obtain(
       fault: shield.fault,
       shield_ms: shield.ms,
     });
-    return { ...(await askDirect(config, query, ttls)), shield };
+    return { ...(await askDirect(config, query, ttls, background)), shield };
   }
   // The upstreams failed for the shield: its verdict stands, so an outage costs no extra request per city.
   if (!outcome.ok) return { failure: new ApiError(outcome.error) };
@@ -61,9 +62,15 @@ export async function obtain(
   return { entry: outcome.entry, status, shield: { status: outcome.status, ms: Date.now() - started } };
 }
 
-async function askDirect(config: Config, query: UpstreamQuery, ttls: AnswerTtls): Promise<Obtained> {
+async function askDirect(
+  config: Config,
+  query: UpstreamQuery,
+  ttls: AnswerTtls,
+  background?: (work: Promise<unknown>) => void,
+): Promise<Obtained> {
   try {
-    return { entry: await entryOf(await askUpstreams(config, query), ttls, Date.now()), status: "MISS" };
+    const answer = await askUpstreams(config, query, undefined, background);
+    return { entry: await entryOf(answer, ttls, Date.now()), status: "MISS" };
   } catch (failure) {
     return { failure };
   }

@@ -7,7 +7,17 @@ import type { GatewayEnv } from "./gateway-env";
 import { HEIGHT_HEADER } from "./match";
 
 /** Headers a browser may read from a gateway answer (CORS). */
-export const EXPOSED_HEADERS = ["age", "etag", "x-cache", HEIGHT_HEADER, "server-timing", "x-request-id"];
+export const EXPOSED_HEADERS = [
+  "age",
+  "etag",
+  "x-cache",
+  HEIGHT_HEADER,
+  "server-timing",
+  "x-request-id",
+  "x-edge-upstream",
+  "x-edge-attempts",
+  "x-edge-behind",
+];
 
 /** How a cache tier served a request: an entry, or (a miss that no upstream answered) the failure to answer. */
 export type Served = { status: CacheStatus; entry: CacheEntry } | { status: "MISS"; failure: unknown };

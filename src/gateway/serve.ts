@@ -8,6 +8,7 @@
 import type { Context } from "hono";
 import { basePath, routePath } from "hono/route";
 import type { Config } from "../config";
+import { ApiError } from "../errors";
 import { queryKeys, readEntry, writeEntry, type QueryKeys } from "./cache-entry";
 import { coalesce, isInflight } from "./coalesce";
 import { freshness, servesOnError } from "./freshness";
@@ -20,7 +21,15 @@ import { respond, type Served } from "./respond";
 import { answerTtl } from "./route-table";
 import type { ShieldNamespace } from "./shield/client";
 import type { ShieldMode } from "./shield/protocol";
-import { belowFloor, everyNodeBehind, markServed, servedHeight } from "./served-height";
+import {
+  belowFloor,
+  blocksBehind,
+  boundsNow,
+  everyNodeBehind,
+  markServed,
+  noteAnswered,
+  withinBounds,
+} from "./served-height";
 import { noUpstreamAnswered } from "./upstreams";
 
 /** The handler: serves `c.var.query`. Throws the 502/504 ApiError when no answer can be given. */
@@ -29,11 +38,15 @@ export async function serveQuery(c: Context<GatewayEnv>): Promise<Response> {
   const query = c.get("query");
   const historical = query.height !== null;
   const ttls = { success: answerTtl(query.route, 200, historical), error: answerTtl(query.route, 400, historical) };
-  const floor = historical ? undefined : servedHeight();
-  const ask = { query: { upstreamPath: query.upstreamPath, height: query.height, floor }, ttls };
+  const bounds = historical ? {} : boundsNow();
+  const ask = { query: { upstreamPath: query.upstreamPath, height: query.height, ...bounds }, ttls };
   const outcome = await serveFromTiers(tiersOf(c), queryKeys(c.req.url, basePath(c), config, ask.query), ask);
   const served = recorded(c, outcome);
-  if (!historical && "entry" in served) markServed(served.entry.height);
+  if (!historical && "entry" in served) {
+    markServed(served.entry.height);
+    const behind = blocksBehind(served.entry.height);
+    if (behind > 0) c.set("behind", behind);
+  }
   return respond(c, served);
 }
 
@@ -71,7 +84,11 @@ export interface TierOutcome {
 export function recorded(c: Context<GatewayEnv>, outcome: TierOutcome): Served {
   if (outcome.missMs !== undefined) c.set("missMs", outcome.missMs);
   if (outcome.shield) c.set("shield", outcome.shield);
-  return outcome.served;
+  const served = outcome.served;
+  // A miss names the node that answered it (X-Edge-Upstream, X-Edge-Attempts).
+  if (outcome.missMs !== undefined && "entry" in served && served.entry.upstream !== undefined)
+    c.set("upstream", { origin: served.entry.upstream, attempts: served.entry.attempts ?? 1 });
+  return served;
 }
 
 /**
@@ -83,9 +100,11 @@ export async function serveFromTiers(tiers: Tiers, keys: QueryKeys, ask: MissAsk
   // Concurrent work for one key in this isolate, a background refresh or a miss, is one request beyond the data center.
   const fetchShared = (mode: ShieldMode) => coalesce(keys.cache, ctx, () => fetchAndStore(tiers, keys, ask, mode));
   const floor = ask.query.floor ?? 0;
+  // Only a latest read is held to the bounds and counts toward the 60 s of the floor (served-height.ts).
+  const latest = ask.query.floor !== undefined;
 
   const stored = await readEntry(keys.cache);
-  const cached = stored && !belowFloor(stored.height, floor) ? stored : null;
+  const cached = stored && withinBounds(stored.height, ask.query) ? stored : null;
   const state = cached ? freshness(cached, Date.now(), config) : "expired";
   if (cached && state === "fresh") {
     hotPut(keys.hot, cached, tiers.route);
@@ -100,7 +119,9 @@ export async function serveFromTiers(tiers: Tiers, keys: QueryKeys, ask: MissAsk
   const got = await fetchShared("miss").catch((failure: unknown): Obtained => ({ failure }));
   const missMs = Date.now() - started;
   const shield = got.shield;
-  // A shield's entry of its own may be below what this isolate served.
+  if (latest) noteAnswered("entry" in got ? got.entry.height : bestHeightOf(got.failure));
+  // A shield's entry of its own may be below what this isolate served (one above the ceiling the shield drops itself,
+  // and a fresh answer above it was believed by the node board: a second node reached it).
   const obtained =
     "entry" in got && belowFloor(got.entry.height, floor)
       ? { failure: everyNodeBehind(floor, `the shield answered height ${got.entry.height}`) }
@@ -114,11 +135,21 @@ export async function serveFromTiers(tiers: Tiers, keys: QueryKeys, ask: MissAsk
 /** Obtains an entry (miss.ts) and stores it, unless it is at a lower block height than the entry stored now. */
 async function fetchAndStore(tiers: Tiers, keys: QueryKeys, ask: MissAsk, mode: ShieldMode): Promise<Obtained> {
   const { config } = tiers;
-  const obtained = await obtain(config, tiers.shields, ask, mode, tiers.requestId);
+  const background = (work: Promise<unknown>) => tiers.ctx.waitUntil(work);
+  const obtained = await obtain(config, tiers.shields, ask, mode, tiers.requestId, background);
   if ("failure" in obtained) return obtained;
   // Re-read: another request or a background refresh may have stored a higher height meanwhile.
-  const { entry, kept } = newest(await readEntry(keys.cache), obtained.entry);
+  const { entry, kept } = newest(await readEntry(keys.cache), obtained.entry, ask.query.ceiling);
   await writeEntry(keys.cache, entry, config);
   hotPut(keys.hot, entry, tiers.route);
-  return { ...obtained, entry, status: kept ? "REVALIDATED" : obtained.status };
+  // A kept entry is served for this miss, which still names the node it asked.
+  const { upstream, attempts } = obtained.entry;
+  const served = kept && upstream !== undefined ? { ...entry, upstream, attempts } : entry;
+  return { ...obtained, entry: served, status: kept ? "REVALIDATED" : obtained.status };
+}
+
+/** The best height an UPSTREAM_BEHIND failure reports (every node answered below the floor), else null. */
+function bestHeightOf(failure: unknown): number | null {
+  const best = failure instanceof ApiError ? failure.metadata?.best_height : undefined;
+  return best === undefined ? null : Number(best);
 }

@@ -3,7 +3,9 @@
  * recorded on its way: X-Cache (the status the tier that answered gave, `respond()` in
  * respond.ts; BYPASS when none did), and Server-Timing with `cache`, `miss` (the wait beyond the
  * data center), `shield` (what the shield did, or `fail-open`) and `total`, readable by any
- * origin (Timing-Allow-Origin).
+ * origin (Timing-Allow-Origin); on a miss, the node that answered and the attempts it took
+ * (X-Edge-Upstream, X-Edge-Attempts); on a latest read below the highest height served, how far
+ * below (X-Edge-Behind, served-height.ts).
  */
 import type { MiddlewareHandler } from "hono";
 import { type CacheStatus, type ShieldTrace, xCache } from "./cache-status";
@@ -32,5 +34,12 @@ export function servingHeaders(): MiddlewareHandler<GatewayEnv> {
     headers.set("x-cache", xCache(status, shield));
     headers.set("server-timing", serverTiming(status, c.get("startedAt"), c.get("missMs"), shield));
     headers.set("timing-allow-origin", "*");
+    const upstream = c.get("upstream");
+    if (upstream) {
+      headers.set("x-edge-upstream", upstream.origin);
+      headers.set("x-edge-attempts", String(upstream.attempts));
+    }
+    const behind = c.get("behind");
+    if (behind) headers.set("x-edge-behind", String(behind));
   };
 }

@@ -5,6 +5,9 @@ export interface UpstreamAnswer {
   status: number;
   body: string;
   height: number | null;
+  /** The origin of the node that gave it, and the attempts its round made (`X-Edge-Upstream`, `X-Edge-Attempts`). */
+  upstream?: string;
+  attempts?: number;
 }
 
 /**

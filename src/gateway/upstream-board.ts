@@ -1,13 +1,26 @@
 /**
- * What each LCD node did lately, as one holder knows it: an edge isolate (module scope), the
- * shields of one isolate, or the shared health object that merges what every shield saw. The
- * board decides the order upstreams are asked in: not skipped and not lagging first.
+ * What each node did lately, as one holder knows it: an edge isolate (module scope), the shields of
+ * one isolate, or the shared health object that merges what every shield saw. The board scores each
+ * node and decides the order a miss asks them in (docs/GATEWAY.md, "Node choice"):
+ *
+ * - benched nodes (a 429 or 503 with Retry-After, until then) are not asked at all, except one probe
+ *   once the time is up;
+ * - nodes in step with the best recent height come before nodes more than 2 blocks behind it; a
+ *   height older than a minute judges nothing (a node not asked for a while is not "behind");
+ * - nodes skipped after a failure (UPSTREAM_COOLDOWN_MS) come last;
+ * - within each, the lower cost: the latency EWMA (a hang or a timeout counts as its full wait) plus
+ *   25 ms per error in the last minute, compared in bands that double in width from 100 ms (0-99,
+ *   100-299, 300-699 ms...) so that noise does not reorder;
+ * - the configured order breaks ties, and decides before anything is measured.
+ *
+ * What crosses isolates (`merge`) is heights, benching and the last outcome; latency is each
+ * isolate's own, since the fastest node differs from city to city.
  */
 
 /** What one upstream did lately; boards hand out copies. */
 export interface UpstreamState {
   url: string;
-  /** False while the upstream is being skipped after a failure. */
+  /** False while the upstream is being skipped after a failure or benched. */
   healthy: boolean;
   consecutiveFailures: number;
   /** Epoch ms until which the upstream is tried only after the others; 0 when not skipped. */
@@ -17,7 +30,29 @@ export interface UpstreamState {
   lastError: string | null;
   /** Last block height it answered a read of the latest state with. */
   lastHeight: number | null;
+  /** When it reported `lastHeight`. */
+  heightAt: number | null;
   lastCheckedAt: number | null;
+  /** Epoch ms until which it is asked nothing (its Retry-After); 0 when not benched. */
+  benchedUntil: number;
+  /** Why it is benched, e.g. "429, Retry-After 10 s". */
+  benchReason: string | null;
+  /** The holder's latency figures and errors in the last minute at this snapshot (for other holders' views). */
+  p50Ms: number | null;
+  p99Ms: number | null;
+  errorsLastMinute: number;
+}
+
+/** One node as `GET /api/gateway` shows it (docs/GATEWAY.md). */
+export interface NodeView {
+  url: string;
+  height: number | null;
+  behind: number | null;
+  latency_ms: { p50: number | null; p99: number | null };
+  errors_last_minute: number;
+  state: "serving" | "benched" | "behind";
+  reason: string | null;
+  until: string | null;
 }
 
 /** One attempt's outcome as the board records it. */
@@ -27,22 +62,70 @@ export interface AttemptOutcome {
   height?: number | null;
   /** Why the attempt failed; absent when the answer was used. */
   error?: string;
+  /** For a 429 or 503 with Retry-After: how long the node asked to be left alone. */
+  retryAfterMs?: number;
 }
 
-/** Blocks an upstream may trail the highest recently seen height and still be asked first. */
+/** Blocks an upstream may trail the highest recently seen height and still count as in step. */
 const MAX_LAG_BLOCKS = 2;
-/** How long a height counts as "recently seen". */
+/** How long a height counts as "recently reported". */
 const HEIGHT_MEMORY_MS = 60_000;
+/** Longest bench a node's Retry-After can ask for. */
+const MAX_BENCH_MS = 300_000;
+/** Weight of the newest latency in the EWMA. */
+const EWMA_WEIGHT = 0.3;
+/** A node's latency figures not refreshed for this long are forgotten: it is asked again as unmeasured. */
+const LATENCY_MEMORY_MS = 300_000;
+/** Latencies kept per node for its percentiles. */
+const SAMPLES = 50;
+/**
+ * What one error in the last minute adds to a node's cost: one error does not move a fast node out of
+ * its band (the cooldown skips it meanwhile), errors that repeat do.
+ */
+const ERROR_COST_MS = 25;
+const ERROR_WINDOW_MS = 60_000;
+/** Costs within one band count as equal: the configured order decides between them. */
+const BAND_MS = 100;
+
+interface NodeRecord extends Omit<UpstreamState, "p50Ms" | "p99Ms" | "errorsLastMinute"> {
+  ewmaMs: number | null;
+  latencyAt: number;
+  samples: number[];
+  errorTimes: number[];
+  /** A benched node's one probe is out. */
+  probing: boolean;
+  /** The last height it reported, believed or not, and when: what a second node may confirm. */
+  reportedHeight: number | null;
+  reportedAt: number;
+  /** What the last other holder measured, shown when this one has no figures of its own. */
+  reported: { p50: number | null; p99: number | null; errors: number };
+  /** Misses this node was asked first for, and hedges sent because it was slow. */
+  misses: number;
+  hedges: number;
+}
+
+const percentile = (sorted: readonly number[], p: number): number | null =>
+  sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+
+/** The latency and error figures of one node in one isolate (`/api/gateway`). */
+export interface NodeFigures {
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+  errorsLastMinute: number;
+  /** Blocks behind the best recent height, when its own height is recent. */
+  behind: number | null;
+}
 
 export class UpstreamBoard {
-  private readonly states = new Map<string, UpstreamState>();
+  private readonly states = new Map<string, NodeRecord>();
 
   /** Forgets everything (tests start from nothing). */
   reset(): void {
     this.states.clear();
   }
 
-  private stateOf(url: string): UpstreamState {
+  private stateOf(url: string): NodeRecord {
     let state = this.states.get(url);
     if (!state) {
       state = {
@@ -54,19 +137,48 @@ export class UpstreamBoard {
         lastLatencyMs: null,
         lastError: null,
         lastHeight: null,
+        heightAt: null,
         lastCheckedAt: null,
+        benchedUntil: 0,
+        benchReason: null,
+        ewmaMs: null,
+        latencyAt: 0,
+        samples: [],
+        errorTimes: [],
+        probing: false,
+        reportedHeight: null,
+        reportedAt: 0,
+        reported: { p50: null, p99: null, errors: 0 },
+        misses: 0,
+        hedges: 0,
       };
       this.states.set(url, state);
     }
     return state;
   }
 
-  /** Copies of the states of `urls`, `healthy` as of `now`. */
+  /** Copies of the shared states of `urls`, `healthy` as of `now`. */
   snapshot(urls: readonly string[], now = Date.now()): UpstreamState[] {
     return urls.map((url) => {
-      const state = { ...this.stateOf(url) };
-      state.healthy = state.skippedUntil <= now;
-      return state;
+      const s = this.stateOf(url);
+      const figures = this.figures(url, [url], now);
+      return {
+        p50Ms: figures.p50,
+        p99Ms: figures.p99,
+        errorsLastMinute: figures.errorsLastMinute,
+        url,
+        healthy: s.skippedUntil <= now && s.benchedUntil <= now,
+        consecutiveFailures: s.consecutiveFailures,
+        skippedUntil: s.skippedUntil,
+        lastStatus: s.lastStatus,
+        lastLatencyMs: s.lastLatencyMs,
+        lastError: s.lastError,
+        lastHeight: s.lastHeight,
+        heightAt: s.heightAt,
+        lastCheckedAt: s.lastCheckedAt,
+        benchedUntil: s.benchedUntil,
+        benchReason: s.benchReason,
+      };
     });
   }
 
@@ -76,60 +188,227 @@ export class UpstreamBoard {
   }
 
   /**
-   * Order to try: not skipped and not lagging, then lagging, then skipped ones as a last resort; given order within
-   * each.
+   * The figures of `url` as of `now`: its latency percentiles, errors in the last minute and lag. With no
+   * latency of its own, the holder shows what the last reporting holder measured (`merge`).
    */
-  order(urls: readonly string[], now = Date.now()): string[] {
-    const highest = this.highestRecentHeight(urls, now);
-    const rank = (url: string) => {
-      const s = this.stateOf(url);
-      if (s.skippedUntil > now) return 2;
-      return s.lastHeight !== null && s.lastHeight < highest - MAX_LAG_BLOCKS ? 1 : 0;
+  figures(url: string, urls: readonly string[], now = Date.now()): NodeFigures {
+    const s = this.stateOf(url);
+    const sorted = this.freshSamples(s, now).toSorted((a, b) => a - b);
+    const best = this.bestRecentHeight(urls, now);
+    const height = this.recentHeight(s, now);
+    const own = sorted.length > 0;
+    const errors = s.errorTimes.filter((t) => now - t < ERROR_WINDOW_MS).length;
+    return {
+      p50: own ? percentile(sorted, 0.5) : s.reported.p50,
+      p95: percentile(sorted, 0.95),
+      p99: own ? percentile(sorted, 0.99) : s.reported.p99,
+      errorsLastMinute: Math.max(errors, s.reported.errors),
+      behind: height === null || best === null ? null : Math.max(0, best - height),
     };
-    return urls
-      .map((url, i) => ({ url, i, r: rank(url) }))
-      .sort((a, b) => a.r - b.r || a.i - b.i)
-      .map((x) => x.url);
   }
 
-  /** Records one attempt; a failure skips the upstream for `cooldownMs`. */
+  /**
+   * The order to ask `urls` in (see the top of this file); benched nodes are left out, except one
+   * probe once their time is up.
+   */
+  order(urls: readonly string[], now = Date.now()): string[] {
+    const best = this.bestRecentHeight(urls, now) ?? 0;
+    const ranked: { url: string; i: number; tier: number; band: number }[] = [];
+    urls.forEach((url, i) => {
+      const s = this.stateOf(url);
+      if (s.benchedUntil > now || (s.benchReason !== null && s.probing)) return;
+      const height = this.recentHeight(s, now);
+      const tier = s.skippedUntil > now ? 2 : height !== null && height < best - MAX_LAG_BLOCKS ? 1 : 0;
+      ranked.push({ url, i, tier, band: Math.floor(Math.log2(1 + this.cost(s, now) / BAND_MS)) });
+    });
+    return ranked.sort((a, b) => a.tier - b.tier || a.band - b.band || a.i - b.i).map((x) => x.url);
+  }
+
+  /** A node's cost in ms: its latency EWMA (none measured recently: 0) and its recent errors. */
+  private cost(s: NodeRecord, now: number): number {
+    const latency = s.ewmaMs !== null && now - s.latencyAt < LATENCY_MEMORY_MS ? s.ewmaMs : 0;
+    return latency + ERROR_COST_MS * s.errorTimes.filter((t) => now - t < ERROR_WINDOW_MS).length;
+  }
+
+  /** Marks an attempt begun on `url`: a benched node whose time is up has its one probe out. */
+  begin(url: string, now = Date.now()): void {
+    const s = this.stateOf(url);
+    if (s.benchReason !== null && s.benchedUntil <= now) s.probing = true;
+  }
+
+  /** Counts a miss that asked `url` first. */
+  countMiss(url: string): void {
+    this.stateOf(url).misses += 1;
+  }
+
+  /**
+   * Whether a hedge may be sent because `url` is slow: at most 10% of the misses it was asked first
+   * for (one to start with), so the score, not the hedge, moves traffic off a node that keeps hanging.
+   */
+  mayHedge(url: string): boolean {
+    const s = this.stateOf(url);
+    return s.hedges < 1 + s.misses / 10;
+  }
+
+  countHedge(url: string): void {
+    this.stateOf(url).hedges += 1;
+  }
+
+  /** How long to wait for `url` before a hedge: about its p95, at least 150 ms, at most 1 s (unmeasured: 1 s). */
+  hedgeDelay(url: string, now = Date.now()): number {
+    const p95 = this.figures(url, [url], now).p95;
+    return Math.min(1000, Math.max(150, p95 ?? 1000));
+  }
+
+  /**
+   * Records one attempt; a failure skips the upstream for `cooldownMs`, a Retry-After benches it for
+   * that long (at most 5 minutes).
+   */
   record(url: string, outcome: AttemptOutcome, cooldownMs: number, now = Date.now()): void {
     const s = this.stateOf(url);
     s.lastStatus = outcome.status;
     s.lastLatencyMs = outcome.ms;
     s.lastCheckedAt = now;
-    if (outcome.height != null) s.lastHeight = outcome.height;
+    s.ewmaMs = s.ewmaMs === null ? outcome.ms : s.ewmaMs + EWMA_WEIGHT * (outcome.ms - s.ewmaMs);
+    s.latencyAt = now;
+    s.samples.push(outcome.ms);
+    if (s.samples.length > SAMPLES) s.samples.shift();
+    s.probing = false;
+    if (outcome.height != null) {
+      s.lastHeight = outcome.height;
+      s.heightAt = now;
+    }
     if (outcome.error) {
       s.lastError = outcome.error;
       s.consecutiveFailures += 1;
       s.skippedUntil = now + cooldownMs;
       s.healthy = cooldownMs === 0;
+      s.errorTimes = [...s.errorTimes.filter((t) => now - t < ERROR_WINDOW_MS), now];
+      if (outcome.retryAfterMs !== undefined) {
+        const ms = Math.min(MAX_BENCH_MS, Math.max(0, outcome.retryAfterMs));
+        s.benchedUntil = now + ms;
+        s.benchReason = `${outcome.status}, Retry-After ${Math.ceil(ms / 1000)} s`;
+      }
     } else {
       s.lastError = null;
       s.consecutiveFailures = 0;
       s.skippedUntil = 0;
       s.healthy = true;
+      s.benchedUntil = 0;
+      s.benchReason = null;
     }
   }
 
-  /** Takes what another holder saw: per upstream, the later observation wins; a known height is never forgotten. */
+  /** Measures an abandoned attempt (a hedge answered first): slow for as long as it was waited for, not an error. */
+  recordSlow(url: string, ms: number, now = Date.now()): void {
+    const s = this.stateOf(url);
+    s.ewmaMs = s.ewmaMs === null ? ms : s.ewmaMs + EWMA_WEIGHT * (Math.max(ms, s.ewmaMs) - s.ewmaMs);
+    s.latencyAt = now;
+    s.samples.push(ms);
+    if (s.samples.length > SAMPLES) s.samples.shift();
+    s.probing = false;
+  }
+
+  /**
+   * Whether `height`, reported by `url`, is past belief: above `ceiling` (the mark's, served-height.ts)
+   * and more than 1,000 blocks past every other node's last report. Its report is kept either way, so
+   * that a second node reaching it makes it believed.
+   */
+  beyondBelief(url: string, height: number, ceiling: number | undefined, urls: readonly string[], now = Date.now()) {
+    const s = this.stateOf(url);
+    s.reportedHeight = height;
+    s.reportedAt = now;
+    if (ceiling === undefined || height <= ceiling) return false;
+    return urls.every((other) => {
+      if (other === url) return true;
+      const o = this.stateOf(other);
+      return o.reportedHeight === null || now - o.reportedAt >= HEIGHT_MEMORY_MS || height - o.reportedHeight > 1000;
+    });
+  }
+
+  /** Whether `url` reported the best recent height of `urls`: its "not found" is final. */
+  atTop(url: string, urls: readonly string[], now = Date.now()): boolean {
+    const height = this.recentHeight(this.stateOf(url), now);
+    return height !== null && height >= (this.bestRecentHeight(urls, now) ?? 0);
+  }
+
+  /**
+   * Takes what another holder saw: per upstream, the later observation wins (its last outcome, its
+   * skip and its bench), a later height wins, and a bench still running is kept. Latency is not
+   * taken: it is this holder's own.
+   */
   merge(states: readonly UpstreamState[]): void {
     for (const seen of states) {
       const mine = this.stateOf(seen.url);
+      if ((seen.heightAt ?? 0) > (mine.heightAt ?? 0)) {
+        mine.lastHeight = seen.lastHeight;
+        mine.heightAt = seen.heightAt;
+      }
+      if (seen.benchedUntil > mine.benchedUntil) {
+        mine.benchedUntil = seen.benchedUntil;
+        mine.benchReason = seen.benchReason;
+      }
       if (seen.lastCheckedAt === null || (mine.lastCheckedAt !== null && mine.lastCheckedAt >= seen.lastCheckedAt))
         continue;
-      this.states.set(seen.url, { ...seen, lastHeight: seen.lastHeight ?? mine.lastHeight });
+      mine.lastStatus = seen.lastStatus;
+      mine.lastLatencyMs = seen.lastLatencyMs;
+      mine.lastError = seen.lastError;
+      mine.consecutiveFailures = seen.consecutiveFailures;
+      mine.skippedUntil = seen.skippedUntil;
+      mine.healthy = seen.healthy;
+      mine.lastCheckedAt = seen.lastCheckedAt;
+      mine.reported = { p50: seen.p50Ms, p99: seen.p99Ms, errors: seen.errorsLastMinute };
+      // A later success ends a bench another holder still carries.
+      if (seen.lastError === null && seen.benchedUntil === 0) {
+        mine.benchedUntil = 0;
+        mine.benchReason = null;
+      }
     }
   }
 
-  /** The highest height any of `urls` answered with in the last minute. */
-  private highestRecentHeight(urls: readonly string[], now: number): number {
-    let highest = 0;
-    for (const url of urls) {
+  /**
+   * What `GET /api/gateway` shows of `urls` as of `now`: benched while a Retry-After or a failure's
+   * cooldown keeps it out of turn, behind when more than 2 blocks behind the best recent height,
+   * else serving.
+   */
+  view(urls: readonly string[], now = Date.now()): NodeView[] {
+    return urls.map((url): NodeView => {
       const s = this.stateOf(url);
-      if (s.lastHeight !== null && s.lastCheckedAt !== null && now - s.lastCheckedAt < HEIGHT_MEMORY_MS)
-        highest = Math.max(highest, s.lastHeight);
+      const figures = this.figures(url, urls, now);
+      const configured = new URL(url);
+      const base = {
+        url: `${configured.origin}${configured.pathname.replace(/\/$/, "")}`,
+        height: this.recentHeight(s, now),
+        behind: figures.behind,
+        latency_ms: { p50: figures.p50, p99: figures.p99 },
+        errors_last_minute: figures.errorsLastMinute,
+      };
+      if (s.benchedUntil > now)
+        return { ...base, state: "benched", reason: s.benchReason, until: new Date(s.benchedUntil).toISOString() };
+      if (s.skippedUntil > now)
+        return { ...base, state: "benched", reason: s.lastError, until: new Date(s.skippedUntil).toISOString() };
+      if (figures.behind !== null && figures.behind > MAX_LAG_BLOCKS)
+        return { ...base, state: "behind", reason: `${figures.behind} blocks behind`, until: null };
+      return { ...base, state: "serving", reason: null, until: null };
+    });
+  }
+
+  /** The node's height when reported within the last minute, else null. */
+  private recentHeight(s: NodeRecord, now: number): number | null {
+    return s.lastHeight !== null && s.heightAt !== null && now - s.heightAt < HEIGHT_MEMORY_MS ? s.lastHeight : null;
+  }
+
+  /** The highest height any of `urls` reported in the last minute, or null. */
+  bestRecentHeight(urls: readonly string[], now = Date.now()): number | null {
+    let best: number | null = null;
+    for (const url of urls) {
+      const height = this.recentHeight(this.stateOf(url), now);
+      if (height !== null && (best === null || height > best)) best = height;
     }
-    return highest;
+    return best;
+  }
+
+  private freshSamples(s: NodeRecord, now: number): number[] {
+    return now - s.latencyAt < LATENCY_MEMORY_MS ? s.samples : [];
   }
 }

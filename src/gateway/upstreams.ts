@@ -6,9 +6,9 @@
 import type { Config } from "../config";
 import { ApiError, badGateway, gatewayTimeout } from "../errors";
 import { readRpcAnswer } from "./rpc/answer";
-import { belowFloor, everyNodeBehind } from "./served-height";
+import { BOGUS_BLOCKS, belowFloor, everyNodeBehind } from "./served-height";
 import type { ReadAnswer, UpstreamAnswer } from "./upstream-answer";
-import { UpstreamBoard, type UpstreamState } from "./upstream-board";
+import { type NodeView, UpstreamBoard, type UpstreamState } from "./upstream-board";
 import { errorText } from "../log";
 
 /** The settings an upstream round needs. */
@@ -37,6 +37,8 @@ export interface UpstreamQuery {
    * An answer below it is asked again of the next node; absent for a pinned read.
    */
   floor?: number;
+  /** For a read of the latest state: the height above which no answer is believed (served-height.ts). */
+  ceiling?: number;
 }
 
 /** The base URLs that serve `query`'s face. */
@@ -57,6 +59,18 @@ export function resetUpstreamHealth(): void {
 /** A cheap snapshot of every configured upstream's recent state in this isolate (for `/api/health`). */
 export function upstreamHealth(config: Pick<Config, "upstreamUrls">, now = Date.now()): UpstreamState[] {
   return isolateBoard.snapshot(config.upstreamUrls, now);
+}
+
+/**
+ * The nodes of `urls` as `GET /api/gateway` shows them: this isolate's view, with the shared one
+ * (what the shields saw, null when off or away) merged in, later observations winning.
+ */
+export function nodeViews(urls: readonly string[], shared: UpstreamState[] | null, now = Date.now()): NodeView[] {
+  if (!shared) return isolateBoard.view(urls, now);
+  const board = new UpstreamBoard();
+  board.merge(isolateBoard.everyKnown(now));
+  board.merge(shared);
+  return board.view(urls, now);
 }
 
 /**
@@ -96,20 +110,41 @@ function readRestAnswer(status: number, contentType: string | null, body: string
   return failure ? { failure } : { answer: { status, body, height } };
 }
 
+/**
+ * Milliseconds a 429 or 503 asks to be left alone for (`Retry-After` in seconds or as an HTTP date), else undefined.
+ * @internal Exported for its tests only.
+ */
+export function retryAfterMs(status: number, value: string | null, now = Date.now()): number | undefined {
+  if ((status !== 429 && status !== 503) || value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Why an attempt ended before its answer: its own timeout, or a hedge that answered first. */
+const TIMED_OUT = "timeout";
+const ABANDONED = "abandoned";
+
+/**
+ * One request to one node, recorded on the board whatever happens: an abandoned one (a hedge won)
+ * is measured as slow, for as long as it was waited for.
+ */
 async function attempt(
   config: UpstreamSettings,
   board: UpstreamBoard,
   url: string,
   query: UpstreamQuery,
   timeoutMs: number,
+  controller: AbortController,
 ): Promise<Attempt> {
   const started = Date.now();
-  const signal = AbortSignal.timeout(timeoutMs);
+  const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
   try {
     const response = await fetch(`${url}${query.upstreamPath}`, {
       headers: upstreamHeaders(config, query.height),
       redirect: "manual",
-      signal,
+      signal: controller.signal,
     });
     const headerHeight = heightOf(response.headers);
     // The body is read whole before anything reaches the client, so a failure here still fails over.
@@ -120,18 +155,34 @@ async function attempt(
       ? readRpcAnswer(status, body, query.rpc.pinned)
       : readRestAnswer(status, response.headers.get("content-type"), body, headerHeight);
     if ("failure" in read) {
-      board.record(url, { status, ms, error: read.failure }, config.upstreamCooldownMs);
+      const retryAfter = retryAfterMs(status, response.headers.get("retry-after"));
+      board.record(url, { status, ms, error: read.failure, retryAfterMs: retryAfter }, config.upstreamCooldownMs);
       return { failure: read.failure, timedOut: false };
     }
     // A historical answer's height is the one asked for: it says nothing about how far the node has synced.
     const pinned = query.height !== null || query.rpc?.pinned;
-    board.record(url, { status, ms, height: pinned ? null : read.answer.height }, config.upstreamCooldownMs);
+    const height = pinned ? null : read.answer.height;
+    const bogus = height !== null && board.beyondBelief(url, height, query.ceiling, upstreamUrlsOf(config, query));
+    if (bogus) {
+      const failure = `answered height ${height}, more than ${BOGUS_BLOCKS} blocks past every other`;
+      board.record(url, { status, ms, error: failure }, config.upstreamCooldownMs);
+      return { failure, timedOut: false };
+    }
+    board.record(url, { status, ms, height }, config.upstreamCooldownMs);
     return read;
   } catch (err) {
-    const timedOut = signal.aborted;
+    const ms = Date.now() - started;
+    if (controller.signal.reason === ABANDONED) {
+      board.recordSlow(url, ms);
+      return { failure: "abandoned: another node answered first", timedOut: false };
+    }
+    const timedOut = controller.signal.reason === TIMED_OUT;
     const failure = timedOut ? `no answer within ${timeoutMs} ms` : `unreachable (${errorText(err)})`;
-    board.record(url, { status: null, ms: Date.now() - started, error: failure }, config.upstreamCooldownMs);
+    // A hang counts as slow: its whole wait is its latency.
+    board.record(url, { status: null, ms, error: failure }, config.upstreamCooldownMs);
     return { failure, timedOut };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -145,61 +196,127 @@ function isJson(contentType: string | null, body: string): boolean {
   }
 }
 
+/** An attempt under way: its node and the promise of its result. */
+interface InFlight {
+  url: string;
+  startedAt: number;
+  controller: AbortController;
+  result: Promise<{ flight: InFlight; attempt: Attempt }>;
+}
+
+const sleep = (ms: number) => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<"hedge">((resolve) => {
+    timer = setTimeout(() => resolve("hedge"), Math.max(0, ms));
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+};
+
 /**
- * One upstream round: asks the upstreams in the board's order until one answers with a usable 2xx
- * or 4xx, within the per-attempt timeout and the total budget, recording each attempt on the
- * board. An answer below `query.floor` (a lagging node's) is asked again of the next node; a
- * -32603 too, and served when no later node answers better. Throws a 504 when time ran out (or
- * every attempt timed out), a 502 when every node answered below the floor (UPSTREAM_BEHIND),
- * otherwise a 502 naming what each upstream did.
+ * One upstream round: asks the upstreams in the board's order (upstream-board.ts) until one answers
+ * with a usable 2xx or 4xx, within the per-attempt timeout and the total budget, recording each
+ * attempt on the board. When the chosen node has not answered within its hedge delay (about its
+ * p95, 150 ms to 1 s), the next node is asked too, at most once per round and for at most 10% of
+ * the node's misses; the first good answer wins and the other request is abandoned (measured in
+ * `background` when given). An answer
+ * below `query.floor` (a lagging node's) is asked again of the next node; a -32603 too, unless the
+ * node is at the best known height (its "not found" is final), and served when no later node
+ * answers better. Throws a 504 when time ran out (or every attempt timed out), a 502 when every
+ * node answered below the floor (UPSTREAM_BEHIND), otherwise a 502 naming what each upstream did.
  */
 export async function askUpstreams(
   config: UpstreamSettings,
   query: UpstreamQuery,
   board: UpstreamBoard = isolateBoard,
+  background?: (work: Promise<unknown>) => void,
 ): Promise<UpstreamAnswer> {
   const started = Date.now();
   const deadline = started + config.upstreamBudgetMs;
   const failures: string[] = [];
   let allTimedOut = true;
-  let behind = false;
+  let bestBelow: number | null = null;
   /** A -32603 answer, served when no later node answers better. */
   let kept: UpstreamAnswer | null = null;
   const floor = query.floor ?? 0;
   const urls = upstreamUrlsOf(config, query);
-  for (const url of board.order(urls, started)) {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) break;
-    const result = await attempt(config, board, url, query, Math.min(config.upstreamTimeoutMs, remaining));
-    // Named by position in UPSTREAM_URLS: the URL itself may be a private provider's.
-    const name = `upstream #${urls.indexOf(url) + 1}`;
-    if ("answer" in result) {
+  const order = board.order(urls, started);
+  if (order[0] !== undefined) board.countMiss(order[0]);
+  const pending: InFlight[] = [];
+  let next = 0;
+  let attempts = 0;
+  let hedged = false;
+  const launch = (url: string) => {
+    board.begin(url);
+    attempts++;
+    const controller = new AbortController();
+    const flight = { url, startedAt: Date.now(), controller } as InFlight;
+    const timeout = Math.min(config.upstreamTimeoutMs, deadline - Date.now());
+    flight.result = attempt(config, board, url, query, timeout, controller).then((a) => ({ flight, attempt: a }));
+    pending.push(flight);
+  };
+  try {
+    for (;;) {
+      if (pending.length === 0) {
+        if (next >= order.length || deadline - Date.now() <= 0) break;
+        launch(order[next++]!);
+      }
+      const primary = pending[0]!;
+      const hedge =
+        !hedged && pending.length === 1 && next < order.length && board.mayHedge(primary.url)
+          ? sleep(board.hedgeDelay(primary.url) - (Date.now() - primary.startedAt))
+          : null;
+      const settled = await Promise.race([...pending.map((f) => f.result), ...(hedge ? [hedge.promise] : [])]);
+      hedge?.cancel();
+      if (settled === "hedge") {
+        hedged = true;
+        board.countHedge(primary.url);
+        launch(order[next++]!);
+        continue;
+      }
+      const { flight, attempt: result } = settled;
+      pending.splice(pending.indexOf(flight), 1);
+      // Named by position in UPSTREAM_URLS: the URL itself may be a private provider's.
+      const name = `upstream #${urls.indexOf(flight.url) + 1}`;
+      if ("failure" in result) {
+        failures.push(`${name} ${result.failure}`);
+        allTimedOut &&= result.timedOut;
+        continue;
+      }
       allTimedOut = false;
       const height = result.answer.height;
-      if (result.askNext) {
-        kept ??= result.answer;
+      if (result.askNext && !board.atTop(flight.url, urls)) {
+        kept ??= withSource(result.answer, flight.url, attempts);
         failures.push(`${name} ${result.askNext}`);
       } else if (belowFloor(height, floor)) {
-        behind = true;
+        bestBelow = Math.max(bestBelow ?? 0, height!);
         failures.push(`${name} answered height ${height}`);
-      } else return result.answer;
-      continue;
+      } else return withSource(result.answer, flight.url, attempts);
     }
-    failures.push(`${name} ${result.failure}`);
-    allTimedOut &&= result.timedOut;
+  } finally {
+    // The slower request of a hedged pair is abandoned: its answer is not used, but it runs on to its timeout in the
+    // background to be measured (a hang then counts as slow). With nowhere to run on, it stops, measured as slow.
+    for (const flight of pending) {
+      if (background) background(flight.result);
+      else flight.controller.abort(ABANDONED);
+    }
   }
   if (kept) return kept;
   const message = failures.join("; ") || "no upstream could be tried";
-  if (behind) throw everyNodeBehind(floor, message);
+  if (bestBelow !== null) throw everyNodeBehind(floor, message, bestBelow);
   const budgetSpent = Date.now() >= deadline;
   if (budgetSpent || (allTimedOut && failures.length > 0)) {
     throw gatewayTimeout("UPSTREAM_TIMEOUT", `No upstream answered in time: ${message}`, {
-      attempts: String(failures.length),
+      attempts: String(attempts),
     });
   }
   throw badGateway("UPSTREAM_UNAVAILABLE", `No upstream gave a usable answer: ${message}`, {
-    attempts: String(failures.length),
+    attempts: String(attempts),
   });
+}
+
+/** `answer` with the node that gave it (its origin only: a provider's key may be in its path) and the attempts. */
+function withSource(answer: UpstreamAnswer, url: string, attempts: number): UpstreamAnswer {
+  return { ...answer, upstream: new URL(url).origin, attempts };
 }
 
 /**

@@ -71,6 +71,37 @@ describe("shared upstream health", () => {
     await Promise.all(background);
   });
 
+  it("carries a node's Retry-After to every isolate: a second one asks it nothing while it is benched", async () => {
+    const [a, b] = [tag(), tag()];
+    const settings = settingsFor([a, b], { UPSTREAM_COOLDOWN_MS: "0" });
+    await fault({ tag: a, status: 429, headers: { "retry-after": "10" }, times: 1 });
+    const [frankfurt, tokyo] = [new HealthLink(), new HealthLink()];
+    const first = balances();
+    expect((await frankfurt.ask(env.UPSTREAM_HEALTH, settings, latest(first), () => undefined)).status).toBe(200);
+    expect([await count(a, first), await count(b, first)]).toEqual([1, 1]);
+    const second = balances();
+    expect((await tokyo.ask(env.UPSTREAM_HEALTH, settings, latest(second), () => undefined)).status).toBe(200);
+    expect([await count(a, second), await count(b, second)]).toEqual([0, 1]);
+  });
+
+  it("carries a node's lag to every isolate: a second one asks the node in step first", async () => {
+    const [a, b] = [tag(), tag()];
+    const settings = settingsFor([a, b], { UPSTREAM_COOLDOWN_MS: "0" });
+    const [frankfurt, tokyo] = [new HealthLink(), new HealthLink()];
+    const first = balances();
+    await fault({ tag: a, prefix: first, status: 500 });
+    await frankfurt.ask(env.UPSTREAM_HEALTH, settings, latest(first), () => undefined); // b reports its height
+    const second = balances();
+    await fault({ tag: a, prefix: second, height_offset: -50 });
+    await frankfurt.ask(env.UPSTREAM_HEALTH, settings, latest(second), () => undefined); // a reports 50 behind
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 1000); // frankfurt's next round reports what it saw
+    await frankfurt.ask(env.UPSTREAM_HEALTH, settings, latest(balances()), () => undefined);
+    const third = balances();
+    expect((await tokyo.ask(env.UPSTREAM_HEALTH, settings, latest(third), () => undefined)).status).toBe(200);
+    expect([await count(a, third), await count(b, third)]).toEqual([0, 1]);
+  });
+
   it("exchanges with the health object at most once a second while nothing changes", async () => {
     const settings = settingsFor([tag()]);
     const link = new HealthLink();

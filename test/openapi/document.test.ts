@@ -38,6 +38,7 @@ describe("GET /api/openapi.json", () => {
         "/api/events",
         "/api/webhook/retry",
         "/api/overview",
+        "/api/gateway",
       ].includes(p);
     expect(Object.keys(doc.paths).filter((p) => !own(p))).toHaveLength(GATEWAY_ROUTES.length);
     expect(Object.keys(doc.paths)).toContain("/api/onboardings/{id}/events");

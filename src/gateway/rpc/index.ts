@@ -19,7 +19,7 @@ import { hotFresh } from "../hot-cache";
 import { HEIGHT_HEADER } from "../match";
 import { publicCors } from "../public-cors";
 import { recorded, serveFromTiers, tiersOf } from "../serve";
-import { belowFloor, markServed, servedHeight } from "../served-height";
+import { blocksBehind, boundsNow, markServed, withinBounds } from "../served-height";
 import { servingHeaders } from "../serving-headers";
 import { callShape, keptBody, rememberCall } from "./call-memo";
 import { RPC_EXPOSED_HEADERS, RPC_MAX_BATCH, RPC_ROUTE } from "./limits";
@@ -35,6 +35,8 @@ interface Answered {
   height: number | null;
   /** The hot key of the entry that answered. */
   key?: string;
+  /** Blocks a latest-state answer is below the highest height served (`X-Edge-Behind`). */
+  behind?: number;
 }
 
 type RpcContext = Context<GatewayEnv>;
@@ -132,10 +134,10 @@ async function answerCall(c: RpcContext, table: AbciTable, call: unknown): Promi
   }
   const query = { upstreamPath: prepared.upstreamPath, height: null, rpc: { pinned: prepared.pinned } };
   const keys = queryKeys(c.req.url, RPC_ROUTE, c.get("config"), query);
-  const floor = prepared.pinned ? undefined : servedHeight();
+  const bounds = prepared.pinned ? {} : boundsNow();
   const hot = hotFresh(keys.hot, c.get("startedAt"));
-  if (hot && !belowFloor(hot.height, floor ?? 0)) return { ...fromEntry(idJson, "HIT", hot), key: keys.hot };
-  const ask = { query: { ...query, floor }, ttls: prepared.ttls };
+  if (hot && withinBounds(hot.height, bounds)) return { ...fromEntry(idJson, "HIT", hot), key: keys.hot };
+  const ask = { query: { ...query, ...bounds }, ttls: prepared.ttls };
   const served = recorded(c, await serveFromTiers(tiersOf(c), keys, ask));
   if ("entry" in served) return { ...fromEntry(idJson, served.status, served.entry), key: keys.hot };
   const why = served.failure instanceof Error ? served.failure.message : String(served.failure);
@@ -145,12 +147,14 @@ async function answerCall(c: RpcContext, table: AbciTable, call: unknown): Promi
 /** A pinned answer's entry has no height (rpc/answer.ts), so only a latest-state answer raises the mark. */
 function fromEntry(idJson: string, cache: CacheStatus, entry: CacheEntry): Answered {
   markServed(entry.height);
-  return { text: reply(idJson, entry.body), cache, height: entry.height };
+  return { text: reply(idJson, entry.body), cache, height: entry.height, behind: blocksBehind(entry.height) };
 }
 
 /** The reply (a batch in the caller's order); X-Cache is HIT only when every call was one, the height the highest. */
 function send(c: RpcContext, answers: Answered[], batch: boolean): Response {
   c.set("cache", answers.find((a) => a.cache !== "HIT")?.cache ?? "HIT");
+  const behind = Math.max(...answers.map((a) => a.behind ?? 0));
+  if (behind > 0) c.set("behind", behind);
   const heights = answers.map((a) => a.height ?? 0);
   const height = Math.max(...heights);
   const headers: Record<string, string> = { "content-type": "application/json" };

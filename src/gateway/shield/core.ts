@@ -10,7 +10,7 @@ import type { ApiError, ErrorSpec } from "../../errors";
 import { entryOf, type CacheEntry } from "../cache-entry";
 import { freshness, keepSeconds, servesOnError, type StaleWindows } from "../freshness";
 import { newest } from "../height-rule";
-import { belowFloor } from "../served-height";
+import { withinBounds } from "../served-height";
 import { noUpstreamAnswered, type UpstreamAnswer } from "../upstreams";
 import type { ShieldAsk, ShieldOutcome } from "./protocol";
 
@@ -79,7 +79,7 @@ export class ShieldCore {
   /** The entry held, unless it is below the height the asker already served. */
   private servable(ask: ShieldAsk): CacheEntry | null {
     const entry = this.held;
-    return entry && !belowFloor(entry.height, ask.query.floor ?? 0) ? entry : null;
+    return entry && withinBounds(entry.height, ask.query) ? entry : null;
   }
 
   /** The one upstream round in flight, started by `ask` when none is. */
@@ -93,7 +93,7 @@ export class ShieldCore {
   private async fetchAndKeep(ask: ShieldAsk): Promise<Round> {
     const answer = await this.host.upstream(ask);
     const fresh = await entryOf(answer, ask.ttls, this.host.now());
-    const { entry, kept } = newest(this.held, fresh);
+    const { entry, kept } = newest(this.held, fresh, ask.query.ceiling);
     this.held = entry;
     await this.host.save(entry, keepSeconds(entry.ttl, this.windows));
     return { entry, kept };

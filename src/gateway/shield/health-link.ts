@@ -1,7 +1,8 @@
 /**
  * Upstream health shared across isolates and cities: the shields of an isolate ask the upstreams
  * in the order their board gives, and keep that board in step with the one health object, so a
- * node found failing or lagging by one shield is asked last by every other. The health object is
+ * node found failing or lagging by one shield is asked last by every other, and one benched by a
+ * Retry-After is asked by none until its time is up. The health object is
  * advisory: when it is slow or away, a shield goes on with what it knows.
  */
 import type { UpstreamHealth } from "../../../durable-objects/gateway/UpstreamHealth";
@@ -61,7 +62,7 @@ export class HealthLink {
     const before = this.board.snapshot(urls);
     let answer: UpstreamAnswer | undefined;
     try {
-      answer = await askUpstreams(settings, query, this.board);
+      answer = await askUpstreams(settings, query, this.board, background);
       return answer;
     } finally {
       const after = this.board.snapshot(urls);

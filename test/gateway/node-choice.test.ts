@@ -1,0 +1,248 @@
+/**
+ * Which node a miss asks (docs/GATEWAY.md, "Node choice"): the best score in the isolate, a hedge
+ * when the chosen node is slow, a node's Retry-After kept, a not-found final at the top, and every
+ * miss naming its node. Nodes are devnet mounts with set delays and faults (devnet/faults.ts);
+ * requests are counted per node, never timed. The board's own rules are read with its `now`.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { UpstreamBoard } from "../../src/gateway/upstream-board";
+import { retryAfterMs } from "../../src/gateway/upstreams";
+import { errorReason } from "../helpers/sessions";
+import { DEVNET, NEVER_MS, fault, freshAddress, gateway, json, tag, upstreamRequests, type Gateway } from "./helpers";
+
+afterEach(() => vi.useRealTimers());
+
+const balances = () => `/cosmos/bank/v1beta1/balances/${freshAddress()}`;
+const count = (t: string, path = "") => upstreamRequests(`~${t}${path}`);
+const ownOrigin = () => ({ origin: `https://${tag()}.edge.test` });
+
+describe("nodes chosen by what they measure", () => {
+  it("sends a 400 ms node listed first at most 10% of 20 misses when a 20 ms node is listed second", async () => {
+    const [slow, fast] = [tag(), tag()];
+    const gw = gateway([slow, fast], {}, ownOrigin());
+    await fault({ tag: slow, delay_ms: 400 });
+    await fault({ tag: fast, delay_ms: 20 });
+    for (let i = 0; i < 20; i++) expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
+    const [toSlow, toFast] = [await count(slow), await count(fast)];
+    expect(toSlow + toFast).toBe(20);
+    expect(toSlow).toBeLessThanOrEqual(20 * 0.1);
+  });
+
+  it("asks in the configured order before anything is measured, and between nodes alike", async () => {
+    const [a, b] = [tag(), tag()];
+    const gw = gateway([a, b], {}, ownOrigin());
+    for (let i = 0; i < 5; i++) expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
+    expect([await count(a), await count(b)]).toEqual([5, 0]);
+  });
+
+  const board = (t0: number) => {
+    const b = new UpstreamBoard();
+    b.record("https://a", { status: 200, ms: 10, height: 1000 }, 0, t0);
+    b.record("https://b", { status: 200, ms: 10, height: 1050 }, 0, t0);
+    return b;
+  };
+
+  it("asks a node more than 2 blocks behind the best recent height after the nodes in step", () => {
+    const t0 = 1_000_000;
+    expect(board(t0).order(["https://a", "https://b"], t0)).toEqual(["https://b", "https://a"]);
+    const twoBehind = new UpstreamBoard();
+    twoBehind.record("https://a", { status: 200, ms: 10, height: 1048 }, 0, t0);
+    twoBehind.record("https://b", { status: 200, ms: 10, height: 1050 }, 0, t0);
+    expect(twoBehind.order(["https://a", "https://b"], t0)).toEqual(["https://a", "https://b"]);
+    const threeBehind = new UpstreamBoard();
+    threeBehind.record("https://a", { status: 200, ms: 10, height: 1047 }, 0, t0);
+    threeBehind.record("https://b", { status: 200, ms: 10, height: 1050 }, 0, t0);
+    expect(threeBehind.order(["https://a", "https://b"], t0)).toEqual(["https://b", "https://a"]);
+  });
+
+  it("does not count a node behind forever: a height older than a minute judges nothing", () => {
+    const t0 = 1_000_000;
+    const b = board(t0);
+    // b keeps answering, a is not asked: a's height is a minute old and no longer says it is behind.
+    b.record("https://b", { status: 200, ms: 10, height: 1080 }, 0, t0 + 59_000);
+    expect(b.order(["https://a", "https://b"], t0 + 59_000)).toEqual(["https://b", "https://a"]);
+    b.record("https://b", { status: 200, ms: 10, height: 1081 }, 0, t0 + 60_000);
+    expect(b.order(["https://a", "https://b"], t0 + 60_000)).toEqual(["https://a", "https://b"]);
+    expect(b.figures("https://a", ["https://a", "https://b"], t0 + 60_000).behind).toBeNull();
+  });
+
+  it("counts a hang as slow: a node that timed out is asked after one that answers", () => {
+    const b = new UpstreamBoard();
+    b.record("https://a", { status: null, ms: 4000, error: "no answer within 4000 ms" }, 0, 1000);
+    b.record("https://b", { status: 200, ms: 20 }, 0, 1000);
+    expect(b.order(["https://a", "https://b"], 2000)).toEqual(["https://b", "https://a"]);
+  });
+});
+
+describe("tails cut by a hedge", () => {
+  it("asks the next node when the first hangs, within the budget a hang alone would spend", async () => {
+    const [a, b] = [tag(), tag()];
+    // Without a hedge, the hang would spend the whole budget on a and answer 504.
+    const gw = gateway([a, b], { UPSTREAM_TIMEOUT_MS: "1000", UPSTREAM_BUDGET_MS: "1000" }, ownOrigin());
+    expect((await gw.fetch(`/api${balances()}`)).status).toBe(200); // a answers: measured fast
+    for (let i = 0; i < 6; i++) {
+      const path = balances();
+      if (i % 3 === 0) await fault({ tag: a, prefix: path, delay_ms: NEVER_MS });
+      const response = await gw.fetch(`/api${path}`);
+      expect(response.status).toBe(200);
+      // The abandoned request runs on to its timeout, to be measured.
+      await gw.settle();
+    }
+    // The one hang was cut by a hedge to b; from then on a's score (the hang measured as slow) sends misses to b.
+    expect(await count(a)).toBe(2);
+    expect(await count(b)).toBe(6);
+  });
+
+  it("hedges at most once per miss: a third node is asked only after both fail", async () => {
+    const [a, b, c] = [tag(), tag(), tag()];
+    const gw = gateway([a, b, c], { UPSTREAM_TIMEOUT_MS: "10000", UPSTREAM_BUDGET_MS: "10000" }, ownOrigin());
+    const path = balances();
+    await fault({ tag: a, prefix: path, delay_ms: 300, status: 500 });
+    await fault({ tag: b, prefix: path, delay_ms: 300, status: 500 });
+    expect((await gw.fetch(`/api${path}`)).headers.get("x-edge-attempts")).toBe("3");
+    expect([await count(a, path), await count(b, path), await count(c, path)]).toEqual([1, 1, 1]);
+  });
+
+  it("sends one hedge, not two: with the first two nodes hanging, the third is not asked within the budget", async () => {
+    const [a, b, c] = [tag(), tag(), tag()];
+    const gw = gateway([a, b, c], { UPSTREAM_TIMEOUT_MS: "1000", UPSTREAM_BUDGET_MS: "1000" }, ownOrigin());
+    expect((await gw.fetch(`/api${balances()}`)).status).toBe(200); // a answers: measured fast
+    const path = balances();
+    await fault({ tag: a, prefix: path, delay_ms: NEVER_MS });
+    await fault({ tag: b, prefix: path, delay_ms: NEVER_MS });
+    expect((await gw.fetch(`/api${path}`)).status).toBe(504);
+    expect([await count(a, path), await count(b, path), await count(c, path)]).toEqual([1, 1, 0]);
+  });
+
+  it("hedges at most 10% of a node's misses (one to start with)", () => {
+    const b = new UpstreamBoard();
+    for (let i = 0; i < 20; i++) b.countMiss("https://a");
+    for (let i = 0; i < 3; i++) {
+      expect(b.mayHedge("https://a")).toBe(true);
+      b.countHedge("https://a");
+    }
+    expect(b.mayHedge("https://a")).toBe(false);
+  });
+
+  it("waits about the node's p95 before hedging: at least 150 ms, at most 1 s", () => {
+    const b = new UpstreamBoard();
+    expect(b.hedgeDelay("https://a", 0)).toBe(1000); // nothing measured yet
+    for (let i = 0; i < 20; i++) b.record("https://a", { status: 200, ms: 10 }, 0, 0);
+    expect(b.hedgeDelay("https://a", 0)).toBe(150);
+    for (let i = 0; i < 20; i++) b.record("https://b", { status: 200, ms: i < 18 ? 100 : 600 }, 0, 0);
+    expect(b.hedgeDelay("https://b", 0)).toBe(600);
+    for (let i = 0; i < 20; i++) b.record("https://c", { status: 200, ms: 3000 }, 0, 0);
+    expect(b.hedgeDelay("https://c", 0)).toBe(1000);
+  });
+});
+
+describe("a node's limits kept", () => {
+  async function benched(status: number, retryAfter: string): Promise<[Gateway, string, string]> {
+    const [a, b] = [tag(), tag()];
+    const gw = gateway([a, b], { UPSTREAM_COOLDOWN_MS: "0" }, ownOrigin());
+    await fault({ tag: a, status, headers: { "retry-after": retryAfter }, times: 1 });
+    expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
+    expect([await count(a), await count(b)]).toEqual([1, 1]);
+    return [gw, a, b];
+  }
+
+  it("asks a node whose 429 said Retry-After: 10 nothing for 10 s, then one probe, then serves it again", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const t0 = Date.now();
+    const [gw, a, b] = await benched(429, "10");
+    vi.setSystemTime(t0 + 9_900);
+    // Not even as a last resort: b failing answers 502 rather than ask a.
+    await fault({ tag: b, status: 500, times: 1 });
+    expect((await gw.fetch(`/api${balances()}`)).status).toBe(502);
+    expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
+    expect([await count(a), await count(b)]).toEqual([1, 3]);
+    vi.setSystemTime(t0 + 10_000);
+    expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
+    expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
+    expect([await count(a), await count(b)]).toEqual([3, 3]);
+  });
+
+  it("reads a 503's Retry-After as an HTTP date too", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const t0 = Date.now();
+    const [gw, a] = await benched(503, new Date(Math.ceil(t0 / 1000) * 1000 + 20_000).toUTCString());
+    vi.setSystemTime(t0 + 19_000);
+    expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
+    expect(await count(a)).toBe(1);
+  });
+
+  it("benches for at most 5 minutes, whatever Retry-After asks", () => {
+    const b = new UpstreamBoard();
+    b.record("https://a", { status: 429, ms: 5, error: "answered 429", retryAfterMs: 3_600_000 }, 0, 0);
+    const [state] = b.snapshot(["https://a"], 0);
+    expect(state).toMatchObject({ benchedUntil: 5 * 60_000, benchReason: "429, Retry-After 300 s" });
+    expect(b.order(["https://a"], 5 * 60_000 - 1)).toEqual([]);
+    expect(b.order(["https://a"], 5 * 60_000)).toEqual(["https://a"]);
+  });
+
+  it("reads Retry-After in seconds or as an HTTP date, only on a 429 or a 503", () => {
+    const now = Date.UTC(2026, 0, 1);
+    expect(retryAfterMs(429, "10", now)).toBe(10_000);
+    expect(retryAfterMs(503, new Date(now + 30_000).toUTCString(), now)).toBe(30_000);
+    expect(retryAfterMs(500, "10", now)).toBeUndefined();
+    expect(retryAfterMs(429, "soon", now)).toBeUndefined();
+    expect(retryAfterMs(429, null, now)).toBeUndefined();
+  });
+});
+
+describe("a not-found is final at the top", () => {
+  const rpcCall = (gw: Gateway, method: string, params: Record<string, unknown> = {}) =>
+    gw
+      .fetch("/rpc", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      })
+      .then((r) => json<{ result?: unknown; error?: { code: number; data: string } }>(r));
+
+  it("serves a tx look-up of an unknown hash from one node when every node is level", async () => {
+    const [a, b] = [tag(), tag()];
+    const urls = [a, b].map((t) => `${DEVNET}/~${t}/rpc`).join(",");
+    const gw = gateway([tag()], { RPC_UPSTREAM_URLS: urls, UPSTREAM_COOLDOWN_MS: "0" }, ownOrigin());
+    await fault({ tag: a, prefix: "/rpc/abci_info", status: 502, times: 1 });
+    expect((await rpcCall(gw, "abci_info")).result).toBeDefined(); // b reports its height
+    expect((await rpcCall(gw, "status")).result).toBeDefined(); // then a, at the same height or later
+    const hash = btoa(String.fromCharCode(...Array(32).fill(0xcd)));
+    expect((await rpcCall(gw, "tx", { hash })).error).toMatchObject({ code: -32603 });
+    expect([await count(a, "/rpc/tx"), await count(b, "/rpc/tx")]).toEqual([1, 0]);
+  });
+});
+
+describe("every answer says where it came from", () => {
+  it("names the node and the attempts of a REST miss, and lets a browser read them", async () => {
+    const [a, b] = [tag(), tag()];
+    const gw = gateway([a, b], {}, ownOrigin());
+    const path = balances();
+    await fault({ tag: a, prefix: path, status: 500 });
+    const miss = await gw.fetch(`/api${path}`);
+    expect(miss.headers.get("x-edge-upstream")).toBe(new URL(DEVNET).origin);
+    expect(miss.headers.get("x-edge-attempts")).toBe("2");
+    expect(miss.headers.get("server-timing")).toMatch(/miss;dur=/);
+    expect(miss.headers.get("access-control-expose-headers")).toContain("x-edge-upstream");
+    const hit = await gw.fetch(`/api${path}`);
+    expect(hit.headers.get("x-cache")).toBe("HIT");
+    expect(hit.headers.get("x-edge-upstream")).toBeNull();
+  });
+
+  it("names the node of an RPC miss", async () => {
+    const urls = `${DEVNET}/~${tag()}/rpc`;
+    const gw = gateway([tag()], { RPC_UPSTREAM_URLS: urls }, ownOrigin());
+    const miss = await gw.fetch("/rpc/abci_info");
+    expect(miss.headers.get("x-edge-upstream")).toBe(new URL(DEVNET).origin);
+    expect(miss.headers.get("x-edge-attempts")).toBe("1");
+    expect(miss.headers.get("access-control-expose-headers")).toContain("x-edge-attempts");
+  });
+
+  it("says why every node failed, by position, when none answered", async () => {
+    const gw = gateway([tag()], {}, ownOrigin());
+    const path = balances();
+    await fault({ prefix: path, status: 500 });
+    const response = await gw.fetch(`/api${path}`);
+    expect(await errorReason(response)).toBe("UPSTREAM_UNAVAILABLE");
+  });
+});

@@ -222,6 +222,14 @@ function row(scenario: string, worker: string, outcome: Outcome): string {
   return `| ${scenario} | ${worker} | ${outcome.misses.length} (${failed}) | ${shares} | ${latencies.p50.toFixed(0)} ms | ${latencies.p99.toFixed(0)} ms | ${perMiss} | ${ms(outcome.leaveMs)} | ${ms(outcome.rejoinMs)} | ${named} |`;
 }
 
+/** This tree's figures over the baseline's, taken in the same run. */
+function ratioRow(scenario: string, mine: Outcome, base: Outcome): string {
+  const [a, b] = [mine, base].map((o) => summarize(o.misses.map((m) => m.ms)));
+  const perMiss = (o: Outcome) => o.asked.reduce((x, y) => x + y, 0) / o.misses.length;
+  const ratio = (x: number, y: number) => `${(x / y).toFixed(2)}×`;
+  return `| ${scenario} | ${ratio(a!.p50, b!.p50)} | ${ratio(a!.p99, b!.p99)} | ${ratio(perMiss(mine), perMiss(base))} |`;
+}
+
 try {
   const settings = readWorkerSettings();
   bundle = buildWorker();
@@ -238,6 +246,7 @@ try {
   const sockets = baseline ? [...SOCKETS, BASELINE_SOCKET] : SOCKETS;
   const loadAverage = loadavg()[0]!.toFixed(1);
   const rows: string[] = [];
+  const ratios: string[] = [];
   for (const scenario of SCENARIOS) {
     // A fresh process per scenario: each isolate starts knowing nothing of the nodes.
     workerd = await startWorkerd(binary.path, configPath, sockets);
@@ -245,13 +254,16 @@ try {
       ...(baseline ? [[`as at ${baseline.commit}`, workerd.urls[BASELINE_SOCKET]!] as [string, string]] : []),
       ["this tree", workerd.urls.edge!],
     ];
+    const outcomes: Outcome[] = [];
     for (const [label, edge] of targets) {
       if (!prefix)
         prefix = ((await (await fetch(`${edge}/api/config`)).json()) as { bech32_prefix: string }).bech32_prefix;
       const outcome = await scenario.run(edge, fakes.nodes);
+      outcomes.push(outcome);
       rows.push(row(scenario.name, label, outcome));
       console.log(rows.at(-1));
     }
+    if (outcomes.length === 2) ratios.push(ratioRow(scenario.name, outcomes[1]!, outcomes[0]!));
     await workerd.stop();
     workerd = undefined;
   }
@@ -271,7 +283,15 @@ scenario against it first.`
 | scenario | Worker | misses (not 200) | node-1 / node-2 share of node requests | miss p50 | miss p99 | upstream requests per miss | node-1 left after | node-1 rejoined after | misses naming their node |
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
-
+${
+  baseline
+    ? `
+| scenario | miss p50, this tree ÷ as at ${baseline.commit} | miss p99 | upstream requests per miss |
+|---|---|---|---|
+${ratios.join("\n")}
+`
+    : ""
+}
 Shares count the requests each node received (a hedge or a failover asks both), for "slow first" from the 21st
 miss on. "Left after" is from the fault's start to node-1's last request before a second with none; "rejoined
 after" from the fault's end (the 429's 10 s, the hang's 6 s, the lag's 8 s) to its next request: negative means it

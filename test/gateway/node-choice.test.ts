@@ -103,7 +103,7 @@ describe("tails cut by a hedge", () => {
     expect([await count(a, path), await count(b, path), await count(c, path)]).toEqual([1, 1, 1]);
   });
 
-  it("sends one hedge, not two: with the first two nodes hanging, the third is not asked within the budget", async () => {
+  it("sends one hedge, not two: with the first two nodes hanging, the third is not asked in time", async () => {
     const [a, b, c] = [tag(), tag(), tag()];
     const gw = gateway([a, b, c], { UPSTREAM_TIMEOUT_MS: "1000", UPSTREAM_BUDGET_MS: "1000" }, ownOrigin());
     expect((await gw.fetch(`/api${balances()}`)).status).toBe(200); // a answers: measured fast
@@ -169,6 +169,17 @@ describe("a node's limits kept", () => {
     vi.setSystemTime(t0 + 19_000);
     expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
     expect(await count(a)).toBe(1);
+  });
+
+  it("sends one probe when the time is up: no other request while it is out", () => {
+    const b = new UpstreamBoard();
+    b.record("https://a", { status: 429, ms: 5, error: "answered 429", retryAfterMs: 10_000 }, 0, 0);
+    expect(b.order(["https://a", "https://b"], 9_999)).toEqual(["https://b"]);
+    expect(b.order(["https://a", "https://b"], 10_000)).toEqual(["https://a", "https://b"]);
+    b.begin("https://a", 10_000);
+    expect(b.order(["https://a", "https://b"], 10_001)).toEqual(["https://b"]);
+    b.record("https://a", { status: 200, ms: 5 }, 0, 10_050);
+    expect(b.order(["https://a", "https://b"], 10_051)).toEqual(["https://a", "https://b"]);
   });
 
   it("benches for at most 5 minutes, whatever Retry-After asks", () => {

@@ -127,7 +127,9 @@ describe.each(WIDTHS)("the Gateway tab at $name", ({ name, viewport }) => {
       p50: "—",
       why: "50 blocks behind",
     });
+    // The snapshot's time, and the period docs/HOSTS.md states: every 5 s while shown.
     await expect.poll(() => page.getByRole("status").first().textContent()).toContain("17:31:55 UTC");
+    expect(await page.getByRole("status").first().textContent()).toContain("looks again every 5 s");
     // Each cell says what it is: the column's name at 1280 px, the line's label on a phone.
     const labelShown = await page
       .locator("tr.node td")

@@ -13,7 +13,9 @@
  * It reports per scenario: the share of the nodes' requests each node got, miss p50/p99, upstream requests per
  * miss, and when node-1 left (its last request before a second without any, from the fault's start) and rejoined
  * (its first request after that gap, from the fault's end). `BENCH_BASELINE=<git ref>` runs the Worker as built
- * at that commit beside it in the same process and the same scenarios: before/after in one run. Writes
+ * at that commit beside it in the same process and the same scenarios: before/after in one run.
+ * `BENCH_SCENARIO=<words>` runs only the scenarios named so; `BENCH_WATCH_S=<s>` watches each timed one that
+ * long after its fault ends. Writes
  * docs/PERFORMANCE.md (section "nodes").
  */
 import { toBech32 } from "@cosmjs/encoding";
@@ -36,6 +38,10 @@ const BASELINE = process.env.BENCH_BASELINE;
 const DEADLINE_MS = BASELINE ? 420_000 : 240_000;
 /** A node not asked for this long has left the rotation. */
 const GAP_MS = 1_000;
+/** `BENCH_WATCH_S=<s>`: each timed scenario runs on this long after its fault ends (to see a slow rejoin). */
+const WATCH_MS = Number(process.env.BENCH_WATCH_S ?? 0) * 1000;
+/** `BENCH_SCENARIO=<words>`: only the scenarios whose name contains them. */
+const ONLY = process.env.BENCH_SCENARIO;
 
 interface Miss {
   ms: number;
@@ -106,6 +112,7 @@ async function timeline(
   faultMs: number,
   clear: () => void,
 ): Promise<Outcome> {
+  if (WATCH_MS > 0) durationMs = 2_000 + faultMs + WATCH_MS;
   const started = Date.now();
   const pending: Promise<Miss>[] = [];
   let faultAt = 0;
@@ -247,7 +254,7 @@ try {
   const loadAverage = loadavg()[0]!.toFixed(1);
   const rows: string[] = [];
   const ratios: string[] = [];
-  for (const scenario of SCENARIOS) {
+  for (const scenario of SCENARIOS.filter((s) => !ONLY || s.name.includes(ONLY))) {
     // A fresh process per scenario: each isolate starts knowing nothing of the nodes.
     workerd = await startWorkerd(binary.path, configPath, sockets);
     const targets: [string, string][] = [

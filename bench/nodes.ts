@@ -15,8 +15,7 @@
  * (its first request after that gap, from the fault's end). `BENCH_BASELINE=<git ref>` runs the Worker as built
  * at that commit beside it in the same process and the same scenarios: before/after in one run.
  * `BENCH_SCENARIO=<words>` runs only the scenarios named so; `BENCH_WATCH_S=<s>` watches each timed one that
- * long after its fault ends. Writes
- * docs/PERFORMANCE.md (section "nodes").
+ * long after its fault ends (either: nothing written). Writes docs/PERFORMANCE.md (section "nodes").
  */
 import { toBech32 } from "@cosmjs/encoding";
 import { randomBytes } from "node:crypto";
@@ -304,7 +303,8 @@ miss on. "Left after" is from the fault's start to node-1's last request before 
 after" from the fault's end (the 429's 10 s, the hang's 6 s, the lag's 8 s) to its next request: negative means it
 was asked again before the fault ended. The machine is shared and noisy: compare rows within one run.
 `;
-  writeReportSection("nodes", markdown);
+  // A filtered or longer-watched run is a look, not the report's figures.
+  if (!ONLY && WATCH_MS === 0) writeReportSection("nodes", markdown);
   console.log(markdown);
 } finally {
   clearTimeout(watchdog);

@@ -27,6 +27,21 @@ export default defineConfig({
           HOST_WEBHOOK_TIMEOUT_MS: "2000",
           INDEX_MIGRATIONS: await readD1Migrations("./migrations"),
         },
+        // A metrics dataset that keeps the points it is given, which the local GATEWAY_METRICS does not
+        // (test/middleware/metrics-double.js): the metrics tests run the app with it as GATEWAY_METRICS, and
+        // METRICS_POINTS reads the points back.
+        serviceBindings: {
+          METRICS_DATASET: { name: "gateway-metrics", entrypoint: "MetricsDataset" },
+          METRICS_POINTS: "gateway-metrics",
+        },
+        workers: [
+          {
+            name: "gateway-metrics",
+            modules: true,
+            scriptPath: "./test/middleware/metrics-double.js",
+            compatibilityDate: "2026-11-09",
+          },
+        ],
       },
     })),
   ],

@@ -47,7 +47,9 @@ const bodyLimit: EntryMiddleware = (request, env, ctx, next) => {
 const memoryTier =
   (config: Config): EntryMiddleware =>
   (request, env, ctx, next) => {
-    const memory = isOverBodyLimit(request) ? null : answerFromMemory(request, config);
+    const memory = isOverBodyLimit(request)
+      ? null
+      : answerFromMemory(request, config, (env as Partial<Env> | undefined)?.GATEWAY_METRICS);
     if (memory === null) return next(request, env, ctx);
     if (memory instanceof Response) return memory;
     return memory.then((answered) => answered ?? next(request, env, ctx));

@@ -1,12 +1,13 @@
 /**
  * The host's dashboard (public/dashboard/): the session check first, then the sign-in or the
- * views, chosen by the location's hash (#/, #/new, #/onboardings/<id>, #/webhook). Everything it
+ * views, chosen by the location's hash (#/, #/new, #/onboardings/<id>, #/webhook, #/gateway). Everything it
  * shows comes from the host API with the session cookie; every text is set as text.
  */
 import { el, show } from "../dom.ts";
 import { call, whenSignedOut } from "./api.ts";
 import { showCreate } from "./create.ts";
 import { showDetail } from "./detail.ts";
+import { showGateway } from "./gateway.ts";
 import { firstPage, showList } from "./list.ts";
 import { showOverview } from "./overview.ts";
 import { showSignIn } from "./sign-in.ts";
@@ -32,6 +33,7 @@ function route(first?: ReturnType<typeof firstPage>): void {
   if (detail) void showDetail(main, detail[1]!);
   else if (hash === "#/new") showCreate(main);
   else if (hash === "#/webhook") void showOverview(main, session.webhook_configured);
+  else if (hash === "#/gateway") showGateway(main);
   else showList(main, first);
 }
 

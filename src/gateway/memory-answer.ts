@@ -10,10 +10,11 @@
  *   (rpc/call-memo.ts); a URI-style call: its URL, as for REST.
  *
  * The answer carries what the pipeline would write (CORS, X-Cache, Server-Timing, the request
- * id) and prints the same access-log line.
+ * id), prints the same access-log line and writes the same metrics data point.
  */
 import type { Config } from "../config";
 import { log } from "../log";
+import { writeRequestPoint } from "../middleware/metrics";
 import { pathOf, requestIdOf } from "../middleware/request-context";
 import type { CacheEntry } from "./cache-entry";
 import { hotHit } from "./hot-cache";
@@ -26,14 +27,18 @@ import { blocksBehind, boundsNow, markServed, withinBounds } from "./served-heig
 import { serverTiming } from "./serving-headers";
 
 /** The answer from memory, a promise of one (a POST's body is read first), or null: the app answers. */
-export function answerFromMemory(request: Request, config: Config): Response | Promise<Response | null> | null {
+export function answerFromMemory(
+  request: Request,
+  config: Config,
+  metrics?: AnalyticsEngineDataset,
+): Response | Promise<Response | null> | null {
   const method = request.method;
   const startedAt = Date.now();
   // Read once: each read of a Request's url is a string made anew by the runtime.
   const url = request.url;
   if (method === "POST") {
     const path = pathOf(url);
-    return path === RPC_ROUTE || path === `${RPC_ROUTE}/` ? rpcCall(request, startedAt, url, path) : null;
+    return path === RPC_ROUTE || path === `${RPC_ROUTE}/` ? rpcCall(request, startedAt, url, path, metrics) : null;
   }
   if (method !== "GET" && method !== "HEAD") return null;
   const height = request.headers.get(HEIGHT_HEADER);
@@ -43,19 +48,25 @@ export function answerFromMemory(request: Request, config: Config): Response | P
   if (height === null && !servable(hot.entry)) return null;
   // A URI-style RPC call: the JSON-RPC answer CometBFT gives it, with the id -1.
   if (hot.route.startsWith(RPC_ROUTE))
-    return method === "GET" ? rpcAnswer(request, startedAt, "-1", hot.entry, hot.route, pathOf(url)) : null;
+    return method === "GET" ? rpcAnswer(request, startedAt, "-1", hot.entry, hot.route, pathOf(url), metrics) : null;
   const response = entryResponse(request, hot.entry, config, startedAt);
   const behind = height === null ? blocksBehind(hot.entry.height) : 0;
-  return finish(request, response, startedAt, hot.route, pathOf(url), behind);
+  return finish(request, response, startedAt, hot.route, pathOf(url), metrics, behind);
 }
 
 /** `request`: measured at the entry against the Worker's body limit (src/http/body-limit.ts), and within it. */
-async function rpcCall(request: Request, startedAt: number, url: string, path: string): Promise<Response | null> {
+async function rpcCall(
+  request: Request,
+  startedAt: number,
+  url: string,
+  path: string,
+  metrics: AnalyticsEngineDataset | undefined,
+): Promise<Response | null> {
   const body = await request.text();
   const shape = callShape(url.slice(0, url.indexOf("/", 8)), body);
   const key = shape && rememberedKey(shape.rest);
   const hot = key ? hotHit(key, startedAt) : null;
-  if (hot && servable(hot.entry)) return rpcAnswer(request, startedAt, shape!.id, hot.entry, RPC_ROUTE, path);
+  if (hot && servable(hot.entry)) return rpcAnswer(request, startedAt, shape!.id, hot.entry, RPC_ROUTE, path, metrics);
   // Kept only for the router: an answer from memory needs it no more.
   keepBody(request, body);
   return null;
@@ -96,9 +107,10 @@ function rpcAnswer(
   entry: CacheEntry,
   route: string,
   path: string,
+  metrics: AnalyticsEngineDataset | undefined,
 ): Response {
   const response = new Response(reply(id, entry.body), { headers: rpcHeadersOf(entry) });
-  return finish(request, response, startedAt, route, path, blocksBehind(entry.height));
+  return finish(request, response, startedAt, route, path, metrics, blocksBehind(entry.height));
 }
 
 /** The two headers of this request alone, and its access-log line (as src/middleware/request-context.ts prints it). */
@@ -108,6 +120,7 @@ function finish(
   startedAt: number,
   route: string,
   path: string,
+  metrics: AnalyticsEngineDataset | undefined,
   behind = 0,
 ): Response {
   const requestId = requestIdOf(request);
@@ -115,17 +128,19 @@ function finish(
   response.headers.set("x-request-id", requestId);
   // A latest-state entry served below the highest height (the floor moved down, served-height.ts) says so.
   if (behind > 0) response.headers.set("x-edge-behind", String(behind));
-  log("info", "request", {
+  const line = {
     request_id: requestId,
     method: request.method,
     route,
     path,
     status: response.status,
-    cache: "HIT",
+    cache: "HIT" as const,
     shield: null,
     miss_ms: null,
     duration_ms: Date.now() - startedAt,
     colo: (request.cf as { colo?: string } | undefined)?.colo ?? null,
-  });
+  };
+  log("info", "request", line);
+  writeRequestPoint(metrics, line, null);
   return response;
 }

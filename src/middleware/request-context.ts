@@ -4,12 +4,14 @@ import type { AppEnv } from "../app-env";
 import type { Config } from "../config";
 import type { ShieldTrace } from "../gateway/cache-status";
 import { log, type LogLevel } from "../log";
+import { writeRequestPoint } from "./metrics";
 
 /**
  * Gives every request its configuration, its arrival time and a request id (Cloudflare's ray id
  * when there is one), returns the id in `x-request-id` so a user's report can be found in the
  * logs, and prints one structured JSON access-log line per request (Workers Logs indexes its
- * fields) from the values the handlers left in the context.
+ * fields) from the values the handlers left in the context, and the same facts as one metrics data
+ * point (./metrics.ts).
  */
 export function requestContext(config: Config): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -22,6 +24,7 @@ export function requestContext(config: Config): MiddlewareHandler<AppEnv> {
     setHeader(c, "x-request-id", requestId);
     const { level, ...line } = accessLogLine(c, Date.now() - startedAt);
     log(level, "request", line);
+    writeRequestPoint(c.env.GATEWAY_METRICS, line, c.res.headers.get("x-edge-upstream"));
   };
 }
 

@@ -67,6 +67,7 @@ const BINDINGS = [
   "SESSION_CREATE_LIMITER",
   "DASHBOARD_SIGN_IN_LIMITER",
   "LIVE_OPEN_LIMITER",
+  "GATEWAY_METRICS",
   "ASSETS",
   "CF_VERSION_METADATA",
   "PAIRING_SESSIONS",
@@ -202,6 +203,8 @@ export class World implements PlatformHooks {
       SESSION_CREATE_LIMITER: new SimRateLimiter(kernel, 30, 60_000),
       DASHBOARD_SIGN_IN_LIMITER: new SimRateLimiter(kernel, 10, 60_000),
       LIVE_OPEN_LIMITER: new SimRateLimiter(kernel, 120, 60_000),
+      // Workers Analytics Engine takes points without an answer: nothing of the run depends on them.
+      GATEWAY_METRICS: { writeDataPoint: () => undefined },
       ASSETS: { fetch: async () => new Response("not found", { status: 404 }) },
       CF_VERSION_METADATA: { id: "simulation", tag: "simulation", timestamp: new Date(start).toISOString() },
       PAIRING_SESSIONS: this.sessions,

@@ -9,13 +9,15 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { LiveFeed } from "../../durable-objects/live/LiveFeed";
 import type { NewBlockValue } from "../../src/gateway/live/block-events";
 import { HeightSequencer } from "../../src/gateway/live/height-sequencer";
 
 /** The most heights backfilled after a jump (docs/GATEWAY.md). */
 const MAX_BACKFILL = 100;
+/** How long one read of a missed height may take before it counts as failed (docs/GATEWAY.md). */
+const BACKFILL_READ_MS = 15_000;
 /** Tries of a missed height before the subscriptions are cancelled (docs/GATEWAY.md). */
 const BACKFILL_TRIES = 3;
 
@@ -32,7 +34,11 @@ const withStorage = <T>(body: (storage: DurableObjectStorage) => Promise<T>) =>
   runInDurableObject(feeds.get(feeds.idFromName(`seq-${crypto.randomUUID()}`)), (_feed, state) => body(state.storage));
 
 /** A sequencer on `storage` (a new one stands for the feed started again), recording what it does. */
-async function sequencer(storage: DurableObjectStorage, unreadable = new Set<number>()) {
+async function sequencer(
+  storage: DurableObjectStorage,
+  unreadable = new Set<number>(),
+  unanswered = new Set<number>(),
+) {
   const published: number[] = [];
   const cancelled: string[] = [];
   const backfilled: number[] = [];
@@ -40,6 +46,7 @@ async function sequencer(storage: DurableObjectStorage, unreadable = new Set<num
     backfill: async (height) => {
       backfilled.push(height);
       if (unreadable.has(height)) throw new Error(`block ${height}: no node answered`);
+      if (unanswered.has(height)) return new Promise<never>(() => undefined);
       return blockAt(height);
     },
     publish: (batch) => published.push(batch.height),
@@ -130,5 +137,32 @@ describe("the live feed's heights", () => {
       expect(after.backfilled).toEqual([]);
       expect(after.published).toEqual([80]);
       expect(after.cancelled).toEqual([]);
+    }));
+
+  it(`counts a read that never answers as failed after ${BACKFILL_READ_MS / 1000} s: three of them cancel`, () =>
+    withStorage(async (storage) => {
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      try {
+        const { seq, published, cancelled, backfilled } = await sequencer(storage, new Set(), new Set([12]));
+        await seq.take(blockAt(10));
+        const taken = seq.take(blockAt(14));
+        const reads = () => backfilled.filter((h) => h === 12).length;
+        // (vi.waitFor would move the faked clock itself.)
+        await vi.advanceTimersByTimeAsync(0);
+        expect(reads()).toBe(1);
+        // Not failed a millisecond before its time: no second read yet.
+        await vi.advanceTimersByTimeAsync(BACKFILL_READ_MS - 1);
+        expect(reads()).toBe(1);
+        await vi.advanceTimersByTimeAsync(1);
+        expect(reads()).toBe(2);
+        await vi.advanceTimersByTimeAsync(BACKFILL_READ_MS);
+        expect(reads()).toBe(BACKFILL_TRIES);
+        await vi.advanceTimersByTimeAsync(BACKFILL_READ_MS);
+        await taken;
+        expect(cancelled).toEqual(["height 12 could not be read"]);
+        expect(published).toEqual([10, 11, 14]);
+      } finally {
+        vi.useRealTimers();
+      }
     }));
 });

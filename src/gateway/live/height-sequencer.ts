@@ -9,7 +9,7 @@
  * CometBFT's error and delivery goes on from the new height.
  */
 import { eventsOfBlock, type HeightEvents, type NewBlockValue } from "./block-events";
-import { MAX_BACKFILL_HEIGHTS } from "./limits";
+import { BACKFILL_READ_MS, MAX_BACKFILL_HEIGHTS } from "./limits";
 
 /** What the sequencer needs: a missed height's NewBlock, and where heights and cancellations go. */
 export interface SequencerLinks {
@@ -99,10 +99,17 @@ export class HeightSequencer {
 
   private async read(height: number): Promise<NewBlockValue | null> {
     for (let attempt = 1; attempt <= BACKFILL_TRIES; attempt++) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      // A read that never settles would hold every later height behind it: past its time it counts as failed.
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer in ${BACKFILL_READ_MS} ms`)), BACKFILL_READ_MS);
+      });
       try {
-        return await this.links.backfill(height);
+        return await Promise.race([this.links.backfill(height), late]);
       } catch {
         if (attempt < BACKFILL_TRIES) await this.links.pause(300 * attempt);
+      } finally {
+        clearTimeout(timer);
       }
     }
     return null;

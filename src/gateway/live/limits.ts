@@ -6,6 +6,11 @@ export const MAX_SUBSCRIPTIONS_PER_SOCKET = 5;
 export const MAX_FRAME_BYTES = 64 * 1024;
 /** A socket's attachment (its subscriptions as JSON) holds at most this many bytes, as Durable Objects allow. */
 export const MAX_ATTACHMENT_BYTES = 2048;
+/**
+ * How long one read of a missed height may take before it counts as failed (three tries, then a cancel): the
+ * RPC face's budget (UPSTREAM_BUDGET_MS, 9 s by default) and some.
+ */
+export const BACKFILL_READ_MS = 15_000;
 /** Most missed heights backfilled after an upstream gap; past it the subscriptions are cancelled. */
 export const MAX_BACKFILL_HEIGHTS = 100;
 /** How long the upstream socket stays open after the last subscriber leaves. */

@@ -3,27 +3,11 @@
  * url, height, blocks behind, latency p50/p99, errors in the last minute, and whether it is serving, benched (why,
  * until when) or behind. It looks again every 5 s while the page is visible and the tab is shown.
  */
+import type { GatewayView, NodeView } from "../../src/protocol/gateway-view.ts";
 import { el, show } from "../dom.ts";
 import { pollWhileVisible } from "../visible-polling.ts";
 import { call } from "./api.ts";
 import { badge, loading, problem } from "./view.ts";
-
-interface NodeView {
-  url: string;
-  height: number | null;
-  behind: number | null;
-  latency_ms: { p50: number | null; p99: number | null };
-  errors_last_minute: number;
-  state: "serving" | "benched" | "behind";
-  reason: string | null;
-  until: string | null;
-}
-
-interface GatewayView {
-  at: string;
-  served_height: number;
-  faces: { rest: NodeView[]; rpc: NodeView[] };
-}
 
 /** Seconds between two looks while the tab is shown. */
 const REFRESH_MS = 5_000;

@@ -16,6 +16,7 @@
  * What crosses isolates (`merge`) is heights, benching and the last outcome; latency is each
  * isolate's own, since the fastest node differs from city to city.
  */
+import type { NodeView } from "../protocol/gateway-view";
 
 /** What one upstream did lately; boards hand out copies. */
 export interface UpstreamState {
@@ -41,18 +42,6 @@ export interface UpstreamState {
   p50Ms: number | null;
   p99Ms: number | null;
   errorsLastMinute: number;
-}
-
-/** One node as `GET /api/gateway` shows it (docs/GATEWAY.md). */
-export interface NodeView {
-  url: string;
-  height: number | null;
-  behind: number | null;
-  latency_ms: { p50: number | null; p99: number | null };
-  errors_last_minute: number;
-  state: "serving" | "benched" | "behind";
-  reason: string | null;
-  until: string | null;
 }
 
 /** One attempt's outcome as the board records it. */

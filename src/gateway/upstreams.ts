@@ -8,7 +8,8 @@ import { ApiError, badGateway, gatewayTimeout } from "../errors";
 import { readRpcAnswer } from "./rpc/answer";
 import { BOGUS_BLOCKS, belowFloor, everyNodeBehind } from "./served-height";
 import type { ReadAnswer, UpstreamAnswer } from "./upstream-answer";
-import { type NodeView, UpstreamBoard, type UpstreamState } from "./upstream-board";
+import type { NodeView } from "../protocol/gateway-view";
+import { UpstreamBoard, type UpstreamState } from "./upstream-board";
 import { errorText } from "../log";
 
 /** The settings an upstream round needs. */

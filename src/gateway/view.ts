@@ -11,6 +11,7 @@ import { methodNotAllowed } from "../http/method-not-allowed";
 import { Hono } from "../http/router";
 import { hostAuth } from "../onboardings/http/host-auth";
 import { noQuery } from "../onboardings/http/requests";
+import type { GatewayView } from "../protocol/gateway-view";
 import { servedHeight } from "./served-height";
 import { sharedUpstreamHealth } from "./shield/health-link";
 import { nodeViews } from "./upstreams";
@@ -19,7 +20,7 @@ async function gatewayView(c: Context<AppEnv>): Promise<Response> {
   const config = c.get("config");
   const shared = config.cacheShield ? await sharedUpstreamHealth(c.env.UPSTREAM_HEALTH, config) : null;
   const now = Date.now();
-  const view = {
+  const view: GatewayView = {
     at: new Date(now).toISOString(),
     served_height: servedHeight(),
     faces: { rest: nodeViews(config.upstreamUrls, shared, now), rpc: nodeViews(config.rpcUpstreamUrls, shared, now) },

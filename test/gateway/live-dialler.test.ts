@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LiveFeed } from "../../durable-objects/live/LiveFeed";
 import { FeedDialler } from "../../src/gateway/live/feed-dialler";
 import { clockTo, DEVNET } from "../onboardings/helpers";
+import { lastUpstreamHeaders } from "./helpers";
 
 /** A node with frames but no new height for this long is left (docs/GATEWAY.md). */
 const LAGGING_NODE_MS = 30_000;
@@ -21,11 +22,14 @@ const nodes = [`${DEVNET}/~dial-a/rpc`, `${DEVNET}/~dial-b/rpc`];
 afterEach(() => vi.useRealTimers());
 
 /** Runs `body` with a dialler on the two nodes, inside a Durable Object of its own; closes it after. */
-function withDialler(body: (dialler: FeedDialler, seen: { blocks: number; lost: number }) => Promise<void>) {
+function withDialler(
+  body: (dialler: FeedDialler, seen: { blocks: number; lost: number }) => Promise<void>,
+  upstreamAuthHeader: [string, string] | null = null,
+) {
   return runInDurableObject(feeds.get(feeds.idFromName(`dial-${crypto.randomUUID()}`)), async () => {
     const seen = { blocks: 0, lost: 0 };
     const dialler = new FeedDialler(
-      { rpcUpstreamUrls: nodes, upstreamAuthHeader: null, upstreamTimeoutMs: 2_000 },
+      { rpcUpstreamUrls: nodes, upstreamAuthHeader, upstreamTimeoutMs: 2_000 },
       { block: () => seen.blocks++, lost: () => seen.lost++, wanted: () => true },
     );
     try {
@@ -84,4 +88,14 @@ describe("the feed's dialler", () => {
       expect(dialler.node).toBe(nodes[1]);
       expect(dialler.node).toBe(nodes[1]);
     }));
+
+  it("asks an earlier node's status with the node key (UPSTREAM_AUTH_HEADER), as it dials", () =>
+    withDialler(
+      async (dialler) => {
+        await dialler.dial(1);
+        await dialler.watch(Number.MAX_SAFE_INTEGER);
+        expect((await lastUpstreamHeaders("~dial-a/rpc/status"))["x-node-key"]).toBe("dial-secret");
+      },
+      ["x-node-key", "dial-secret"],
+    ));
 });

@@ -3,6 +3,7 @@
  * shape, for a host key only. Nodes are devnet mounts with set delays and faults.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { GatewayView as View } from "../../src/protocol/gateway-view";
 import { HOST_KEYS } from "../host-settings";
 import { DEVNET, fault, freshAddress, gateway, json, tag } from "./helpers";
 
@@ -10,22 +11,6 @@ afterEach(() => vi.useRealTimers());
 
 const balances = () => `/cosmos/bank/v1beta1/balances/${freshAddress()}`;
 const asHost = { headers: { authorization: `Bearer ${HOST_KEYS[0]}` } };
-
-interface NodeView {
-  url: string;
-  height: number | null;
-  behind: number | null;
-  latency_ms: { p50: number | null; p99: number | null };
-  errors_last_minute: number;
-  state: string;
-  reason: string | null;
-  until: string | null;
-}
-interface View {
-  at: string;
-  served_height: number;
-  faces: { rest: NodeView[]; rpc: NodeView[] };
-}
 
 describe("GET /api/gateway", () => {
   it("shows the slow node's p50 at 300 ms or more, and the 429 node benched with its reason", async () => {

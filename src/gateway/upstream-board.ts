@@ -5,13 +5,21 @@
  *
  * - benched nodes (a 429 or 503 with Retry-After, until then) are not asked at all, except one probe
  *   once the time is up;
- * - nodes in step with the best recent height come before nodes more than 2 blocks behind it; a
- *   height older than a minute judges nothing (a node not asked for a while is not "behind");
+ * - nodes in step come before nodes more than 2 blocks behind. A node's lag is judged when it
+ *   reports a height, against the best height its face's other nodes reported in the minute before
+ *   or within a second after, and it holds for a minute: a node not asked while the chain moves on
+ *   is not "behind";
  * - nodes skipped after a failure (UPSTREAM_COOLDOWN_MS) come last;
- * - within each, the lower cost: the latency EWMA (a hang or a timeout counts as its full wait) plus
- *   25 ms per error in the last minute, compared in bands that double in width from 100 ms (0-99,
- *   100-299, 300-699 ms...) so that noise does not reorder;
+ * - within each, the lower cost: the latency EWMA (a hang or a timeout counts as its full wait; a
+ *   request still out counts as at least as slow as it has been out) plus 25 ms per error in the
+ *   last minute, compared in bands that double in width from 100 ms (0-99, 100-299, 300-699 ms...)
+ *   so that noise does not reorder;
  * - the configured order breaks ties, and decides before anything is measured.
+ *
+ * A node its measures put after the first that no round has asked for 10 s is asked alongside the
+ * first by the next round that can let a request run on (`explorer`): a node that hung, lagged,
+ * failed or was slow is measured again without a client waiting on it, and an answer after such a
+ * gap restarts its average.
  *
  * What crosses isolates (`merge`) is heights, benching and the last outcome; latency is each
  * isolate's own, since the fastest node differs from city to city.
@@ -33,6 +41,11 @@ export interface UpstreamState {
   lastHeight: number | null;
   /** When it reported `lastHeight`. */
   heightAt: number | null;
+  /**
+   * Blocks `lastHeight` trailed the best height the face's other nodes had reported in the minute
+   * before it (0 when none had); absent from a holder that does not send it.
+   */
+  lagAtReport?: number | null;
   lastCheckedAt: number | null;
   /** Epoch ms until which it is asked nothing (its Retry-After); 0 when not benched. */
   benchedUntil: number;
@@ -53,18 +66,30 @@ export interface AttemptOutcome {
   error?: string;
   /** For a 429 or 503 with Retry-After: how long the node asked to be left alone. */
   retryAfterMs?: number;
+  /** The nodes of the attempt's face: a reported height's lag is judged against theirs. */
+  peers?: readonly string[];
 }
 
 /** Blocks an upstream may trail the highest recently seen height and still count as in step. */
 const MAX_LAG_BLOCKS = 2;
 /** How long a height counts as "recently reported". */
 const HEIGHT_MEMORY_MS = 60_000;
+/**
+ * Heights reported this close together are compared as of one moment: a later, higher one shows the
+ * earlier node behind too (a chain makes at most a block or so in a second).
+ */
+const ONE_MOMENT_MS = 1_000;
 /** Longest bench a node's Retry-After can ask for. */
 const MAX_BENCH_MS = 300_000;
 /** Weight of the newest latency in the EWMA. */
 const EWMA_WEIGHT = 0.3;
 /** A node's latency figures not refreshed for this long are forgotten: it is asked again as unmeasured. */
 const LATENCY_MEMORY_MS = 300_000;
+/**
+ * A node no round has asked for this long is asked alongside the first one (`explorer`), and an
+ * answer after such a gap restarts its average: what it did before no longer describes it.
+ */
+const EXPLORE_MS = 10_000;
 /** Latencies kept per node for its percentiles. */
 const SAMPLES = 50;
 /**
@@ -76,7 +101,8 @@ const ERROR_WINDOW_MS = 60_000;
 /** Costs within one band count as equal: the configured order decides between them. */
 const BAND_MS = 100;
 
-interface NodeRecord extends Omit<UpstreamState, "p50Ms" | "p99Ms" | "errorsLastMinute"> {
+interface NodeRecord extends Omit<UpstreamState, "p50Ms" | "p99Ms" | "errorsLastMinute" | "lagAtReport"> {
+  lagAtReport: number | null;
   ewmaMs: number | null;
   latencyAt: number;
   samples: number[];
@@ -91,6 +117,10 @@ interface NodeRecord extends Omit<UpstreamState, "p50Ms" | "p99Ms" | "errorsLast
   /** Misses this node was asked first for, and hedges sent because it was slow. */
   misses: number;
   hedges: number;
+  /** When each of its requests still out began, oldest first. */
+  outstanding: number[];
+  /** When a round last asked it (null: no round has had the chance yet). */
+  askedAt: number | null;
 }
 
 const percentile = (sorted: readonly number[], p: number): number | null =>
@@ -127,6 +157,7 @@ export class UpstreamBoard {
         lastError: null,
         lastHeight: null,
         heightAt: null,
+        lagAtReport: null,
         lastCheckedAt: null,
         benchedUntil: 0,
         benchReason: null,
@@ -140,6 +171,8 @@ export class UpstreamBoard {
         reported: { p50: null, p99: null, errors: 0 },
         misses: 0,
         hedges: 0,
+        outstanding: [],
+        askedAt: null,
       };
       this.states.set(url, state);
     }
@@ -150,7 +183,7 @@ export class UpstreamBoard {
   snapshot(urls: readonly string[], now = Date.now()): UpstreamState[] {
     return urls.map((url) => {
       const s = this.stateOf(url);
-      const figures = this.figures(url, [url], now);
+      const figures = this.figures(url, now);
       return {
         p50Ms: figures.p50,
         p99Ms: figures.p99,
@@ -164,6 +197,7 @@ export class UpstreamBoard {
         lastError: s.lastError,
         lastHeight: s.lastHeight,
         heightAt: s.heightAt,
+        lagAtReport: s.lagAtReport,
         lastCheckedAt: s.lastCheckedAt,
         benchedUntil: s.benchedUntil,
         benchReason: s.benchReason,
@@ -178,13 +212,12 @@ export class UpstreamBoard {
 
   /**
    * The figures of `url` as of `now`: its latency percentiles, errors in the last minute and lag. With no
-   * latency of its own, the holder shows what the last reporting holder measured (`merge`).
+   * latency of its own, the holder shows what the last reporting holder measured (`merge`). Its lag
+   * is the one judged at its last report, while that report is recent.
    */
-  figures(url: string, urls: readonly string[], now = Date.now()): NodeFigures {
+  figures(url: string, now = Date.now()): NodeFigures {
     const s = this.stateOf(url);
     const sorted = this.freshSamples(s, now).toSorted((a, b) => a - b);
-    const best = this.bestRecentHeight(urls, now);
-    const height = this.recentHeight(s, now);
     const own = sorted.length > 0;
     const errors = s.errorTimes.filter((t) => now - t < ERROR_WINDOW_MS).length;
     return {
@@ -192,7 +225,7 @@ export class UpstreamBoard {
       p95: percentile(sorted, 0.95),
       p99: own ? percentile(sorted, 0.99) : s.reported.p99,
       errorsLastMinute: Math.max(errors, s.reported.errors),
-      behind: height === null || best === null ? null : Math.max(0, best - height),
+      behind: this.lag(s, now),
     };
   }
 
@@ -201,28 +234,65 @@ export class UpstreamBoard {
    * probe once their time is up.
    */
   order(urls: readonly string[], now = Date.now()): string[] {
-    const best = this.bestRecentHeight(urls, now) ?? 0;
+    return this.rank(urls, now).map((x) => x.url);
+  }
+
+  private rank(urls: readonly string[], now: number) {
     const ranked: { url: string; i: number; tier: number; band: number }[] = [];
     urls.forEach((url, i) => {
       const s = this.stateOf(url);
       if (s.benchedUntil > now || (s.benchReason !== null && s.probing)) return;
-      const height = this.recentHeight(s, now);
-      const tier = s.skippedUntil > now ? 2 : height !== null && height < best - MAX_LAG_BLOCKS ? 1 : 0;
+      const tier = s.skippedUntil > now ? 2 : (this.lag(s, now) ?? 0) > MAX_LAG_BLOCKS ? 1 : 0;
       ranked.push({ url, i, tier, band: Math.floor(Math.log2(1 + this.cost(s, now) / BAND_MS)) });
     });
-    return ranked.sort((a, b) => a.tier - b.tier || a.band - b.band || a.i - b.i).map((x) => x.url);
+    return ranked.sort((a, b) => a.tier - b.tier || a.band - b.band || a.i - b.i);
   }
 
-  /** A node's cost in ms: its latency EWMA (none measured recently: 0) and its recent errors. */
+  /**
+   * A node's cost in ms: its latency EWMA (none measured recently: 0), or the age of its oldest
+   * request still out when that is more (a hang weighs from the moment it is slow, not from its
+   * timeout), and its recent errors.
+   */
   private cost(s: NodeRecord, now: number): number {
-    const latency = s.ewmaMs !== null && now - s.latencyAt < LATENCY_MEMORY_MS ? s.ewmaMs : 0;
-    return latency + ERROR_COST_MS * s.errorTimes.filter((t) => now - t < ERROR_WINDOW_MS).length;
+    const measured = s.ewmaMs !== null && now - s.latencyAt < LATENCY_MEMORY_MS ? s.ewmaMs : 0;
+    const out = s.outstanding.length > 0 ? now - s.outstanding[0]! : 0;
+    return Math.max(measured, out) + ERROR_COST_MS * s.errorTimes.filter((t) => now - t < ERROR_WINDOW_MS).length;
   }
 
-  /** Marks an attempt begun on `url`: a benched node whose time is up has its one probe out. */
+  /**
+   * The node of `urls` to ask alongside the first in `order`: of those its measures put after the
+   * first (skipped, behind, or in a costlier band; not one merely listed after an equal), the one
+   * no round has asked for longest, once that is 10 s. Benched nodes and probes out are not
+   * asked. Null when none is due; a node never asked waits from the first round that could.
+   */
+  explorer(urls: readonly string[], now = Date.now()): string | null {
+    const [first, ...rest] = this.rank(urls, now);
+    let due: NodeRecord | null = null;
+    for (const { url, tier, band } of rest) {
+      if (tier === first!.tier && band === first!.band) continue;
+      const s = this.stateOf(url);
+      s.askedAt ??= now;
+      if (now - s.askedAt >= EXPLORE_MS && (due === null || s.askedAt < due.askedAt!)) due = s;
+    }
+    return due?.url ?? null;
+  }
+
+  /**
+   * Marks an attempt begun on `url` at `now` (until `end`): a benched node whose time is up has its
+   * one probe out.
+   */
   begin(url: string, now = Date.now()): void {
     const s = this.stateOf(url);
     if (s.benchReason !== null && s.benchedUntil <= now) s.probing = true;
+    s.askedAt = now;
+    s.outstanding.push(now);
+  }
+
+  /** Marks the attempt `begin` started at `startedAt` on `url` as no longer out. */
+  end(url: string, startedAt: number): void {
+    const out = this.stateOf(url).outstanding;
+    const i = out.indexOf(startedAt);
+    if (i >= 0) out.splice(i, 1);
   }
 
   /** Counts a miss that asked `url` first. */
@@ -245,27 +315,31 @@ export class UpstreamBoard {
 
   /** How long to wait for `url` before a hedge: about its p95, at least 150 ms, at most 1 s (unmeasured: 1 s). */
   hedgeDelay(url: string, now = Date.now()): number {
-    const p95 = this.figures(url, [url], now).p95;
+    const p95 = this.figures(url, now).p95;
     return Math.min(1000, Math.max(150, p95 ?? 1000));
   }
 
   /**
    * Records one attempt; a failure skips the upstream for `cooldownMs`, a Retry-After benches it for
-   * that long (at most 5 minutes).
+   * that long instead (at most 5 minutes). A height is judged against `outcome.peers`' recent ones.
    */
   record(url: string, outcome: AttemptOutcome, cooldownMs: number, now = Date.now()): void {
     const s = this.stateOf(url);
     s.lastStatus = outcome.status;
     s.lastLatencyMs = outcome.ms;
     s.lastCheckedAt = now;
-    s.ewmaMs = s.ewmaMs === null ? outcome.ms : s.ewmaMs + EWMA_WEIGHT * (outcome.ms - s.ewmaMs);
-    s.latencyAt = now;
-    s.samples.push(outcome.ms);
-    if (s.samples.length > SAMPLES) s.samples.shift();
-    s.probing = false;
+    this.measure(s, outcome.ms, outcome.ms, now);
     if (outcome.height != null) {
+      const peers = outcome.peers?.filter((peer) => peer !== url) ?? [];
+      const others = this.bestRecentHeight(peers, now);
+      s.lagAtReport = others === null ? 0 : Math.max(0, others - outcome.height);
       s.lastHeight = outcome.height;
       s.heightAt = now;
+      for (const peer of peers) {
+        const p = this.stateOf(peer);
+        if (p.lastHeight !== null && p.heightAt !== null && now - p.heightAt <= ONE_MOMENT_MS)
+          p.lagAtReport = Math.max(p.lagAtReport ?? 0, outcome.height - p.lastHeight);
+      }
     }
     if (outcome.error) {
       s.lastError = outcome.error;
@@ -276,6 +350,7 @@ export class UpstreamBoard {
       if (outcome.retryAfterMs !== undefined) {
         const ms = Math.min(MAX_BENCH_MS, Math.max(0, outcome.retryAfterMs));
         s.benchedUntil = now + ms;
+        s.skippedUntil = s.benchedUntil;
         s.benchReason = `${outcome.status}, Retry-After ${Math.ceil(ms / 1000)} s`;
       }
     } else {
@@ -291,9 +366,18 @@ export class UpstreamBoard {
   /** Measures an abandoned attempt (a hedge answered first): slow for as long as it was waited for, not an error. */
   recordSlow(url: string, ms: number, now = Date.now()): void {
     const s = this.stateOf(url);
-    s.ewmaMs = s.ewmaMs === null ? ms : s.ewmaMs + EWMA_WEIGHT * (Math.max(ms, s.ewmaMs) - s.ewmaMs);
+    this.measure(s, ms, Math.max(ms, s.ewmaMs ?? ms), now);
+  }
+
+  /**
+   * Takes one latency: `sample` into the percentiles, `toward` into the average, which restarts from
+   * it after 10 s without one.
+   */
+  private measure(s: NodeRecord, sample: number, toward: number, now: number): void {
+    const restart = s.ewmaMs === null || now - s.latencyAt >= EXPLORE_MS;
+    s.ewmaMs = restart ? sample : s.ewmaMs! + EWMA_WEIGHT * (toward - s.ewmaMs!);
     s.latencyAt = now;
-    s.samples.push(ms);
+    s.samples.push(sample);
     if (s.samples.length > SAMPLES) s.samples.shift();
     s.probing = false;
   }
@@ -315,10 +399,9 @@ export class UpstreamBoard {
     });
   }
 
-  /** Whether `url` reported the best recent height of `urls`: its "not found" is final. */
-  atTop(url: string, urls: readonly string[], now = Date.now()): boolean {
-    const height = this.recentHeight(this.stateOf(url), now);
-    return height !== null && height >= (this.bestRecentHeight(urls, now) ?? 0);
+  /** Whether `url`'s recent height was the best of its face when reported: its "not found" is final. */
+  atTop(url: string, now = Date.now()): boolean {
+    return this.lag(this.stateOf(url), now) === 0;
   }
 
   /**
@@ -332,6 +415,7 @@ export class UpstreamBoard {
       if ((seen.heightAt ?? 0) > (mine.heightAt ?? 0)) {
         mine.lastHeight = seen.lastHeight;
         mine.heightAt = seen.heightAt;
+        mine.lagAtReport = seen.lagAtReport ?? null;
       }
       if (seen.benchedUntil > mine.benchedUntil) {
         mine.benchedUntil = seen.benchedUntil;
@@ -357,13 +441,13 @@ export class UpstreamBoard {
 
   /**
    * What `GET /api/gateway` shows of `urls` as of `now`: benched while a Retry-After or a failure's
-   * cooldown keeps it out of turn, behind when more than 2 blocks behind the best recent height,
-   * else serving.
+   * cooldown keeps it out of turn, behind when its recent report was more than 2 blocks behind its
+   * face, else serving.
    */
   view(urls: readonly string[], now = Date.now()): NodeView[] {
     return urls.map((url): NodeView => {
       const s = this.stateOf(url);
-      const figures = this.figures(url, urls, now);
+      const figures = this.figures(url, now);
       const configured = new URL(url);
       const base = {
         url: `${configured.origin}${configured.pathname.replace(/\/$/, "")}`,
@@ -387,8 +471,13 @@ export class UpstreamBoard {
     return s.lastHeight !== null && s.heightAt !== null && now - s.heightAt < HEIGHT_MEMORY_MS ? s.lastHeight : null;
   }
 
+  /** Blocks the node trailed its face by at its last report, while that report is recent; else null. */
+  private lag(s: NodeRecord, now: number): number | null {
+    return this.recentHeight(s, now) === null ? null : s.lagAtReport;
+  }
+
   /** The highest height any of `urls` reported in the last minute, or null. */
-  bestRecentHeight(urls: readonly string[], now = Date.now()): number | null {
+  private bestRecentHeight(urls: readonly string[], now = Date.now()): number | null {
     let best: number | null = null;
     for (const url of urls) {
       const height = this.recentHeight(this.stateOf(url), now);

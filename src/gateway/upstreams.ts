@@ -140,6 +140,8 @@ async function attempt(
   controller: AbortController,
 ): Promise<Attempt> {
   const started = Date.now();
+  board.begin(url, started);
+  const peers = upstreamUrlsOf(config, query);
   const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
   try {
     const response = await fetch(`${url}${query.upstreamPath}`, {
@@ -163,13 +165,13 @@ async function attempt(
     // A historical answer's height is the one asked for: it says nothing about how far the node has synced.
     const pinned = query.height !== null || query.rpc?.pinned;
     const height = pinned ? null : read.answer.height;
-    const bogus = height !== null && board.beyondBelief(url, height, query.ceiling, upstreamUrlsOf(config, query));
+    const bogus = height !== null && board.beyondBelief(url, height, query.ceiling, peers);
     if (bogus) {
       const failure = `answered height ${height}, more than ${BOGUS_BLOCKS} blocks past every other`;
       board.record(url, { status, ms, error: failure }, config.upstreamCooldownMs);
       return { failure, timedOut: false };
     }
-    board.record(url, { status, ms, height }, config.upstreamCooldownMs);
+    board.record(url, { status, ms, height, peers }, config.upstreamCooldownMs);
     return read;
   } catch (err) {
     const ms = Date.now() - started;
@@ -184,6 +186,7 @@ async function attempt(
     return { failure, timedOut };
   } finally {
     clearTimeout(timer);
+    board.end(url, started);
   }
 }
 
@@ -205,6 +208,9 @@ interface InFlight {
   result: Promise<{ flight: InFlight; attempt: Attempt }>;
 }
 
+/** How often a round waiting on a slow node reads its hedge delay again. */
+const HEDGE_RECHECK_MS = 150;
+
 const sleep = (ms: number) => {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const promise = new Promise<"hedge">((resolve) => {
@@ -216,14 +222,16 @@ const sleep = (ms: number) => {
 /**
  * One upstream round: asks the upstreams in the board's order (upstream-board.ts) until one answers
  * with a usable 2xx or 4xx, within the per-attempt timeout and the total budget, recording each
- * attempt on the board. When the chosen node has not answered within its hedge delay (about its
- * p95, 150 ms to 1 s), the next node is asked too, at most once per round and for at most 10% of
- * the node's misses; the first good answer wins and the other request is abandoned (measured in
- * `background` when given). An answer
- * below `query.floor` (a lagging node's) is asked again of the next node; a -32603 too, unless the
- * node is at the best known height (its "not found" is final), and served when no later node
- * answers better. Throws a 504 when time ran out (or every attempt timed out), a 502 when every
- * node answered below the floor (UPSTREAM_BEHIND), otherwise a 502 naming what each upstream did.
+ * attempt on the board. With `background`, a node the board has out of favour and did not ask
+ * lately is asked alongside the first (`explorer`). When the chosen node has not answered within
+ * its hedge delay (about its p95, 150 ms to 1 s, read again while waiting), the next node is asked
+ * too, at most once per round and for at most 10% of the node's misses; the first good answer wins
+ * and the other request is abandoned (measured in `background` when given). An answer below
+ * `query.floor` (a lagging node's) is asked again of the next node; a -32603 too, unless the node
+ * was at its face's best height when it last reported (its "not found" is final), and served when
+ * no later node answers better. Throws a 504 when time ran out (or every attempt timed out), a 502
+ * when every node answered below the floor (UPSTREAM_BEHIND), otherwise a 502 naming what each
+ * upstream did.
  */
 export async function askUpstreams(
   config: UpstreamSettings,
@@ -246,8 +254,10 @@ export async function askUpstreams(
   let next = 0;
   let attempts = 0;
   let hedged = false;
+  // A node out of favour and not asked lately is asked alongside the first, when its request can run on unwaited.
+  const explored = background && order.length > 1 ? board.explorer(urls, started) : null;
+  if (explored !== null) order.splice(order.indexOf(explored), 1);
   const launch = (url: string) => {
-    board.begin(url);
     attempts++;
     const controller = new AbortController();
     const flight = { url, startedAt: Date.now(), controller } as InFlight;
@@ -260,15 +270,19 @@ export async function askUpstreams(
       if (pending.length === 0) {
         if (next >= order.length || deadline - Date.now() <= 0) break;
         launch(order[next++]!);
+        if (explored !== null && attempts === 1) launch(explored);
       }
       const primary = pending[0]!;
+      const waited = () => Date.now() - primary.startedAt;
+      // The delay is read again every 150 ms: answers other rounds got meanwhile may have measured the node.
       const hedge =
         !hedged && pending.length === 1 && next < order.length && board.mayHedge(primary.url)
-          ? sleep(board.hedgeDelay(primary.url) - (Date.now() - primary.startedAt))
+          ? sleep(Math.min(HEDGE_RECHECK_MS, board.hedgeDelay(primary.url) - waited()))
           : null;
       const settled = await Promise.race([...pending.map((f) => f.result), ...(hedge ? [hedge.promise] : [])]);
       hedge?.cancel();
       if (settled === "hedge") {
+        if (waited() < board.hedgeDelay(primary.url)) continue;
         hedged = true;
         board.countHedge(primary.url);
         launch(order[next++]!);
@@ -285,7 +299,7 @@ export async function askUpstreams(
       }
       allTimedOut = false;
       const height = result.answer.height;
-      if (result.askNext && !board.atTop(flight.url, urls)) {
+      if (result.askNext && !board.atTop(flight.url)) {
         kept ??= withSource(result.answer, flight.url, attempts);
         failures.push(`${name} ${result.askNext}`);
       } else if (belowFloor(height, floor)) {

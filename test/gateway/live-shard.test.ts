@@ -6,6 +6,7 @@
  */
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { FrameBudget } from "../../src/gateway/live/frame-budget";
 import { CLIENT_IP_HEADER, SHARD_NAME_HEADER } from "../../src/gateway/live/limits";
 import { type ShardState, ShardSockets } from "../../src/gateway/live/shard-sockets";
 import { freshShard, heightAt, openSocket, shardStub, type TestSocket, until } from "./live-shard-helpers";
@@ -156,7 +157,7 @@ describe("every height once, across a restart of the shard", () => {
 });
 
 describe("a socket's rate of frames", () => {
-  it("refuses past 50 at once, unread, closes after 100 refused in a row; the others go on", async () => {
+  it("refuses past 50 at once, unread, closes after 100 refused; the others go on", async () => {
     const name = freshShard();
     const shard = shardStub(name);
     const honest = await openSocket(name);
@@ -166,7 +167,7 @@ describe("a socket's rate of frames", () => {
       flood.ws.send(i % 2 ? "not json" : JSON.stringify({ jsonrpc: "2.0", id: i, method: "unsubscribe_all" }));
     await shard.deliver(await heightAt(70));
     await until(() => flood.closed !== null);
-    expect(flood.closed).toEqual({ code: 1008, reason: "100 frames in a row over the rate" });
+    expect(flood.closed).toEqual({ code: 1008, reason: "100 frames over the rate" });
     const errors = flood.frames.map((f) => (f.error as { data: string }).data);
     // The burst is read (a refusal each: not JSON, or no subscription), then the rate refuses without reading.
     expect(errors.slice(0, 50).every((data) => !data.startsWith("rate limited"))).toBe(true);
@@ -180,6 +181,37 @@ describe("a socket's rate of frames", () => {
     await shard.deliver(await heightAt(71));
     await until(() => honest.heights().length === 2);
     expect(honest.heights()).toEqual([70, 71]);
+  });
+});
+
+describe("a socket's refusals", () => {
+  const socket = () => ({}) as WebSocket;
+  /** Verdicts of `count` frames, one every `everyMs` from `from`. */
+  const send = (budget: FrameBudget, ws: WebSocket, count: number, everyMs: number, from: number) =>
+    Array.from({ length: count }, (_, i) => budget.take(ws, from + i * everyMs));
+
+  it("are not cleared by a frame read as the bucket refills: a flood at five times the rate is closed", () => {
+    const [budget, ws] = [new FrameBudget(), socket()];
+    expect(send(budget, ws, 50, 0, 0).every((v) => v === "read")).toBe(true);
+    // 100 a second: one in five finds a token refilled, and is read; the 100th refusal closes.
+    const verdicts = send(budget, ws, 125, 10, 10);
+    const closed = verdicts.indexOf("close");
+    expect(verdicts.slice(0, closed).filter((v) => v === "refuse").length).toBe(99);
+    expect(verdicts.slice(0, closed).filter((v) => v === "read").length).toBe(24);
+  });
+
+  it("are cleared once the bucket is full again (a pause of 2.5 s), not before", () => {
+    for (const [pauseMs, last] of [
+      [2_500, "refuse"],
+      [2_499, "close"],
+    ] as const) {
+      const [budget, ws] = [new FrameBudget(), socket()];
+      send(budget, ws, 50, 0, 0);
+      expect(send(budget, ws, 99, 0, 0).every((v) => v === "refuse")).toBe(true);
+      const read = send(budget, ws, 50, 0, pauseMs).filter((v) => v === "read").length;
+      expect(read).toBe(pauseMs === 2_500 ? 50 : 49);
+      expect(budget.take(ws, pauseMs)).toBe(last);
+    }
   });
 });
 

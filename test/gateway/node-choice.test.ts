@@ -15,6 +15,8 @@ afterEach(() => vi.useRealTimers());
 const balances = () => `/cosmos/bank/v1beta1/balances/${freshAddress()}`;
 const count = (t: string, path = "") => upstreamRequests(`~${t}${path}`);
 const ownOrigin = () => ({ origin: `https://${tag()}.edge.test` });
+/** Two nodes of one face, for the board's own rules. */
+const peers = ["https://a", "https://b"];
 
 describe("nodes chosen by what they measure", () => {
   it("sends a 400 ms node listed first at most 10% of 20 misses when a 20 ms node is listed second", async () => {
@@ -37,35 +39,117 @@ describe("nodes chosen by what they measure", () => {
     expect([await count(a), await count(b)]).toEqual([5, 0]);
   });
 
-  const board = (t0: number) => {
+  /** a reports `height` just after b reported 1050. */
+  const aAt = (height: number, t0: number) => {
     const b = new UpstreamBoard();
-    b.record("https://a", { status: 200, ms: 10, height: 1000 }, 0, t0);
-    b.record("https://b", { status: 200, ms: 10, height: 1050 }, 0, t0);
+    b.record("https://b", { status: 200, ms: 10, height: 1050, peers }, 0, t0);
+    b.record("https://a", { status: 200, ms: 10, height, peers }, 0, t0);
     return b;
   };
 
   it("asks a node more than 2 blocks behind the best recent height after the nodes in step", () => {
     const t0 = 1_000_000;
-    expect(board(t0).order(["https://a", "https://b"], t0)).toEqual(["https://b", "https://a"]);
-    const twoBehind = new UpstreamBoard();
-    twoBehind.record("https://a", { status: 200, ms: 10, height: 1048 }, 0, t0);
-    twoBehind.record("https://b", { status: 200, ms: 10, height: 1050 }, 0, t0);
-    expect(twoBehind.order(["https://a", "https://b"], t0)).toEqual(["https://a", "https://b"]);
-    const threeBehind = new UpstreamBoard();
-    threeBehind.record("https://a", { status: 200, ms: 10, height: 1047 }, 0, t0);
-    threeBehind.record("https://b", { status: 200, ms: 10, height: 1050 }, 0, t0);
-    expect(threeBehind.order(["https://a", "https://b"], t0)).toEqual(["https://b", "https://a"]);
+    expect(aAt(1000, t0).order(peers, t0)).toEqual(["https://b", "https://a"]);
+    expect(aAt(1048, t0).order(peers, t0)).toEqual(["https://a", "https://b"]);
+    expect(aAt(1047, t0).order(peers, t0)).toEqual(["https://b", "https://a"]);
+    expect(aAt(1047, t0).figures("https://a", t0).behind).toBe(3);
   });
 
   it("does not count a node behind forever: a height older than a minute judges nothing", () => {
     const t0 = 1_000_000;
-    const b = board(t0);
+    const b = aAt(1000, t0);
     // b keeps answering, a is not asked: a's height is a minute old and no longer says it is behind.
-    b.record("https://b", { status: 200, ms: 10, height: 1080 }, 0, t0 + 59_000);
-    expect(b.order(["https://a", "https://b"], t0 + 59_000)).toEqual(["https://b", "https://a"]);
-    b.record("https://b", { status: 200, ms: 10, height: 1081 }, 0, t0 + 60_000);
-    expect(b.order(["https://a", "https://b"], t0 + 60_000)).toEqual(["https://a", "https://b"]);
-    expect(b.figures("https://a", ["https://a", "https://b"], t0 + 60_000).behind).toBeNull();
+    b.record("https://b", { status: 200, ms: 10, height: 1080, peers }, 0, t0 + 59_000);
+    expect(b.order(peers, t0 + 59_000)).toEqual(["https://b", "https://a"]);
+    b.record("https://b", { status: 200, ms: 10, height: 1081, peers }, 0, t0 + 60_000);
+    expect(b.order(peers, t0 + 60_000)).toEqual(["https://a", "https://b"]);
+    expect(b.figures("https://a", t0 + 60_000).behind).toBeNull();
+  });
+
+  it("judges a node's lag when it reports: one not asked while the chain moves on is not behind", () => {
+    const t0 = 1_000_000;
+    const b = new UpstreamBoard();
+    b.record("https://a", { status: 200, ms: 10, height: 1000, peers }, 0, t0);
+    b.record("https://b", { status: 200, ms: 10, height: 1000, peers }, 0, t0);
+    // b answers for 20 s (a block a second) while a, level when it last answered, is not asked.
+    b.record("https://b", { status: 200, ms: 10, height: 1020, peers }, 0, t0 + 20_000);
+    expect(b.order(peers, t0 + 20_000)).toEqual(["https://a", "https://b"]);
+    expect(b.figures("https://a", t0 + 20_000).behind).toBe(0);
+    expect(b.view(peers, t0 + 20_000)[0]).toMatchObject({ state: "serving", behind: 0 });
+    expect(b.atTop("https://a", t0 + 20_000)).toBe(true);
+  });
+
+  it("takes a not-found as final only from a node level with its face when it last reported", () => {
+    const t0 = 1_000_000;
+    const b = aAt(1049, t0);
+    expect(b.atTop("https://b", t0)).toBe(true);
+    expect(b.atTop("https://a", t0)).toBe(false); // one block behind
+    expect(b.atTop("https://c", t0)).toBe(false); // no height of its own
+    expect(b.atTop("https://b", t0 + 60_000)).toBe(false); // its height is a minute old
+  });
+
+  it("counts a node behind when another reports more than 2 blocks above it within a second after", () => {
+    const t0 = 1_000_000;
+    for (const [after, behind] of [
+      [1_000, true],
+      [1_001, false],
+    ] as const) {
+      const b = new UpstreamBoard();
+      b.record("https://a", { status: 200, ms: 10, height: 1000, peers }, 0, t0);
+      b.record("https://b", { status: 200, ms: 10, height: 1003, peers }, 0, t0 + after);
+      expect(b.order(peers, t0 + after)).toEqual(behind ? ["https://b", "https://a"] : peers);
+    }
+    const level = new UpstreamBoard();
+    level.record("https://a", { status: 200, ms: 10, height: 1000, peers }, 0, t0);
+    level.record("https://b", { status: 200, ms: 10, height: 1002, peers }, 0, t0 + 500);
+    expect(level.order(peers, t0 + 500)).toEqual(peers);
+  });
+
+  it("counts a request still out as at least as slow as it has been out", () => {
+    const b = new UpstreamBoard();
+    b.record("https://a", { status: 200, ms: 20 }, 0, 0);
+    b.record("https://b", { status: 200, ms: 20 }, 0, 0);
+    b.begin("https://a", 1000);
+    expect(b.order(peers, 1099)).toEqual(["https://a", "https://b"]);
+    expect(b.order(peers, 1100)).toEqual(["https://b", "https://a"]);
+    b.end("https://a", 1000);
+    expect(b.order(peers, 1100)).toEqual(["https://a", "https://b"]);
+  });
+
+  it("restarts a node's average with its first answer after 10 s without one", () => {
+    const b = new UpstreamBoard();
+    b.record("https://a", { status: null, ms: 4000, error: "no answer within 4000 ms" }, 0, 0);
+    b.record("https://b", { status: 200, ms: 20 }, 0, 0);
+    const again = new UpstreamBoard();
+    for (const board of [b, again]) board.record("https://b", { status: 200, ms: 20 }, 0, 10_000);
+    again.record("https://a", { status: null, ms: 4000, error: "no answer within 4000 ms" }, 0, 1);
+    b.record("https://a", { status: 200, ms: 20 }, 0, 10_000);
+    again.record("https://a", { status: 200, ms: 20 }, 0, 10_000);
+    expect(b.order(peers, 10_000)).toEqual(["https://a", "https://b"]);
+    expect(again.order(peers, 10_000)).toEqual(["https://b", "https://a"]);
+  });
+
+  it("asks a node its measures put after the first alongside it, once it was not asked for 10 s", () => {
+    const b = new UpstreamBoard();
+    b.record("https://a", { status: 200, ms: 20 }, 0, 0);
+    b.record("https://b", { status: 200, ms: 20 }, 0, 0);
+    expect(b.explorer(peers, 0)).toBeNull();
+    expect(b.explorer(peers, 20_000)).toBeNull(); // b is as good as a, merely listed after it
+    b.record("https://b", { status: 200, ms: 400 }, 0, 20_000);
+    b.begin("https://b", 20_000);
+    b.end("https://b", 20_000);
+    expect(b.explorer(peers, 29_999)).toBeNull();
+    expect(b.explorer(peers, 30_000)).toBe("https://b");
+    b.begin("https://b", 30_000);
+    expect(b.explorer(peers, 30_001)).toBeNull();
+    const three = ["https://a", "https://b", "https://c"];
+    b.begin("https://c", 30_001);
+    b.record("https://c", { status: 500, ms: 5, error: "answered 500" }, 60_000, 30_001);
+    b.end("https://c", 30_001);
+    // c failed (skipped for a minute); b, asked a millisecond before it, is due first.
+    expect(b.explorer(three, 40_000)).toBe("https://b");
+    b.begin("https://b", 40_000);
+    expect(b.explorer(three, 40_001)).toBe("https://c");
   });
 
   it("counts a hang as slow: a node that timed out is asked after one that answers", () => {
@@ -73,6 +157,41 @@ describe("nodes chosen by what they measure", () => {
     b.record("https://a", { status: null, ms: 4000, error: "no answer within 4000 ms" }, 0, 1000);
     b.record("https://b", { status: 200, ms: 20 }, 0, 1000);
     expect(b.order(["https://a", "https://b"], 2000)).toEqual(["https://b", "https://a"]);
+  });
+});
+
+describe("a node measured again", () => {
+  it("moves misses off a node while its request hangs, before the timeout says so", async () => {
+    const [a, b] = [tag(), tag()];
+    const gw = gateway([a, b], {}, ownOrigin());
+    expect((await gw.fetch(`/api${balances()}`)).status).toBe(200); // a answers: measured fast
+    const hung = balances();
+    await fault({ tag: a, prefix: hung, delay_ms: NEVER_MS });
+    const first = gw.fetch(`/api${hung}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const path = balances();
+    expect((await gw.fetch(`/api${path}`)).status).toBe(200);
+    expect([await count(a, path), await count(b, path)]).toEqual([0, 1]);
+    expect((await first).status).toBe(200); // the hang itself was hedged to b
+  });
+
+  it("asks a node left out for 10 s alongside the first, and puts it back when it answers", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const [a, b] = [tag(), tag()];
+    const gw = gateway([a, b], { UPSTREAM_COOLDOWN_MS: "60000" }, ownOrigin());
+    await fault({ tag: a, status: 500, times: 1 });
+    for (let i = 0; i < 3; i++) expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
+    expect([await count(a), await count(b)]).toEqual([1, 3]); // a failed once: skipped for a minute
+    vi.setSystemTime(Date.now() + 9_000);
+    expect((await gw.fetch(`/api${balances()}`)).headers.get("x-edge-attempts")).toBe("1");
+    vi.setSystemTime(Date.now() + 1_000);
+    const alongside = await gw.fetch(`/api${balances()}`);
+    expect(alongside.headers.get("x-edge-attempts")).toBe("2");
+    await gw.settle();
+    expect([await count(a), await count(b)]).toEqual([2, 5]);
+    // Its answer ended the skip: a, listed first and as fast, is first again.
+    expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
+    expect([await count(a), await count(b)]).toEqual([3, 5]);
   });
 });
 
@@ -95,6 +214,21 @@ describe("tails cut by a hedge", () => {
     expect(await count(a)).toBeGreaterThanOrEqual(2);
     expect(await count(a)).toBeLessThanOrEqual(3);
     expect(await count(b)).toBeGreaterThanOrEqual(6);
+  });
+
+  it("reads the hedge delay again while waiting: a hang on a node measured meanwhile is cut", async () => {
+    const [a, b] = [tag(), tag()];
+    // a is unmeasured: its hedge delay is 1 s, the whole budget, unless the delay is read again.
+    const gw = gateway([a, b], { UPSTREAM_TIMEOUT_MS: "1000", UPSTREAM_BUDGET_MS: "1000" }, ownOrigin());
+    const hung = balances();
+    await fault({ tag: a, prefix: hung, delay_ms: NEVER_MS });
+    const first = gw.fetch(`/api${hung}`);
+    // Another round (a's only node is a) measures a fast meanwhile: its delay drops to 150 ms.
+    expect((await gateway([a], {}, ownOrigin()).fetch(`/api${balances()}`)).status).toBe(200);
+    const response = await first;
+    expect(response.status).toBe(200);
+    expect(await count(b, hung)).toBe(1);
+    await gw.settle();
   });
 
   it("hedges at most once per miss: a third node is asked only after both fail", async () => {
@@ -173,6 +307,14 @@ describe("a node's limits kept", () => {
     vi.setSystemTime(t0 + 19_000);
     expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
     expect(await count(a)).toBe(1);
+  });
+
+  it("benches for the Retry-After alone, not the failure's cooldown too", () => {
+    const b = new UpstreamBoard();
+    b.record("https://a", { status: 429, ms: 5, error: "answered 429", retryAfterMs: 2_000 }, 10_000, 0);
+    b.record("https://b", { status: 200, ms: 5 }, 0, 0);
+    expect(b.order(peers, 1_999)).toEqual(["https://b"]);
+    expect(b.order(peers, 2_000)).toEqual(["https://a", "https://b"]);
   });
 
   it("sends one probe when the time is up: no other request while it is out", () => {

@@ -82,6 +82,13 @@ describe("shared upstream health", () => {
     const second = balances();
     expect((await tokyo.ask(env.UPSTREAM_HEALTH, settings, latest(second), () => undefined)).status).toBe(200);
     expect([await count(a, second), await count(b, second)]).toEqual([0, 1]);
+    // Benched, not merely skipped: not even asked as a last resort when b fails.
+    const third = balances();
+    await fault({ tag: b, prefix: third, status: 500 });
+    await expect(tokyo.ask(env.UPSTREAM_HEALTH, settings, latest(third), () => undefined)).rejects.toMatchObject({
+      status: 502,
+    });
+    expect([await count(a, third), await count(b, third)]).toEqual([0, 1]);
   });
 
   it("carries a node's lag to every isolate: a second one asks the node in step first", async () => {

@@ -34,5 +34,8 @@ export const SOCKET_CAP_HEADER = "x-live-socket-cap";
 export const FRAME_RATE_PER_SECOND = 20;
 /** Frames a socket may send at once before the rate applies (a page subscribing and reading as it loads). */
 export const FRAME_BURST = 50;
-/** A socket whose frames are refused this many times in a row is closed with 1008. */
+/**
+ * A socket refused this many frames since its bucket was last full is closed with 1008: it kept
+ * sending past its rate without ever pausing long enough to refill (2.5 s).
+ */
 export const REFUSED_FRAMES_TO_CLOSE = 100;

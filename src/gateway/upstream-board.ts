@@ -132,7 +132,7 @@ export interface NodeFigures {
   p95: number | null;
   p99: number | null;
   errorsLastMinute: number;
-  /** Blocks behind the best recent height, when its own height is recent. */
+  /** Blocks it trailed its face by when it last reported a height, while that report is recent. */
   behind: number | null;
 }
 

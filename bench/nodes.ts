@@ -1,11 +1,13 @@
 /**
- * Node choice measured against fake nodes (`npm run bench:nodes`), loopback only, about 2 minutes (twice that
+ * Node choice measured against fake nodes (`npm run bench:nodes`), loopback only, about 2.5 minutes (twice that
  * with a baseline). The Worker as `wrangler deploy` builds it runs in bare workerd (the bench:workerd rig) with
  * two fake LCD nodes as UPSTREAM_URLS (bench/lib/fake-nodes.ts) and the shield tier off, so the isolate chooses.
- * Every request is a real miss (a fresh address each time). Five scenarios, each in a fresh workerd process:
+ * Every request is a real miss (a fresh address each time). Six scenarios, each in a fresh workerd process:
  *
  * - slow first: node-1 answers in 400 ms, node-2 in 20 ms; 40 misses one after another; shares after the 20th;
  * - hang a third: node-1 hangs on every third request; 30 misses, 3 at a time;
+ * - hang a third, 30 s: the same for 30 s, three lanes each pausing 100 ms between misses (the steady state, with
+ *   node-1 measured again every 10 s);
  * - 429: node-1's first request is answered 429 `Retry-After: 10`; a miss every 100 ms for 20 s;
  * - hang: node-1 hangs on everything for 6 s; a miss every 100 ms for 16 s;
  * - lag: node-1 is 50 blocks behind for 8 s; a miss every 100 ms for 18 s.
@@ -34,7 +36,7 @@ import { readWorkerSettings } from "./lib/wrangler-settings.ts";
 
 const BASELINE = process.env.BENCH_BASELINE;
 /** Past this the run is abandoned (everything started is still stopped). */
-const DEADLINE_MS = BASELINE ? 420_000 : 240_000;
+const DEADLINE_MS = BASELINE ? 540_000 : 300_000;
 /** A node not asked for this long has left the rotation. */
 const GAP_MS = 1_000;
 /** `BENCH_WATCH_S=<s>`: each timed scenario runs on this long after its fault ends (to see a slow rejoin). */
@@ -102,6 +104,25 @@ async function counted(edge: string, nodes: FakeNode[], count: number, parallel:
   };
 }
 
+/** `lanes` lanes for `durationMs`, each sending a miss and pausing 100 ms. */
+async function sustained(edge: string, nodes: FakeNode[], durationMs: number, lanes: number): Promise<Outcome> {
+  const started = Date.now();
+  const misses: Miss[] = [];
+  const lane = async () => {
+    while (Date.now() - started < durationMs) {
+      misses.push(await miss(edge));
+      await sleep(100);
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+  return {
+    misses,
+    asked: nodes.map((n) => n.asked.filter((at) => at >= started).length),
+    leaveMs: null,
+    rejoinMs: null,
+  };
+}
+
 /** A miss every 100 ms for `durationMs`; `fault` starts at 2 s and ends `faultMs` later. */
 async function timeline(
   edge: string,
@@ -156,6 +177,14 @@ const SCENARIOS: Scenario[] = [
       nodes[0]!.reset({ hangEvery: 3 });
       nodes[1]!.reset({});
       return counted(edge, nodes, 30, 3);
+    },
+  },
+  {
+    name: "node-1 hangs on a third, 30 s",
+    run: (edge, nodes) => {
+      nodes[0]!.reset({ hangEvery: 3 });
+      nodes[1]!.reset({});
+      return sustained(edge, nodes, 30_000, 3);
     },
   },
   {

@@ -19,7 +19,7 @@
  * A node its measures put after the first that no round has asked for 10 s is asked alongside the
  * first by the next round that can let a request run on (`explorer`): a node that hung, lagged,
  * failed or was slow is measured again without a client waiting on it, and an answer after such a
- * gap restarts its average.
+ * gap restarts its average and percentiles.
  *
  * What crosses isolates (`merge`) is heights, benching and the last outcome; latency is each
  * isolate's own, since the fastest node differs from city to city.
@@ -87,7 +87,8 @@ const EWMA_WEIGHT = 0.3;
 const LATENCY_MEMORY_MS = 300_000;
 /**
  * A node no round has asked for this long is asked alongside the first one (`explorer`), and an
- * answer after such a gap restarts its average: what it did before no longer describes it.
+ * answer after such a gap restarts its average and percentiles: what it did before no longer
+ * describes it.
  */
 const EXPLORE_MS = 10_000;
 /** Latencies kept per node for its percentiles. */
@@ -370,11 +371,13 @@ export class UpstreamBoard {
   }
 
   /**
-   * Takes one latency: `sample` into the percentiles, `toward` into the average, which restarts from
-   * it after 10 s without one.
+   * Takes one latency: `sample` into the percentiles, `toward` into the average. After 10 s without
+   * one, both restart from it: a hang from before does not set the hedge delay of a node that
+   * answers again.
    */
   private measure(s: NodeRecord, sample: number, toward: number, now: number): void {
     const restart = s.ewmaMs === null || now - s.latencyAt >= EXPLORE_MS;
+    if (restart) s.samples = [];
     s.ewmaMs = restart ? sample : s.ewmaMs! + EWMA_WEIGHT * (toward - s.ewmaMs!);
     s.latencyAt = now;
     s.samples.push(sample);

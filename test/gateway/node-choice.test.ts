@@ -127,6 +127,9 @@ describe("nodes chosen by what they measure", () => {
     again.record("https://a", { status: 200, ms: 20 }, 0, 10_000);
     expect(b.order(peers, 10_000)).toEqual(["https://a", "https://b"]);
     expect(again.order(peers, 10_000)).toEqual(["https://b", "https://a"]);
+    // Its percentiles restart too: the hedge delay is drawn from the answer, not the hang before it.
+    expect(b.hedgeDelay("https://a", 10_000)).toBe(150);
+    expect(again.hedgeDelay("https://a", 10_000)).toBe(1000);
   });
 
   it("asks a node its measures put after the first alongside it, once it was not asked for 10 s", () => {

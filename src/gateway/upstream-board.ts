@@ -115,7 +115,7 @@ interface NodeRecord extends Omit<UpstreamState, "p50Ms" | "p99Ms" | "errorsLast
   reportedAt: number;
   /** What the last other holder measured, shown when this one has no figures of its own. */
   reported: { p50: number | null; p99: number | null; errors: number };
-  /** Misses this node was asked first for, and hedges sent because it was slow. */
+  /** Misses of its face (rounds it could have been asked in), and hedges sent because it was slow. */
   misses: number;
   hedges: number;
   /** When each of its requests still out began, oldest first. */
@@ -296,14 +296,15 @@ export class UpstreamBoard {
     if (i >= 0) out.splice(i, 1);
   }
 
-  /** Counts a miss that asked `url` first. */
-  countMiss(url: string): void {
-    this.stateOf(url).misses += 1;
+  /** Counts a miss of the face whose nodes are `urls`. */
+  countMiss(urls: readonly string[]): void {
+    for (const url of urls) this.stateOf(url).misses += 1;
   }
 
   /**
-   * Whether a hedge may be sent because `url` is slow: at most 10% of the misses it was asked first
-   * for (one to start with), so the score, not the hedge, moves traffic off a node that keeps hanging.
+   * Whether a hedge may be sent because `url` is slow: hedges for it stay within 10% of its face's
+   * misses (one to start with), so hedging adds at most a tenth to the requests per slow node, and
+   * the score, not the hedge, moves traffic off a node that keeps hanging.
    */
   mayHedge(url: string): boolean {
     const s = this.stateOf(url);

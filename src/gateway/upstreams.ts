@@ -225,7 +225,7 @@ const sleep = (ms: number) => {
  * attempt on the board. With `background`, a node the board has out of favour and did not ask
  * lately is asked alongside the first (`explorer`). When the chosen node has not answered within
  * its hedge delay (about its p95, 150 ms to 1 s, read again while waiting), the next node is asked
- * too, at most once per round and for at most 10% of the node's misses; the first good answer wins
+ * too, at most once per round and for at most 10% of the face's misses per node; the first good answer wins
  * and the other request is abandoned (measured in `background` when given). An answer below
  * `query.floor` (a lagging node's) is asked again of the next node; a -32603 too, unless the node
  * was at its face's best height when it last reported (its "not found" is final), and served when
@@ -249,7 +249,7 @@ export async function askUpstreams(
   const floor = query.floor ?? 0;
   const urls = upstreamUrlsOf(config, query);
   const order = board.order(urls, started);
-  if (order[0] !== undefined) board.countMiss(order[0]);
+  board.countMiss(urls);
   const pending: InFlight[] = [];
   let next = 0;
   let attempts = 0;

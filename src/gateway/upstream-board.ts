@@ -238,6 +238,7 @@ export class UpstreamBoard {
     return this.rank(urls, now).map((x) => x.url);
   }
 
+  /** `urls` not benched (nor with their probe out), best first, each with the tier and band it was ranked by. */
   private rank(urls: readonly string[], now: number) {
     const ranked: { url: string; i: number; tier: number; band: number }[] = [];
     urls.forEach((url, i) => {

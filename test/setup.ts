@@ -1,5 +1,6 @@
 /**
- * Shared setup of the runtime tests: every test starts with the gateway's isolate state empty,
+ * Shared setup of the runtime tests: every test starts with the gateway's isolate state and the
+ * shared upstream health object empty,
  * every test file's onboarding index has its tables (migrations/, as dev and deploy apply them),
  * the access log (one line per request, src/middleware/request-context.ts) is kept out of the
  * output, and what is printed at warn and error is captured per test (test/helpers/console.ts:
@@ -7,10 +8,11 @@
  * spies on console.log first (`vi.spyOn(console, "log")`): the spy records every call before this
  * filter sees it.
  */
-import { applyD1Migrations, type D1Migration, reset } from "cloudflare:test";
+import { applyD1Migrations, type D1Migration, evictDurableObject, reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach } from "vitest";
 import { resetGatewayState } from "../src/gateway";
+import { HEALTH_OBJECT } from "../src/gateway/shield/health-link";
 import { captureConsole } from "./helpers/console";
 
 // Files share one workerd process (isolate: false), so each starts from empty bindings itself,
@@ -18,8 +20,13 @@ import { captureConsole } from "./helpers/console";
 await reset();
 await applyD1Migrations(env.ONBOARDING_INDEX, (env as unknown as { INDEX_MIGRATIONS: D1Migration[] }).INDEX_MIGRATIONS);
 const console_ = captureConsole();
-beforeEach((context) => {
+beforeEach(async (context) => {
   resetGatewayState();
+  // The shared health object keeps its board in memory only: evicted, it forgets what earlier tests' nodes did
+  // (one not running has nothing to forget).
+  await evictDurableObject(env.UPSTREAM_HEALTH.getByName(HEALTH_OBJECT)).catch((err: Error) => {
+    if (!err.message.includes("not currently running")) throw err;
+  });
   console_.reset();
   context.onTestFailed(() => {
     const lines = console_.dump();

@@ -166,7 +166,12 @@ describe("what the shield serves", () => {
     const again = await Promise.all(others.map((city) => city.fetch(`/api${path}`)));
     expect(again.map((r) => r.headers.get("x-cache"))).toEqual(["STALE", "STALE", "STALE"]);
     await Promise.all(others.map((city) => city.settle()));
-    expect(await nodeRequests(path)).toBe(2);
+    // One round for the three: the first request and one refresh. A round may ask a second node (a hedge when a
+    // loaded machine keeps the first past its delay, or a node measured alongside), never a round per data center
+    // (4 or more).
+    const requests = await nodeRequests(path);
+    expect(requests).toBeGreaterThanOrEqual(2);
+    expect(requests).toBeLessThanOrEqual(3);
     const refreshed = await Promise.all(others.map((city) => city.fetch(`/api${path}`)));
     expect(refreshed.map((r) => r.headers.get("x-cache"))).toEqual(["HIT", "HIT", "HIT"]);
     expect(Number(refreshed[0]!.headers.get("age"))).toBeLessThan(10);

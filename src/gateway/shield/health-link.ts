@@ -18,8 +18,11 @@ import {
 } from "../upstreams";
 import { placement } from "./protocol";
 
-/** Name of the deployment's one health object. */
-const HEALTH_OBJECT = "upstreams";
+/**
+ * Name of the deployment's one health object.
+ * @internal Exported for the tests' setup only (each test starts with it empty).
+ */
+export const HEALTH_OBJECT = "upstreams";
 /** A board older than this is refreshed from the health object before an upstream round. */
 const SYNC_MS = 1000;
 /** Longest wait for the health object; past it the round goes on with the board as it is. */

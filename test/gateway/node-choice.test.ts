@@ -4,9 +4,11 @@
  * miss naming its node. Nodes are devnet mounts with set delays and faults (devnet/faults.ts);
  * requests are counted per node, never timed. The board's own rules are read with its `now`.
  */
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { readConfig } from "../../src/config";
 import { UpstreamBoard } from "../../src/gateway/upstream-board";
-import { retryAfterMs } from "../../src/gateway/upstreams";
+import { askUpstreams, retryAfterMs } from "../../src/gateway/upstreams";
 import { errorReason } from "../helpers/sessions";
 import { DEVNET, NEVER_MS, fault, freshAddress, gateway, json, tag, upstreamRequests, type Gateway } from "./helpers";
 
@@ -195,6 +197,24 @@ describe("a node measured again", () => {
     // Its answer ended the skip: a, listed first and as fast, is first again.
     expect((await gw.fetch(`/api${balances()}`)).status).toBe(200);
     expect([await count(a), await count(b)]).toEqual([3, 5]);
+  });
+
+  it("measures a node alongside only in a round that can let its request run on", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const [a, b] = [tag(), tag()];
+    const urls = [a, b].map((t) => `${DEVNET}/~${t}`).join(",");
+    const settings = readConfig({ ...env, UPSTREAM_URLS: urls, UPSTREAM_COOLDOWN_MS: "60000" });
+    const board = new UpstreamBoard();
+    const latest = () => ({ upstreamPath: balances(), height: null });
+    await fault({ tag: a, status: 500, times: 1 });
+    expect((await askUpstreams(settings, latest(), board)).attempts).toBe(2); // a failed: skipped for a minute
+    vi.setSystemTime(Date.now() + 10_000);
+    // Nowhere to run on (an onboarding check, the chain follower): a's request would be cut and measured as slow.
+    expect((await askUpstreams(settings, latest(), board)).attempts).toBe(1);
+    const running: Promise<unknown>[] = [];
+    expect((await askUpstreams(settings, latest(), board, (work) => running.push(work))).attempts).toBe(2);
+    await Promise.all(running);
+    expect([await count(a), await count(b)]).toEqual([2, 3]);
   });
 });
 

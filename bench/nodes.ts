@@ -162,6 +162,31 @@ async function timeline(
   return { misses, asked: nodes.map((n) => n.asked.filter((at) => at >= started).length), leaveMs, rejoinMs };
 }
 
+/** A scenario on the `timeline`: both nodes quiet, then node-1's `fault` for `faultMs`, then `clear`. */
+function timedFault(
+  name: string,
+  durationMs: number,
+  faultMs: number,
+  fault: (behaviour: FakeNode["behaviour"]) => void,
+  clear: (behaviour: FakeNode["behaviour"]) => void = () => {},
+): Scenario {
+  return {
+    name,
+    run: (edge, nodes) => {
+      for (const node of nodes) node.reset({});
+      const node = nodes[0]!;
+      return timeline(
+        edge,
+        nodes,
+        durationMs,
+        () => fault(node.behaviour),
+        faultMs,
+        () => clear(node.behaviour),
+      );
+    },
+  };
+}
+
 const SCENARIOS: Scenario[] = [
   {
     name: "slow first (400 ms, 20 ms)",
@@ -187,45 +212,21 @@ const SCENARIOS: Scenario[] = [
       return sustained(edge, nodes, 30_000, 3);
     },
   },
-  {
-    name: "node-1: 429, Retry-After 10",
-    run: (edge, nodes) => {
-      for (const node of nodes) node.reset({});
-      const node = nodes[0]!;
-      return timeline(
-        edge,
-        nodes,
-        20_000,
-        () => (node.behaviour.tooManyOnce = 10),
-        10_000,
-        () => {},
-      );
-    },
-  },
-  {
-    name: "node-1 hangs for 6 s",
-    run: (edge, nodes) => {
-      for (const node of nodes) node.reset({});
-      const node = nodes[0]!;
-      const clear = () => (node.behaviour.hangUntil = 0);
-      return timeline(edge, nodes, 16_000, () => (node.behaviour.hangUntil = Date.now() + 6_000), 6_000, clear);
-    },
-  },
-  {
-    name: "node-1 50 blocks behind for 8 s",
-    run: (edge, nodes) => {
-      for (const node of nodes) node.reset({});
-      const node = nodes[0]!;
-      return timeline(
-        edge,
-        nodes,
-        18_000,
-        () => (node.behaviour.lag = 50),
-        8_000,
-        () => (node.behaviour.lag = 0),
-      );
-    },
-  },
+  timedFault("node-1: 429, Retry-After 10", 20_000, 10_000, (b) => (b.tooManyOnce = 10)),
+  timedFault(
+    "node-1 hangs for 6 s",
+    16_000,
+    6_000,
+    (b) => (b.hangUntil = Date.now() + 6_000),
+    (b) => (b.hangUntil = 0),
+  ),
+  timedFault(
+    "node-1 50 blocks behind for 8 s",
+    18_000,
+    8_000,
+    (b) => (b.lag = 50),
+    (b) => (b.lag = 0),
+  ),
 ];
 
 let bundle: WorkerBundle | undefined;

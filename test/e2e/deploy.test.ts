@@ -58,6 +58,11 @@ function newHost(account: Partial<StubAccount> = {}) {
   };
 }
 
+/** A run that must succeed; when it does not, the failure shows what it printed. */
+function expectDone(run: { status: number | null; stdout: string; stderr: string }) {
+  expect(run.status, `exit ${run.status}\n${run.stdout}\n${run.stderr}`).toBe(0);
+}
+
 const databaseIdOf = (config: string, env?: string) => {
   const toml = parse(config) as { d1_databases: { database_id: string }[]; env: Record<string, typeof toml> };
   return (env ? toml.env[env]! : toml).d1_databases[0]!.database_id;
@@ -90,7 +95,7 @@ describe("npm run deploy", () => {
     const host = newHost();
     const run = host.npm("--env", "testnet");
     expect(run.stderr).toBe("");
-    expect(run.status).toBe(0);
+    expectDone(run);
 
     const account = host.read();
     expect(account.databases).toHaveLength(1);
@@ -141,13 +146,13 @@ describe("npm run deploy", () => {
 
   it("run again, creates no database and sets no secret: it applies what is new and deploys", () => {
     const host = newHost();
-    expect(host.deploy("--env", "testnet").status).toBe(0);
+    expectDone(host.deploy("--env", "testnet"));
     const before = host.read();
     const config = host.config();
     const calls = host.calls().length;
 
     const again = host.deploy("--env", "testnet");
-    expect(again.status).toBe(0);
+    expectDone(again);
     expect(
       host
         .calls()
@@ -168,7 +173,7 @@ describe("npm run deploy", () => {
 
   it("makes different secrets on each new account", () => {
     const secrets = [newHost(), newHost()].map((host) => {
-      expect(host.deploy("--env", "testnet").status).toBe(0);
+      expectDone(host.deploy("--env", "testnet"));
       return host.read().workers["chain-edge-testnet"]!.secrets;
     });
     for (const name of ["SESSION_SIGNING_KEY", "HOST_WEBHOOK_SECRET", "HOST_API_KEYS"])
@@ -178,7 +183,7 @@ describe("npm run deploy", () => {
   it("--dry-run reads the account and prints each change, running none and writing nothing", () => {
     const host = newHost();
     const dry = host.deploy("--env", "testnet", "--dry-run");
-    expect(dry.status).toBe(0);
+    expectDone(dry);
     expect(host.changes()).toEqual([]);
     expect(host.calls().map((c) => c.args.join(" "))).toEqual([
       "whoami --json",
@@ -197,7 +202,7 @@ describe("npm run deploy", () => {
       expect(dry.stdout).toContain(change);
 
     // On the account a run made, it would create nothing and set nothing.
-    expect(host.deploy("--env", "testnet").status).toBe(0);
+    expectDone(host.deploy("--env", "testnet"));
     const calls = host.calls().length;
     const second = host.deploy("--env", "testnet", "--dry-run");
     expect(
@@ -233,7 +238,7 @@ describe("npm run deploy", () => {
     expect(other.stderr).toContain(`Account ${"3".repeat(32)} is not one this login reaches`);
     expect(host.changes()).toEqual([]);
     const named = host.bash(`CLOUDFLARE_ACCOUNT_ID=${"2".repeat(32)} node scripts/deploy.ts --env testnet`);
-    expect(named.status).toBe(0);
+    expectDone(named);
     expect(named.stdout).toContain(`account Two (${"2".repeat(32)})`);
   });
 
@@ -241,7 +246,7 @@ describe("npm run deploy", () => {
     const host = newHost({
       databases: [{ uuid: "5b3f0d5e-0000-4000-8000-000000000001", name: "chain-edge-onboardings-testnet" }],
     });
-    expect(host.deploy("--env", "testnet").status).toBe(0);
+    expectDone(host.deploy("--env", "testnet"));
     expect(host.read().databases).toHaveLength(1);
     expect(databaseIdOf(host.config(), "testnet")).toBe("5b3f0d5e-0000-4000-8000-000000000001");
     expect(host.changes()).not.toContain("d1 create chain-edge-onboardings-testnet");
@@ -266,7 +271,7 @@ describe("npm run deploy", () => {
       'routes = [{ pattern = "edge.testnet-host.io", custom_domain = true }]',
     );
     const run = host.deploy("--env", "testnet");
-    expect(run.status).toBe(0);
+    expectDone(run);
     expect(run.stdout).toContain("page:       https://edge.testnet-host.io/\n");
     expect(run.stdout).toContain("dashboard:  https://edge.testnet-host.io/dashboard/\n");
     expect(run.stdout).not.toContain("workers.dev/");
@@ -292,7 +297,7 @@ describe("npm run deploy", () => {
     host.write({ subdomain: "registered" });
     const calls = host.calls().length;
     const second = host.deploy("--env", "testnet");
-    expect(second.status).toBe(0);
+    expectDone(second);
     expect(second.stdout).toContain("page:       https://chain-edge-testnet.registered.workers.dev/\n");
     expect(second.stdout).not.toContain(key);
     expect(
@@ -331,7 +336,7 @@ describe("docs/HOSTS.md's deploy steps", () => {
     const host = newHost({ loggedIn: false });
     const run = host.bash(steps!);
     expect(run.stderr).toBe("");
-    expect(run.status).toBe(0);
+    expectDone(run);
     expect(host.read().workers["chain-edge-testnet"]!.deploys).toBe(1);
     expect(host.read().databases).toHaveLength(1);
     const texts = ["docs/HOSTS.md", "README.md", "wrangler.toml"].map((file) => readFileSync(file, "utf8"));

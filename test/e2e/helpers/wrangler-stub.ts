@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isatty } from "node:tty";
 import { fileURLToPath } from "node:url";
 import { parse } from "smol-toml";
 
@@ -80,7 +81,9 @@ type Table = Record<string, unknown>;
 /** The stub as wrangler: one command against the account in $STUB_ACCOUNT, configuration from ./wrangler.toml. */
 function wrangler(args: string[]): number {
   const folder = process.env.STUB_ACCOUNT!;
-  const stdin = process.stdin.isTTY ? "" : readFileSync(0, "utf8");
+  // isatty, not process.stdin.isTTY: opening process.stdin makes fd 0 non-blocking, and a read before the deploy
+  // has written (a loaded machine) then fails with EAGAIN, which ended the stub with exit 1.
+  const stdin = isatty(0) ? "" : readFileSync(0, "utf8");
   appendFileSync(join(folder, "calls.jsonl"), `${JSON.stringify({ args, stdin } satisfies StubCall)}\n`);
   const statePath = join(folder, "account.json");
   const account: StubAccount = JSON.parse(readFileSync(statePath, "utf8"));

@@ -22,7 +22,6 @@ export interface WranglerDev {
  * once `/api/config` answers.
  */
 export async function startWranglerDev(vars: Record<string, string>, port?: number): Promise<WranglerDev> {
-  const url = `http://127.0.0.1:${port ?? (await freeLoopbackPort())}`;
   const persist = mkdtempSync(join(tmpdir(), "e2e-wrangler-"));
   // Not spawnSync: the caller's process (the global setup holds the devnet) keeps answering meanwhile.
   const migrated = await new Promise<string | null>((done) =>
@@ -37,6 +36,25 @@ export async function startWranglerDev(vars: Record<string, string>, port?: numb
     rmSync(persist, { recursive: true, force: true });
     throw new Error(`the index's migrations did not apply:\n${migrated}`);
   }
+  // A port free when asked can be taken before wrangler binds it (another suite's server, or any process's outgoing
+  // connection given it as its local port: a full npm test run saw "Address already in use"): new ports, once more.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await serve(vars, persist, port ?? (await freeLoopbackPort()));
+    } catch (error) {
+      if (!(error instanceof PortTaken) || port !== undefined || attempt === 3) {
+        rmSync(persist, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
+}
+
+/** wrangler dev could not listen on a port it was given. */
+class PortTaken extends Error {}
+
+async function serve(vars: Record<string, string>, persist: string, port: number): Promise<WranglerDev> {
+  const url = `http://127.0.0.1:${port}`;
   // The inspector's port too: wrangler's default (9229, else the next free one) is taken by two servers starting at
   // once.
   const inspectorPort = String(await freeLoopbackPort());
@@ -45,7 +63,7 @@ export async function startWranglerDev(vars: Record<string, string>, port?: numb
     "--ip",
     "127.0.0.1",
     "--port",
-    new URL(url).port,
+    String(port),
     "--inspector-port",
     inspectorPort,
     "--show-interactive-dev-session=false",
@@ -62,33 +80,39 @@ export async function startWranglerDev(vars: Record<string, string>, port?: numb
   child.stdout!.on("data", (chunk) => (log += chunk));
   child.stderr!.on("data", (chunk) => (log += chunk));
 
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      try {
-        process.kill(-child.pid!, "SIGTERM");
-      } catch {
-        // Already gone.
-      }
-      await exited;
+  const end = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      // Already gone.
     }
+    await exited;
+  };
+  const stop = async () => {
+    await end();
     rmSync(persist, { recursive: true, force: true });
   };
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
+      await end();
+      if (/Address already in use/.test(log)) throw new PortTaken(`port ${port} or ${inspectorPort} was taken`);
       throw new Error(`wrangler dev did not come up on ${url}:\n${log}`);
     }
-    const answer = await fetch(`${url}/api/config`).then(
-      (r) => ({ status: r.status, text: r.text() }),
-      () => null,
-    );
+    // Asked only once this server says it listens: until then an answer on the port is another process's.
+    const answer = !log.includes(`Ready on ${url}`)
+      ? null
+      : await fetch(`${url}/api/config`).then(
+          (r) => ({ status: r.status, text: r.text() }),
+          () => null,
+        );
     if (answer?.status === 200) return { url, output: () => log, stop };
     if (answer?.status === 500) {
       // Up, but refusing its configuration: waiting longer changes nothing.
       const reason = await answer.text;
-      await stop();
+      await end();
       throw new Error(`wrangler dev on ${url} refuses its configuration: ${reason}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));

@@ -9,9 +9,7 @@ it("refuses a port another server answers /api/config on, rather than handing ou
   const other = createServer((_, res) => res.end("{}"));
   await new Promise<void>((resolve) => other.listen(port, "127.0.0.1", resolve));
   try {
-    await expect(startWranglerDev({ UPSTREAM_URLS: "http://127.0.0.1:9" }, port)).rejects.toThrow(
-      `port ${port} or`,
-    );
+    await expect(startWranglerDev({ UPSTREAM_URLS: "http://127.0.0.1:9" }, port)).rejects.toThrow(`port ${port} or`);
   } finally {
     await new Promise((resolve) => other.close(resolve));
   }

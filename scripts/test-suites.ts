@@ -4,7 +4,7 @@
  * four processes at once (scripts/browser-groups.ts, where a file no group names runs in the last),
  * each with its own devnet, webhook receiver and servers on free ports, and a whole run takes about
  * as long as its longest browser group. One process streams its output; the others are printed
- * whole when they end, so outputs never interleave. Exits 1 when any fails.
+ * whole when they end, so outputs never interleave. Exits 1 when any fails, after repeating why each failed.
  */
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
@@ -16,23 +16,28 @@ const E2E = "test/e2e";
 interface Outcome {
   name: string;
   ok: boolean;
+  /** What the suite printed. */
+  output: string;
 }
 
 function suite(name: string, args: string[], streamed: boolean): Promise<Outcome> {
   // Colours as the terminal would get them, also for the suites whose output is held back.
   const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: "1" } : process.env;
-  const child = spawn(process.execPath, [VITEST, "run", ...args], {
-    stdio: streamed ? "inherit" : ["ignore", "pipe", "pipe"],
-    env,
-  });
+  const child = spawn(process.execPath, [VITEST, "run", ...args], { stdio: ["ignore", "pipe", "pipe"], env });
   const held: Buffer[] = [];
-  child.stdout?.on("data", (chunk: Buffer) => held.push(chunk));
-  child.stderr?.on("data", (chunk: Buffer) => held.push(chunk));
+  for (const [from, to] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ] as const)
+    from.on("data", (chunk: Buffer) => {
+      held.push(chunk);
+      if (streamed) to.write(chunk);
+    });
   return new Promise((done) => {
-    child.once("exit", (code) => {
-      if (!streamed)
-        process.stdout.write(`\n── ${name} ──\n${Buffer.concat(held).toString()}\n── end of ${name} ──\n\n`);
-      done({ name, ok: code === 0 });
+    child.once("close", (code) => {
+      const output = Buffer.concat(held).toString();
+      if (!streamed) process.stdout.write(`\n── ${name} ──\n${output}\n── end of ${name} ──\n\n`);
+      done({ name, ok: code === 0, output });
     });
   });
 }
@@ -48,8 +53,21 @@ const outcomes = await Promise.all([
       ),
   ),
 ]);
-const failed = outcomes.filter((o) => !o.ok).map((o) => o.name);
+/**
+ * Why a suite failed, from vitest's own summary ("Failed Tests", "Unhandled Error"), so the end of a long log says
+ * it; the whole output is further up.
+ */
+function why(output: string): string {
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+  const from = plain.search(/⎯+ (Failed Tests|Unhandled Errors?|Failed Suites) /);
+  const lines = (from < 0 ? plain : plain.slice(from)).trimEnd().split("\n");
+  return (from < 0 ? lines.slice(-WHY_LINES) : lines.slice(0, WHY_LINES)).join("\n");
+}
+const WHY_LINES = 120;
+
+const failed = outcomes.filter((o) => !o.ok);
+for (const { name, output } of failed) process.stderr.write(`\n── why the ${name} failed ──\n${why(output)}\n`);
 if (failed.length > 0) {
-  console.error(`npm test: the ${failed.join(" and the ")} failed`);
+  console.error(`npm test: the ${failed.map((o) => o.name).join(" and the ")} failed`);
   process.exitCode = 1;
 }

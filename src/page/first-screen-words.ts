@@ -2,7 +2,7 @@
  * The words of the page's first screen, shared by the Worker's document (src/page/) and the page's
  * script (page/), so the screen reads the same before and after the script takes it over. The
  * layout (the QR first with a pointer, "Open wallet" first on a phone) is the stylesheet's, by
- * media query: public/styles.css, "The connect step".
+ * media query: page/styles.css, "Connect".
  */
 
 /** On a phone, above the button: the wallet is on this very device. */

@@ -77,7 +77,7 @@ describe("GET / (the page's document)", () => {
       "unsafe-inline",
     async () => {
       const { response, html } = await firstScreen(`/?operator=${accountAddress()}`);
-      expect(stylesheet).toContain(".qr {");
+      expect(stylesheet).toContain(".qr{");
       expect(html).toContain(`<style>${stylesheet}</style>`);
       expect(html).not.toContain('href="/styles.css"');
       const policy = headers.match(/Content-Security-Policy: (.*)/)![1]!;

@@ -128,6 +128,20 @@ for (const line of readFileSync("docs/MUTATIONS.md", "utf8").split("\n")) {
   if (cells) earlier.set(cells[1]!, cells[2]!);
 }
 const now = new Map(results.map(({ mutation, outcome }) => [mutation.claim, outcome]));
+const outcomeOf = (m: Mutation) => now.get(m.claim) ?? earlier.get(m.claim) ?? "not run yet";
+/** A row's area: the folder of the file it breaks, two levels deep (src/gateway/, durable-objects/live/), or the file. */
+const areaOf = (m: Mutation) => {
+  const folders = m.file.split("/").slice(0, -1).slice(0, 2);
+  return folders.length === 0 ? m.file : `${folders.join("/")}/`;
+};
+const areas = new Map<string, { rows: number; killed: number }>();
+for (const m of mutations) {
+  const area = areas.get(areaOf(m)) ?? { rows: 0, killed: 0 };
+  area.rows += 1;
+  if (outcomeOf(m) === "killed") area.killed += 1;
+  areas.set(areaOf(m), area);
+}
+const killed = mutations.filter((m) => outcomeOf(m) === "killed").length;
 const table = [
   "# Mutations",
   "",
@@ -136,9 +150,20 @@ const table = [
   "Each row breaks the code on purpose and names the test that must go red. A row that survives is a claim no test guards.",
   "A run with a filter updates the rows it ran; the others keep the outcome of their last run.",
   "",
+  `**${mutations.length} rows, ${killed} killed** by their last run; ${mutations.length - killed} survived, were not ` +
+    "applied or have not run. Run them all with `npm run mutate`, or the rows whose claim or file holds a word with " +
+    "`npm run mutate -- <word>…` (each runs in a copy of the tree; this file is the only one written). A new row goes " +
+    "in test/mutations.json: the claim, the file, the text to find and what to put there, and the tests that must fail.",
+  "",
+  "| area | rows | killed |",
+  "|---|---|---|",
+  ...[...areas].sort(([a], [b]) => a.localeCompare(b)).map(([area, n]) => `| \`${area}\` | ${n.rows} | ${n.killed} |`),
+  "",
+  "## Rows",
+  "",
   "| claim | mutation | tests | outcome |",
   "|---|---|---|---|",
-  ...mutations.map((m) => row(m, now.get(m.claim) ?? earlier.get(m.claim) ?? "not run yet")),
+  ...mutations.map((m) => row(m, outcomeOf(m))),
   ...(rounds.length === 0
     ? []
     : [

@@ -6,11 +6,13 @@
  * variables and .dev.vars.example (the secrets by name). Both also fail when docs/ARCHITECTURE.md's
  * hand-written code map misses a folder or a Durable Object (scripts/code-map.ts), or when the page
  * names a binding or a dependency the Worker no longer has, or misses one it has
- * (scripts/architecture-facts.ts).
+ * (scripts/architecture-facts.ts), or when a doc links to a file or a section that is not there
+ * (scripts/doc-links.ts).
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { architectureProblems } from "./architecture-facts.ts";
 import { codeMapProblems } from "./code-map.ts";
+import { linkProblems } from "./doc-links.ts";
 import { loadReference } from "./load-reference.ts";
 
 {
@@ -51,12 +53,18 @@ import { loadReference } from "./load-reference.ts";
     }),
   ];
   for (const problem of unmapped) console.error(`${problem} (the page is written by hand; it is not generated)`);
+  const broken = linkProblems(
+    { ...docs, "docs/ARCHITECTURE.md": readFileSync("docs/ARCHITECTURE.md", "utf8") },
+    existsSync,
+    (path) => (existsSync(path) ? readFileSync(path, "utf8") : null),
+  );
+  for (const problem of broken) console.error(problem);
   if (stale.length > 0) {
     console.error(
       `Generated documentation is out of date: ${stale.join(", ")}. Run \`npm run docs\` and commit the result.`,
     );
     process.exitCode = 1;
-  } else if (unmapped.length > 0) {
+  } else if (unmapped.length > 0 || broken.length > 0) {
     process.exitCode = 1;
   } else {
     console.log(check ? "docs: generated documentation is up to date" : "docs: written");

@@ -6,7 +6,7 @@
  */
 import { toBech32 } from "@cosmjs/encoding";
 import { randomBytes } from "node:crypto";
-import { mintSessionId } from "./lib/pairing-flow.ts";
+import { createSession } from "./lib/pairing-flow.ts";
 import { startLocalStack, type LocalStack } from "./lib/local-stack.ts";
 
 const TIMEOUT_MS = 400;
@@ -159,19 +159,8 @@ export async function runFaults(port: number): Promise<number> {
 /** Create, subscribe, restart the server, confirm: the waiting client reconnects and gets the row. */
 async function pairingAcrossRestart(stack: LocalStack, settings: Record<string, string>): Promise<Outcome> {
   const base = stack.worker.url;
-  const sessions = `${base}/api/${settings.wallet_path}/sessions`;
-  const sessionId = mintSessionId();
+  const { sessionId, sessions } = await createSession(base, settings, "faults");
   const address = toBech32(settings.bech32_prefix!, randomBytes(20));
-  await fetch(sessions, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      v: 1,
-      session_id: sessionId,
-      chain_id: settings.chain_id,
-      origin: { name: "faults", url: base },
-    }),
-  });
   const first = new WebSocket(`${sessions.replace("http", "ws")}/${sessionId}`);
   await new Promise((resolve) => first.addEventListener("message", resolve, { once: true }));
   const dropped = new Promise((resolve) => first.addEventListener("close", resolve, { once: true }));

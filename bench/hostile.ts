@@ -6,7 +6,7 @@
 import { toBech32 } from "@cosmjs/encoding";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mintSessionId } from "./lib/pairing-flow.ts";
+import { createSession } from "./lib/pairing-flow.ts";
 import { startLocalStack, type LocalStack } from "./lib/local-stack.ts";
 import { rawRequest } from "./lib/raw-http.ts";
 
@@ -32,18 +32,7 @@ export async function runHostileCorpus(stack: LocalStack): Promise<number> {
   const prefix = settings.bech32_prefix!;
   const data = randomBytes(20);
   const address = toBech32(prefix, data);
-  const sessionId = mintSessionId();
-  const created = await fetch(`${base}/api/${settings.wallet_path}/sessions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      v: 1,
-      session_id: sessionId,
-      chain_id: settings.chain_id,
-      origin: { name: "corpus", url: base },
-    }),
-  });
-  if (created.status !== 201) throw new Error(`could not create the corpus session: ${created.status}`);
+  const { sessionId } = await createSession(base, settings, "corpus");
 
   const variants: Record<string, string> = {
     "": address,

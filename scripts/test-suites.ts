@@ -9,6 +9,7 @@
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { browserGroups } from "./browser-groups.ts";
+import { whyItFailed } from "./failure-summary.ts";
 
 const VITEST = "node_modules/vitest/vitest.mjs";
 const E2E = "test/e2e";
@@ -53,20 +54,8 @@ const outcomes = await Promise.all([
       ),
   ),
 ]);
-/**
- * Why a suite failed, from vitest's own summary ("Failed Tests", "Unhandled Error"), so the end of a long log says
- * it; the whole output is further up.
- */
-function why(output: string): string {
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
-  const from = plain.search(/⎯+ (Failed Tests|Unhandled Errors?|Failed Suites) /);
-  const lines = (from < 0 ? plain : plain.slice(from)).trimEnd().split("\n");
-  return (from < 0 ? lines.slice(-WHY_LINES) : lines.slice(0, WHY_LINES)).join("\n");
-}
-const WHY_LINES = 120;
-
 const failed = outcomes.filter((o) => !o.ok);
-for (const { name, output } of failed) process.stderr.write(`\n── why the ${name} failed ──\n${why(output)}\n`);
+for (const { name, output } of failed) process.stderr.write(`\n── why the ${name} failed ──\n${whyItFailed(output)}\n`);
 if (failed.length > 0) {
   console.error(`npm test: the ${failed.map((o) => o.name).join(" and the ")} failed`);
   process.exitCode = 1;

@@ -37,7 +37,7 @@ export async function startWranglerDev(vars: Record<string, string>, port?: numb
     throw new Error(`the index's migrations did not apply:\n${migrated}`);
   }
   // A port free when asked can be taken before wrangler binds it (another suite's server, or any process's outgoing
-  // connection given it as its local port: a full npm test run saw "Address already in use"): new ports, once more.
+  // connection given it as its local port: a full npm test run saw "Address already in use"): new ports, three tries.
   for (let attempt = 1; ; attempt++) {
     try {
       return await serve(vars, persist, port ?? (await freeLoopbackPort()));
